@@ -1,0 +1,43 @@
+# langchain-qgate developer commands. Every target installs what it needs first.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+export HF_HUB_OFFLINE := 1
+export TOKENIZERS_PARALLELISM := false
+
+.PHONY: setup demo test test-unit lint type format bench clean
+
+setup: $(VENV)/.installed
+
+# CPU torch from the wheel on this machine's disk first, or pip pulls a multi-GB CUDA build.
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q -e ".[dev]"
+	touch $@
+
+demo: setup
+	$(VENV)/bin/qgate demo
+
+test: setup
+	$(PY) -m pytest tests
+
+test-unit: setup
+	$(PY) -m pytest tests/unit_tests -m "not model and not benchdata"
+
+lint: setup
+	$(VENV)/bin/ruff check langchain_qgate tests benchmarks scripts examples
+	$(VENV)/bin/ruff format --check langchain_qgate tests benchmarks scripts examples
+
+format: setup
+	$(VENV)/bin/ruff format langchain_qgate tests benchmarks scripts examples
+	$(VENV)/bin/ruff check --fix langchain_qgate tests benchmarks scripts examples
+
+type: setup
+	$(VENV)/bin/mypy
+
+bench: setup
+	$(VENV)/bin/qgate bench detection --data ../shared/benchdata/*.jsonl --json benchmarks/results/detection.json
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,85 @@
+"""Frozen option objects.
+
+``GroundingPolicy`` configures the hallucination monitor. Component policies that belong to a
+single component (the gate's ``GatePolicy``, tool gating, memory) live beside it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from langchain_qgate.grounding.embeddings import DEFAULT_MODEL_NAME
+
+__all__ = ["GradeWeights", "GroundingPolicy"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class GradeWeights:
+    """Credit each grade earns in the grounding score.
+
+    A claim's credit is interpolated from its support probability through these anchor
+    values: support 0 earns ``fabricated``, the middle of the INFERRED band earns
+    ``inferred``, support 1 earns ``grounded``; the grade label itself is discrete.
+    """
+
+    grounded: float = 1.0
+    inferred: float = 0.5
+    fabricated: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name in ("grounded", "inferred", "fabricated"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"GradeWeights.{name} must be in [0, 1], got {value}")
+        if not self.fabricated <= self.inferred <= self.grounded:
+            raise ValueError("GradeWeights must satisfy fabricated <= inferred <= grounded")
+
+
+@dataclass(frozen=True, kw_only=True)
+class GroundingPolicy:
+    """Options of the hallucination monitor.
+
+    Attributes:
+        model_name: Sentence-transformers model (name or local path) for embeddings.
+        grounded_threshold: Support at or above which a claim is GROUNDED. ``None`` uses the
+            threshold shipped with the fitted combination.
+        fabricated_threshold: Support below which a claim is FABRICATED (unless it follows
+            from grounded claims). ``None`` uses the shipped threshold.
+        weights: Credit per grade for the grounding score.
+        top_k: Evidence chunks considered per claim.
+        no_claims_score: Score of an output with no checkable claims (it says why).
+        max_output_chars: Longer outputs raise ``InputTooLargeError``.
+        max_evidence_chunks: More chunks raise ``InputTooLargeError``.
+        approximate_index_threshold: Past this many chunks FAISS uses an approximate index.
+        verify_question: Check short answers together with the question ("Q? A" as the claim).
+    """
+
+    model_name: str = DEFAULT_MODEL_NAME
+    grounded_threshold: float | None = None
+    fabricated_threshold: float | None = None
+    weights: GradeWeights = field(default_factory=GradeWeights)
+    top_k: int = 5
+    no_claims_score: float = 1.0
+    max_output_chars: int = 2_000_000
+    max_evidence_chunks: int = 200_000
+    approximate_index_threshold: int = 20_000
+    verify_question: bool = True
+
+    def __post_init__(self) -> None:
+        for name in ("grounded_threshold", "fabricated_threshold"):
+            value = getattr(self, name)
+            if value is not None and not 0.0 <= value <= 1.0:
+                raise ValueError(f"GroundingPolicy.{name} must be in [0, 1], got {value}")
+        if (
+            self.grounded_threshold is not None
+            and self.fabricated_threshold is not None
+            and self.fabricated_threshold > self.grounded_threshold
+        ):
+            raise ValueError("fabricated_threshold must not exceed grounded_threshold")
+        if self.top_k < 1:
+            raise ValueError(f"GroundingPolicy.top_k must be >= 1, got {self.top_k}")
+        if not 0.0 <= self.no_claims_score <= 1.0:
+            raise ValueError("GroundingPolicy.no_claims_score must be in [0, 1]")
+        for name in ("max_output_chars", "max_evidence_chunks", "approximate_index_threshold"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"GroundingPolicy.{name} must be >= 1")

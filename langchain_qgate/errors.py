@@ -1,0 +1,84 @@
+"""Exceptions raised by langchain-qgate.
+
+Every error derives from :class:`QGateError`. Errors caused by bad input also derive from
+:class:`ValueError`, so callers that already catch ``ValueError`` keep working. Errors that a
+LangGraph ``RetryPolicy`` should retry (a rejected answer) deliberately do **not** subclass
+``ValueError``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "EmbeddingError",
+    "InputTooLargeError",
+    "InvalidInputError",
+    "QGateError",
+    "QualityGateRejected",
+]
+
+
+class QGateError(Exception):
+    """Root of every error raised by langchain-qgate."""
+
+
+class InvalidInputError(QGateError, ValueError):
+    """An argument has the wrong type or an unusable value.
+
+    Attributes:
+        argument: Name of the offending argument.
+        detail: What is wrong with it.
+    """
+
+    def __init__(self, argument: str, detail: str) -> None:
+        self.argument = argument
+        self.detail = detail
+        super().__init__(f"invalid {argument}: {detail}")
+
+
+class InputTooLargeError(InvalidInputError):
+    """An input exceeds a configured size limit.
+
+    Attributes:
+        size: The size that was given.
+        limit: The configured limit.
+    """
+
+    def __init__(self, argument: str, size: int, limit: int, unit: str = "characters") -> None:
+        self.size = size
+        self.limit = limit
+        super().__init__(
+            argument, f"{size:,} {unit} is over the limit of {limit:,} {unit}; raise the limit "
+            "in the config or split the input"
+        )
+
+
+class EmbeddingError(QGateError):
+    """The embedding model could not be loaded or failed to encode.
+
+    Attributes:
+        model_name: The model that failed.
+    """
+
+    def __init__(self, model_name: str, cause: BaseException | str) -> None:
+        self.model_name = model_name
+        self.cause = cause
+        super().__init__(f"embedding model {model_name!r} failed: {cause}")
+
+
+class QualityGateRejected(QGateError):  # noqa: N818 - public name fixed by the design
+    """The gate rejected an output and the exhaustion policy is ``"raise"``.
+
+    Not a ``ValueError``: a LangGraph ``RetryPolicy`` may retry it.
+
+    Attributes:
+        reasons: Human-readable reasons for the rejection.
+        payload: The rejection (a ``RejectedOutput`` model) when available.
+    """
+
+    def __init__(self, reasons: list[str], payload: Any = None) -> None:
+        self.reasons = list(reasons)
+        self.payload = payload
+        joined = "; ".join(self.reasons) or "no reason given"
+        super().__init__(f"quality gate rejected the output after the retry budget: {joined}")

