@@ -1,0 +1,1 @@
+"""Integrations with LangChain agents, LangGraph graphs, callbacks and runnables."""
