@@ -1,0 +1,84 @@
+"""Grounding: claim extraction, the evidence index, consistency checks, verifiers, monitor.
+
+Names are imported lazily, so ``import langchain_qgate.grounding.embeddings`` stays light.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from langchain_qgate.grounding.claims import classify_sentence, extract_claims
+    from langchain_qgate.grounding.embeddings import (
+        CachedEmbedder,
+        Embedder,
+        HashingEmbedder,
+        SentenceTransformerEmbedder,
+        default_embedder,
+    )
+    from langchain_qgate.grounding.evidence import EvidenceIndex
+    from langchain_qgate.grounding.monitor import ChainStep, EvidenceChain, HallucinationMonitor
+    from langchain_qgate.grounding.verifiers import (
+        CascadeVerifier,
+        CombinationModel,
+        DeterministicVerifier,
+        LLMVerifier,
+        NLIVerifier,
+        VerificationItem,
+        Verifier,
+        VerifierVerdict,
+    )
+
+_WHERE = {
+    "classify_sentence": "claims",
+    "extract_claims": "claims",
+    "CachedEmbedder": "embeddings",
+    "Embedder": "embeddings",
+    "HashingEmbedder": "embeddings",
+    "SentenceTransformerEmbedder": "embeddings",
+    "default_embedder": "embeddings",
+    "EvidenceIndex": "evidence",
+    "ChainStep": "monitor",
+    "EvidenceChain": "monitor",
+    "HallucinationMonitor": "monitor",
+    "CascadeVerifier": "verifiers",
+    "CombinationModel": "verifiers",
+    "DeterministicVerifier": "verifiers",
+    "LLMVerifier": "verifiers",
+    "NLIVerifier": "verifiers",
+    "VerificationItem": "verifiers",
+    "Verifier": "verifiers",
+    "VerifierVerdict": "verifiers",
+}
+
+__all__ = [
+    "CachedEmbedder",
+    "CascadeVerifier",
+    "ChainStep",
+    "CombinationModel",
+    "DeterministicVerifier",
+    "Embedder",
+    "EvidenceChain",
+    "EvidenceIndex",
+    "HallucinationMonitor",
+    "HashingEmbedder",
+    "LLMVerifier",
+    "NLIVerifier",
+    "SentenceTransformerEmbedder",
+    "VerificationItem",
+    "Verifier",
+    "VerifierVerdict",
+    "classify_sentence",
+    "default_embedder",
+    "extract_claims",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"langchain_qgate.grounding.{module}"), name)
+    globals()[name] = value
+    return value

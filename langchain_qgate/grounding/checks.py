@@ -1,0 +1,379 @@
+"""Deterministic consistency checks: quantities, dates, entities, negation, lexical coverage.
+
+Sentence embeddings cannot see "2019" vs "2020"; these checks can. Everything here is plain
+string processing: same input, same result, no model.
+
+Quantities are normalised before comparison, so "$10M", "10 million dollars" and
+"10,000,000 USD" are the same amount, and "5%" equals "five percent".
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Literal
+
+__all__ = [
+    "Quantity",
+    "QuantityKind",
+    "content_stems",
+    "coverage",
+    "extract_entities",
+    "extract_quantities",
+    "has_negation",
+    "quantities_match",
+    "stem",
+    "word_weight",
+]
+
+QuantityKind = Literal["number", "money", "percent", "date"]
+"""Kinds of value compared by the checks; contradictions are reported with these names."""
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """A normalised numeric value found in text.
+
+    Attributes:
+        kind: number, money, percent or date.
+        value: The value (a date is ``year * 10_000 + month * 100 + day``, unknown parts 0).
+        raw: The text as written.
+        start: Offset in the text.
+        end: End offset in the text.
+        precision: Significant digits as written (for tolerant comparison of rounded values).
+        currency: Currency code for money.
+    """
+
+    kind: QuantityKind
+    value: float
+    raw: str
+    start: int
+    end: int
+    precision: int = 15
+    currency: str = ""
+
+    @property
+    def year(self) -> int:
+        """Year of a date quantity."""
+        return int(self.value) // 10_000
+
+
+_UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12,
+}  # fmt: skip
+_SCALES = {
+    "hundred": 1e2, "thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "mm": 1e6, "m": 1e6,
+    "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12, "t": 1e12,
+}  # fmt: skip
+_CURRENCY_SYMBOL = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
+_CURRENCY_WORD = {
+    "dollar": "USD", "dollars": "USD", "usd": "USD", "us$": "USD", "euro": "EUR",
+    "euros": "EUR", "eur": "EUR", "pound": "GBP", "pounds": "GBP", "gbp": "GBP", "yen": "JPY",
+    "jpy": "JPY", "rupees": "INR", "inr": "INR",
+}  # fmt: skip
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [("january", "jan"), ("february", "feb"), ("march", "mar"), ("april", "apr"),
+         ("may",), ("june", "jun"), ("july", "jul"), ("august", "aug"),
+         ("september", "sep", "sept"), ("october", "oct"), ("november", "nov"),
+         ("december", "dec")]
+    )
+    for m in names
+}  # fmt: skip
+
+_NUM_WORD = "|".join(sorted(_UNITS, key=len, reverse=True))
+_SCALE_WORD = r"hundred|thousand|million|billion|trillion|mn|bn|tn|[kmbt]\b"
+_MONTH_WORD = "|".join(sorted(_MONTHS, key=len, reverse=True))
+
+_DATE_ISO = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])\b")
+_DATE_MDY = re.compile(
+    rf"\b({_MONTH_WORD})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(1[0-9]{{3}}|20[0-9]{{2}})\b", re.I
+)
+_DATE_DMY = re.compile(
+    rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_WORD})\.?,?\s+(1[0-9]{{3}}|20[0-9]{{2}})\b",
+    re.I,
+)
+_DATE_MY = re.compile(rf"\b({_MONTH_WORD})\.?,?\s+(1[0-9]{{3}}|20[0-9]{{2}})\b", re.I)
+_NUMBER = re.compile(
+    rf"(?P<cur>[$€£¥₹]|US\$)?\s?"
+    rf"(?P<num>(?<![\w.,])\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?"
+    rf"|\b(?:{_NUM_WORD})(?:[\s-]+(?:{_NUM_WORD}))*\b)"
+    rf"(?:\s?(?P<scale>{_SCALE_WORD}))?"
+    rf"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|pct\b|percentage points?\b))?"
+    rf"(?:\s?(?P<curw>dollars?|usd|euros?|eur|pounds?|gbp|yen|jpy|rupees|inr)\b)?",
+    re.I,
+)
+
+
+def _words_value(text: str) -> float | None:
+    total = 0.0
+    for part in re.split(r"[\s-]+", text.lower()):
+        if part in _UNITS:
+            total += _UNITS[part]
+        else:
+            return None
+    return total
+
+
+def _sig_digits(num: str) -> int:
+    """Digits as written ("500" -> 3, "1.20" -> 3, "0.05" -> 1): trailing zeros count."""
+    digits = num.replace(",", "").replace(".", "").lstrip("0")
+    return max(1, len(digits))
+
+
+def extract_quantities(text: str) -> list[Quantity]:
+    """Find dates, money, percentages and plain numbers in ``text``, normalised.
+
+    Years (1000-2099) standing alone are dates; ordinal-free small integers written as words
+    ("five", "twenty-two") are numbers.
+    """
+    out: list[Quantity] = []
+    taken: list[tuple[int, int]] = []
+
+    def free(s: int, e: int) -> bool:
+        return all(e <= a or s >= b for a, b in taken)
+
+    def add(q: Quantity) -> None:
+        out.append(q)
+        taken.append((q.start, q.end))
+
+    for m in _DATE_ISO.finditer(text):
+        y, mo, d = int(m[1]), int(m[2]), int(m[3])
+        add(Quantity("date", y * 10_000 + mo * 100 + d, m[0], m.start(), m.end()))
+    for m in _DATE_MDY.finditer(text):
+        if free(m.start(), m.end()):
+            mo, d, y = _MONTHS[m[1].lower()], int(m[2]), int(m[3])
+            add(Quantity("date", y * 10_000 + mo * 100 + d, m[0], m.start(), m.end()))
+    for m in _DATE_DMY.finditer(text):
+        if free(m.start(), m.end()):
+            d, mo, y = int(m[1]), _MONTHS[m[2].lower()], int(m[3])
+            add(Quantity("date", y * 10_000 + mo * 100 + d, m[0], m.start(), m.end()))
+    for m in _DATE_MY.finditer(text):
+        if free(m.start(), m.end()) and m[1].lower() != "may":
+            mo, y = _MONTHS[m[1].lower()], int(m[2])
+            add(Quantity("date", y * 10_000 + mo * 100, m[0], m.start(), m.end()))
+
+    for m in _NUMBER.finditer(text):
+        num = m["num"]
+        if not num or not free(m.start("num"), m.end("num")):
+            continue
+        is_word = not num[0].isdigit()
+        value = _words_value(num) if is_word else float(num.replace(",", ""))
+        if value is None:
+            continue
+        scale_word = (m["scale"] or "").lower()
+        # Single letters are only scales right after a digit ("$10M", "5k"), never words.
+        if scale_word in ("m", "b", "t", "k") and (is_word or m["scale"] is None):
+            scale_word = ""
+        if len(scale_word) == 1 and m.start("scale") != m.end("num"):
+            scale_word = ""
+        scale = _SCALES.get(scale_word, 1.0)
+        end = m.end("scale") if scale_word else m.end("num")
+        start = m.start("num")
+        currency = ""
+        if m["cur"]:
+            currency = _CURRENCY_SYMBOL.get(m["cur"], "USD")
+            start = m.start("cur")
+        if m["curw"]:
+            currency = _CURRENCY_WORD.get(m["curw"].lower(), "USD")
+            end = m.end("curw")
+        if m["pct"]:
+            end = m.end("pct")
+        if not is_word and text[m.end("num") : m.end("num") + 1] == "s":
+            continue  # "1990s", "80s": a span of values, not one value
+        precision = 2 if is_word else _sig_digits(num)
+        kind: QuantityKind
+        if m["pct"]:
+            kind = "percent"
+        elif currency:
+            kind = "money"
+        elif (
+            not is_word
+            and scale == 1.0
+            and re.fullmatch(r"1[0-9]{3}|20[0-9]{2}", num)
+            and not (text[end : end + 1] == "s" or text[max(0, start - 1) : start] == "#")
+        ):
+            kind = "date"
+            add(Quantity("date", value * 10_000, text[start:end], start, end))
+            continue
+        else:
+            kind = "number"
+        if is_word and value <= 1 and not scale_word:
+            continue  # "one of the", "zero-shot": too ambiguous to check
+        add(
+            Quantity(
+                kind, value * scale, text[start:end].strip(), start, end, precision, currency
+            )
+        )
+    out.sort(key=lambda q: q.start)
+    return out
+
+
+def _round_sig(x: float, digits: int) -> float:
+    if x == 0:
+        return 0.0
+    return round(x, -int(math.floor(math.log10(abs(x)))) + (digits - 1))
+
+
+def quantities_match(claim: Quantity, evidence: Quantity) -> bool:
+    """Whether ``evidence`` states the same value as ``claim`` (rounding tolerated).
+
+    Dates match when the parts both specify agree (a year matches a full date in that year).
+    Money and plain numbers may match each other; percentages only percentages.
+    """
+    if claim.kind == "date" or evidence.kind == "date":
+        if claim.kind != evidence.kind:
+            return False
+        a, b = int(claim.value), int(evidence.value)
+        if a // 10_000 != b // 10_000:
+            return False
+        am, bm = (a // 100) % 100, (b // 100) % 100
+        if am and bm and am != bm:
+            return False
+        ad, bd = a % 100, b % 100
+        return not (ad and bd and ad != bd)
+    if (claim.kind == "percent") != (evidence.kind == "percent"):
+        return False
+    if claim.value == evidence.value:
+        return True
+    digits = min(claim.precision, evidence.precision)
+    return _round_sig(claim.value, digits) == _round_sig(evidence.value, digits)
+
+
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|n't|unable|"
+    r"neither|nowhere|lacks?|lacked|fails?\s+to|failed\s+to|denied|denies)\b|n't\b",
+    re.I,
+)
+
+
+def has_negation(text: str) -> bool:
+    """Whether ``text`` contains a negation word ("not", "never", "n't", "no"...)."""
+    return _NEGATION.search(text) is not None
+
+
+def negation_count(text: str) -> int:
+    """Number of negation cues in ``text``."""
+    return len(_NEGATION.findall(text))
+
+
+@lru_cache(maxsize=1)
+def _zipf_table() -> dict[str, int]:
+    ref = resources.files("langchain_qgate") / "data" / "word_zipf_en.json.gz"
+    with ref.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as fh:
+        table: dict[str, int] = json.load(fh)["zipf"]
+    return table
+
+
+_STOP_ZIPF = 6.0
+
+
+def word_weight(word: str) -> float:
+    """IDF-like weight of a lower-cased word from general English frequencies.
+
+    Frequent function words weigh ~0, rare words and names up to 1. Unknown words (names,
+    numbers, jargon) weigh 1.
+    """
+    zipf = _zipf_table().get(word, 0) / 10.0
+    if zipf >= _STOP_ZIPF:
+        return 0.0
+    return min(1.0, (_STOP_ZIPF + 0.5 - zipf) / 4.5) if zipf else 1.0
+
+
+_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
+_SUFFIXES = ("ational", "ization", "iveness", "fulness", "ousness", "ments", "ment", "ings",
+             "ing", "edly", "ies", "ied", "ers", "er", "est", "ed", "es", "ly", "s")  # fmt: skip
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """A crude, deterministic suffix stripper ("founded" -> "found", "companies" -> "compan")."""
+    w = word.lower().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    for suf in _SUFFIXES:
+        if w.endswith(suf) and len(w) - len(suf) >= 3:
+            return w[: -len(suf)]
+    return w
+
+
+def tokens(text: str) -> list[str]:
+    """Word tokens of ``text`` (letters and digits; apostrophes kept inside words)."""
+    return _TOKEN.findall(text)
+
+
+def content_stems(text: str) -> dict[str, float]:
+    """Stems of the content words of ``text`` with their weights (function words dropped)."""
+    out: dict[str, float] = {}
+    for tok in tokens(text):
+        low = tok.lower()
+        w = word_weight(low)
+        if w <= 0.0:
+            continue
+        s = stem(low)
+        out[s] = max(out.get(s, 0.0), w)
+    return out
+
+
+def coverage(claim_stems: dict[str, float], evidence_stems: set[str]) -> float:
+    """Weighted share of the claim's content words found in the evidence (1.0 if none)."""
+    total = sum(claim_stems.values())
+    if total <= 0:
+        return 1.0
+    hit = sum(w for s, w in claim_stems.items() if s in evidence_stems)
+    return hit / total
+
+
+_CAP_SEQ = re.compile(
+    r"(?<![\w'’])(?:[A-Z][\w'’.-]*|[A-Z]{2,})(?:\s+(?:of|the|de|la|von|van|and|&)?\s*"
+    r"(?:[A-Z][\w'’.-]*|[A-Z]{2,}|\d+))*"
+)
+_NOT_ENTITY = {
+    "the", "a", "an", "this", "that", "these", "those", "it", "its", "he", "she", "they", "we",
+    "i", "you", "his", "her", "their", "our", "in", "on", "at", "for", "by", "with", "from",
+    "as", "but", "and", "or", "if", "when", "while", "after", "before", "during", "there",
+    "however", "also", "although", "because", "since", "so", "then", "thus", "yes", "no",
+}  # fmt: skip
+
+
+def extract_entities(text: str) -> list[tuple[str, int, int]]:
+    """Proper-noun-like spans (capitalised word runs, acronyms), with offsets.
+
+    The first word of a sentence counts only when it is not a common word. Months and
+    weekday names are left to the date check.
+    """
+    out: list[tuple[str, int, int]] = []
+    for m in _CAP_SEQ.finditer(text):
+        span = m.group(0).rstrip(".-'’ ")
+        words = span.split()
+        start = m.start()
+        # Drop a leading common word ("The", "In") at a sentence start.
+        while words and (
+            words[0].lower() in _NOT_ENTITY or words[0].lower() in _MONTHS or words[0].isdigit()
+        ):
+            start = text.find(words[0], start) + len(words[0])
+            while start < len(text) and text[start] == " ":
+                start += 1
+            words = words[1:]
+        while words and words[-1].lower() in {"of", "the", "de", "la", "and", "&", "von", "van"}:
+            words = words[:-1]
+        if not words:
+            continue
+        joined = " ".join(words)
+        at_sentence_start = start == 0 or text[:start].rstrip().endswith((".", "!", "?", "\n"))
+        if len(words) == 1 and at_sentence_start and _zipf_table().get(joined.lower(), 0) >= 40:
+            continue
+        if joined.lower() in _MONTHS:
+            continue
+        out.append((joined, start, start + len(joined)))
+    return out

@@ -1,0 +1,310 @@
+"""The evidence index: chunks with stable ids, embeddings, FAISS search, lexical views.
+
+Evidence comes as plain strings, LangChain ``Document``s, ``ToolMessage``s (content and
+``Document`` artifacts), ``EvidenceChunk``s or dicts with ``page_content``/``content``/``text``.
+Each source is split into sentences (long ones into word windows) with stable ids
+``<source id>#<n>``; the same text from the same source gets the same ids in every run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from langchain_qgate.errors import InputTooLargeError, InvalidInputError
+from langchain_qgate.grounding.checks import (
+    Quantity,
+    content_stems,
+    extract_entities,
+    extract_quantities,
+    negation_count,
+)
+from langchain_qgate.grounding.segment import split_sentences
+from langchain_qgate.schemas import EvidenceChunk
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from langchain_qgate.grounding.embeddings import Embedder
+
+__all__ = ["EvidenceIndex", "EvidenceInput", "content_to_text", "to_sources"]
+
+EvidenceInput = Any
+"""str | Document | BaseMessage | EvidenceChunk | Mapping | EvidenceIndex, or a sequence."""
+
+_MAX_CHUNK_CHARS = 600
+_WINDOW_WORDS = 80
+
+
+def content_to_text(content: Any) -> str:
+    """Flatten LangChain message content (a string or a list of content blocks) to text."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, Mapping):
+        if content.get("type") in (None, "text", "output_text"):
+            return str(content.get("text", ""))
+        return ""
+    if isinstance(content, Iterable):
+        parts = [content_to_text(block) for block in content]
+        return "\n".join(p for p in parts if p)
+    raise InvalidInputError("content", f"unsupported content type {type(content).__name__}")
+
+
+def _hash_id(text: str) -> str:
+    return "src-" + hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=5).hexdigest()
+
+
+@dataclass(frozen=True)
+class _Source:
+    id: str
+    text: str
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def _from_document(doc: Any) -> _Source:
+    meta = dict(getattr(doc, "metadata", None) or {})
+    text = str(doc.page_content)
+    sid = getattr(doc, "id", None) or meta.get("id") or meta.get("doc_id") or meta.get("source")
+    return _Source(str(sid) if sid else _hash_id(text), text, meta)
+
+
+def to_sources(evidence: EvidenceInput) -> list[_Source | EvidenceChunk]:
+    """Normalise any supported evidence input into sources (or ready-made chunks)."""
+    from langchain_core.documents import Document
+    from langchain_core.messages import BaseMessage, ToolMessage
+
+    out: list[_Source | EvidenceChunk] = []
+
+    def visit(item: Any) -> None:
+        if item is None:
+            return
+        if isinstance(item, EvidenceChunk):
+            out.append(item)
+        elif isinstance(item, str):
+            if item.strip():
+                out.append(_Source(_hash_id(item), item))
+        elif isinstance(item, Document):
+            out.append(_from_document(item))
+        elif isinstance(item, ToolMessage):
+            artifact = item.artifact
+            docs = artifact if isinstance(artifact, list) else [artifact]
+            if artifact is not None and all(isinstance(d, Document) for d in docs):
+                for d in docs:
+                    visit(d)
+                return
+            text = content_to_text(item.content)
+            if text.strip():
+                meta = {"tool": item.name} if item.name else {}
+                out.append(_Source(f"tool-{item.tool_call_id}", text, meta))
+        elif isinstance(item, BaseMessage):
+            text = content_to_text(item.content)
+            if text.strip():
+                out.append(_Source(_hash_id(text), text))
+        elif isinstance(item, Mapping):
+            text = item.get("page_content", item.get("content", item.get("text")))
+            if not isinstance(text, str):
+                raise InvalidInputError("evidence", "a mapping needs a string 'page_content', "
+                                        "'content' or 'text' field")
+            meta = dict(item.get("metadata") or {})
+            sid = item.get("id") or meta.get("id") or meta.get("source")
+            out.append(_Source(str(sid) if sid else _hash_id(text), text, meta))
+        elif isinstance(item, EvidenceIndex):
+            out.extend(item.chunks)
+        elif isinstance(item, Iterable) and not isinstance(item, bytes | bytearray):
+            for sub in item:
+                visit(sub)
+        else:
+            raise InvalidInputError(
+                "evidence", f"unsupported evidence type {type(item).__name__}; pass strings, "
+                "Documents, ToolMessages, EvidenceChunks or dicts"
+            )
+
+    visit(evidence)
+    return out
+
+
+def _chunk_spans(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    for start, end in split_sentences(text):
+        if end - start <= _MAX_CHUNK_CHARS:
+            spans.append((start, end))
+            continue
+        # A very long "sentence" (tables, unpunctuated dumps): overlapping-free word windows.
+        words = [(m_start, m_start + len(w)) for m_start, w in _iter_words(text, start, end)]
+        for i in range(0, len(words), _WINDOW_WORDS):
+            block = words[i : i + _WINDOW_WORDS]
+            spans.append((block[0][0], block[-1][1]))
+    return [(s, e) for s, e in spans if any(ch.isalnum() for ch in text[s:e])]
+
+
+def _iter_words(text: str, start: int, end: int) -> Iterable[tuple[int, str]]:
+    pos = start
+    for word in text[start:end].split():
+        pos = text.index(word, pos)
+        yield pos, word
+        pos += len(word)
+
+
+class EvidenceIndex:
+    """Chunks of evidence with embeddings and a FAISS inner-product index.
+
+    Build it once and pass it to ``verify_grounding`` many times: chunking and embedding are
+    done once; embeddings are also cached by content hash in the embedder.
+
+    Args:
+        evidence: Initial evidence (anything ``add`` accepts).
+        embedder: The sentence embedder (the bundled default when None).
+        approximate_threshold: From this many chunks on, an HNSW (approximate) index is used.
+        max_chunks: More chunks raise ``InputTooLargeError``.
+
+    Example:
+        >>> index = EvidenceIndex(["Acme was founded in 2020."], embedder=HashingEmbedder())
+        >>> index.chunks[0].id
+        'src-...#0'
+    """
+
+    def __init__(
+        self,
+        evidence: EvidenceInput = None,
+        *,
+        embedder: Embedder | None = None,
+        approximate_threshold: int = 20_000,
+        max_chunks: int = 200_000,
+    ) -> None:
+        if embedder is None:
+            from langchain_qgate.grounding.embeddings import default_embedder
+
+            embedder = default_embedder()
+        self.embedder = embedder
+        self.approximate_threshold = approximate_threshold
+        self.max_chunks = max_chunks
+        self.chunks: list[EvidenceChunk] = []
+        self._ids: set[str] = set()
+        self._vectors: NDArray[np.float32] | None = None
+        self._index: Any = None
+        self._lock = threading.Lock()
+        self._stems: list[set[str]] = []
+        if evidence is not None:
+            self.add(evidence)
+
+    def __len__(self) -> int:
+        return len(self.chunks)
+
+    def add(self, evidence: EvidenceInput) -> list[EvidenceChunk]:
+        """Chunk and add evidence; returns the new chunks."""
+        new: list[EvidenceChunk] = []
+        for src in to_sources(evidence):
+            if isinstance(src, EvidenceChunk):
+                if src.id not in self._ids:
+                    new.append(src)
+                    self._ids.add(src.id)
+                continue
+            sid = src.id
+            n = 2
+            while any(c.source_id == sid for c in new) or f"{sid}#0" in self._ids:
+                sid = f"{src.id}~{n}"
+                n += 1
+            for k, (s, e) in enumerate(_chunk_spans(src.text)):
+                chunk = EvidenceChunk(
+                    id=f"{sid}#{k}", text=src.text[s:e], source_id=sid, start=s, end=e,
+                    metadata=src.metadata,
+                )
+                new.append(chunk)
+                self._ids.add(chunk.id)
+        if len(self.chunks) + len(new) > self.max_chunks:
+            raise InputTooLargeError("evidence", len(self.chunks) + len(new), self.max_chunks,
+                                     "chunks")
+        with self._lock:
+            self.chunks.extend(new)
+            self._stems.extend(set(content_stems(c.text)) for c in new)
+            self._index = None
+            self.__dict__.pop("all_stems", None)
+            self.__dict__.pop("all_quantities", None)
+            self.__dict__.pop("all_entities_text", None)
+        return new
+
+    @property
+    def vectors(self) -> NDArray[np.float32]:
+        """Embeddings of every chunk, shape ``(len(self), dim)``."""
+        self._ensure_index()
+        assert self._vectors is not None  # noqa: S101 - set by _ensure_index
+        return self._vectors
+
+    def _ensure_index(self) -> None:
+        with self._lock:
+            if self._index is not None:
+                return
+            import faiss
+
+            n_old = 0 if self._vectors is None else len(self._vectors)
+            fresh = self.embedder.embed([c.text for c in self.chunks[n_old:]])
+            vecs = fresh if self._vectors is None else np.vstack([self._vectors, fresh])
+            self._vectors = np.ascontiguousarray(vecs, dtype=np.float32)
+            dim = self._vectors.shape[1] if self._vectors.ndim == 2 else 1
+            if len(self.chunks) >= self.approximate_threshold:
+                index = faiss.IndexHNSWFlat(dim, 32, faiss.METRIC_INNER_PRODUCT)
+                index.hnsw.efSearch = 128
+            else:
+                index = faiss.IndexFlatIP(dim)
+            if len(self._vectors):
+                index.add(self._vectors)
+            self._index = index
+
+    def search(self, queries: NDArray[np.float32], k: int) -> tuple[NDArray[np.float32], NDArray[np.int64]]:
+        """Top-``k`` chunks by inner product for each query row: ``(scores, indices)``.
+
+        Missing neighbours (fewer chunks than ``k``) have index -1.
+        """
+        if not self.chunks:
+            n = len(queries)
+            return np.zeros((n, 0), dtype=np.float32), np.zeros((n, 0), dtype=np.int64)
+        self._ensure_index()
+        k = min(k, len(self.chunks))
+        scores, idx = self._index.search(np.ascontiguousarray(queries, dtype=np.float32), k)
+        return scores, idx
+
+    def stems(self, i: int) -> set[str]:
+        """Content-word stems of chunk ``i``."""
+        return self._stems[i]
+
+    @cached_property
+    def all_stems(self) -> set[str]:
+        """Content-word stems of all evidence."""
+        out: set[str] = set()
+        for s in self._stems:
+            out |= s
+        return out
+
+    @cached_property
+    def all_quantities(self) -> list[tuple[int, Quantity]]:
+        """Every quantity in the evidence, with the index of its chunk."""
+        return [(i, q) for i, c in enumerate(self.chunks) for q in extract_quantities(c.text)]
+
+    @cached_property
+    def all_entities_text(self) -> str:
+        """All evidence text, lower-cased, for entity look-up."""
+        return "\n".join(c.text.lower() for c in self.chunks)
+
+    def chunk_quantities(self, i: int) -> list[Quantity]:
+        """Quantities of chunk ``i``."""
+        return [q for j, q in self.all_quantities if j == i]
+
+    def chunk_entities(self, i: int) -> list[str]:
+        """Entities of chunk ``i``."""
+        return [e for e, _, _ in extract_entities(self.chunks[i].text)]
+
+    def chunk_negations(self, i: int) -> int:
+        """Number of negation cues in chunk ``i``."""
+        return negation_count(self.chunks[i].text)
+
+    def ids(self) -> Sequence[str]:
+        """Chunk ids in index order."""
+        return [c.id for c in self.chunks]

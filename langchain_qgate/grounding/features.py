@@ -1,0 +1,177 @@
+"""Signals for one claim against the evidence index, and contradiction detection.
+
+Every signal is oriented so that a larger value means *more support* (the learned combination
+has non-negative weights, so more support can never raise the hallucination score and a
+contradiction can never lower it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from langchain_qgate.grounding.checks import (
+    Quantity,
+    content_stems,
+    coverage,
+    extract_entities,
+    extract_quantities,
+    negation_count,
+    quantities_match,
+    stem,
+    tokens,
+)
+from langchain_qgate.schemas import Contradiction, ContradictionKind
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+    from langchain_qgate.grounding.evidence import EvidenceIndex
+
+__all__ = ["FEATURE_NAMES", "ClaimSignals", "compute_signals"]
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "similarity",
+    "coverage_topk",
+    "coverage_all",
+    "quantities_ok",
+    "entities_ok",
+    "no_contradiction",
+    "negation_consistent",
+)
+"""Order of the feature vector the learned combination reads."""
+
+_ALIGNED_COVERAGE = 0.5  # a chunk "talks about the same thing" from this coverage on
+
+
+@dataclass
+class ClaimSignals:
+    """Signals of one claim; ``vector()`` gives the features in ``FEATURE_NAMES`` order."""
+
+    similarity: float = 0.0
+    coverage_topk: float = 0.0
+    coverage_all: float = 0.0
+    quantities_ok: float = 1.0
+    entities_ok: float = 1.0
+    no_contradiction: float = 1.0
+    negation_consistent: float = 1.0
+    top: list[tuple[int, float]] = field(default_factory=list)
+    contradiction: Contradiction | None = None
+    missing: list[str] = field(default_factory=list)
+
+    def vector(self) -> NDArray[np.float64]:
+        """Features in ``FEATURE_NAMES`` order."""
+        return np.array([getattr(self, n) for n in FEATURE_NAMES], dtype=np.float64)
+
+    def as_dict(self) -> dict[str, float]:
+        """Features by name (rounded for display)."""
+        return {n: round(float(getattr(self, n)), 4) for n in FEATURE_NAMES}
+
+
+def _entity_found(entity: str, index: EvidenceIndex) -> bool:
+    text = index.all_entities_text
+    if entity.lower() in text:
+        return True
+    parts = [stem(t.lower()) for t in tokens(entity)]
+    parts = [p for p in parts if len(p) > 1]
+    return bool(parts) and all(p in index.all_stems for p in parts)
+
+
+def _compatible(a: Quantity, b: Quantity) -> bool:
+    if a.kind == "date" or b.kind == "date":
+        return a.kind == b.kind
+    if a.kind == "percent" or b.kind == "percent":
+        return a.kind == b.kind
+    return True
+
+
+def compute_signals(
+    claim_text: str,
+    index: EvidenceIndex,
+    scores: NDArray[np.float32],
+    neighbours: NDArray[np.int64],
+) -> ClaimSignals:
+    """Compute the signals of ``claim_text`` given its nearest chunks (``neighbours``)."""
+    sig = ClaimSignals()
+    top = [(int(i), float(s)) for i, s in zip(neighbours, scores, strict=True) if i >= 0]
+    sig.top = top
+    if not top:
+        sig.quantities_ok = 0.0
+        sig.entities_ok = 0.0
+        return sig
+    sig.similarity = max(0.0, top[0][1])
+
+    claim_quantities = extract_quantities(claim_text)
+    # Quantities are checked separately: drop their words from lexical coverage.
+    bare = claim_text
+    for q in reversed(claim_quantities):
+        bare = bare[: q.start] + " " + bare[q.end :]
+    stems = content_stems(bare)
+    topk_stems: set[str] = set()
+    per_chunk_cov: list[tuple[float, int]] = []
+    for i, _ in top:
+        topk_stems |= index.stems(i)
+        per_chunk_cov.append((coverage(stems, index.stems(i)), i))
+    sig.coverage_topk = coverage(stems, topk_stems)
+    sig.coverage_all = coverage(stems, index.all_stems)
+    sig.missing = sorted(s for s in stems if s not in index.all_stems)
+    # The chunk that talks about the same thing: best coverage, ties to the most similar.
+    aligned_cov, aligned = max(per_chunk_cov, key=lambda t: t[0])
+
+    # Quantities: each must appear somewhere in the evidence.
+    if claim_quantities:
+        evidence_q = index.all_quantities
+        unmatched = [
+            q for q in claim_quantities if not any(quantities_match(q, e) for _, e in evidence_q)
+        ]
+        sig.quantities_ok = 1.0 - len(unmatched) / len(claim_quantities)
+        if unmatched and aligned_cov >= _ALIGNED_COVERAGE:
+            for q in unmatched:
+                rivals = [e for e in index.chunk_quantities(aligned) if _compatible(q, e)]
+                if rivals:
+                    rival = min(rivals, key=lambda e: abs(e.start - q.start))
+                    kind: ContradictionKind = q.kind
+                    if q.kind == "number" and rival.kind == "money":
+                        kind = "money"
+                    sig.contradiction = Contradiction(
+                        kind=kind, claim_value=q.raw, evidence_value=rival.raw,
+                        evidence_id=index.chunks[aligned].id, quote=index.chunks[aligned].text,
+                    )
+                    sig.no_contradiction = 0.0
+                    break
+
+    # Named entities: each must appear somewhere in the evidence.
+    entities = [e for e, _, _ in extract_entities(claim_text)]
+    if entities:
+        missing_entities = [e for e in entities if not _entity_found(e, index)]
+        sig.entities_ok = 1.0 - len(missing_entities) / len(entities)
+        if missing_entities and sig.contradiction is None and aligned_cov >= 0.6:
+            claim_lower = claim_text.lower()
+            rivals = [
+                e for e in index.chunk_entities(aligned)
+                if e.lower() not in claim_lower and not any(
+                    stem(t.lower()) in stems for t in tokens(e)
+                )
+            ]
+            if rivals:
+                sig.contradiction = Contradiction(
+                    kind="entity", claim_value=missing_entities[0], evidence_value=rivals[0],
+                    evidence_id=index.chunks[aligned].id, quote=index.chunks[aligned].text,
+                )
+                sig.no_contradiction = 0.0
+
+    # Negation: the aligned chunk says the opposite.
+    if aligned_cov >= 0.7:
+        claim_neg = negation_count(claim_text) % 2
+        chunk_neg = index.chunk_negations(aligned) % 2
+        if claim_neg != chunk_neg:
+            sig.negation_consistent = 0.0
+            if sig.contradiction is None:
+                sig.contradiction = Contradiction(
+                    kind="negation", claim_value=claim_text, evidence_value="",
+                    evidence_id=index.chunks[aligned].id, quote=index.chunks[aligned].text,
+                )
+                sig.no_contradiction = 0.0
+    return sig

@@ -1,0 +1,363 @@
+"""The hallucination monitor: extract claims, grade each against the evidence, score.
+
+Example:
+    >>> monitor = HallucinationMonitor()
+    >>> report = monitor.verify_grounding(
+    ...     "Acme was founded in 2019.", ["Acme was founded in 2020 in Berlin."]
+    ... )
+    >>> report.verdicts[0].grade, report.verdicts[0].reason
+    (<Grade.FABRICATED: 'fabricated'>, 'contradicted: the evidence says 2020, not 2019')
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from langchain_qgate.config import GroundingPolicy
+from langchain_qgate.errors import InputTooLargeError, InvalidInputError
+from langchain_qgate.grounding.checks import content_stems, coverage
+from langchain_qgate.grounding.claims import extract_claims
+from langchain_qgate.grounding.evidence import EvidenceIndex, EvidenceInput, content_to_text
+from langchain_qgate.grounding.features import ClaimSignals, compute_signals
+from langchain_qgate.grounding.verifiers import (
+    DeterministicVerifier,
+    VerificationItem,
+    VerifierLike,
+    VerifierVerdict,
+    arun_verifier,
+    load_combination,
+    run_verifier,
+)
+from langchain_qgate.schemas import (
+    Claim,
+    ClaimType,
+    ClaimVerdict,
+    EvidenceLink,
+    Grade,
+    GroundingReport,
+)
+
+if TYPE_CHECKING:
+    from langchain_qgate.grounding.embeddings import Embedder
+
+__all__ = ["ChainStep", "ClaimExtractor", "EvidenceChain", "HallucinationMonitor"]
+
+ClaimExtractor = Callable[..., list[Claim]]
+"""``extract(text, *, question=None) -> list[Claim]``; ``extract_claims`` by default."""
+
+_INFERRED_COVERAGE = 0.8  # reasoning claims covered this well by grounded premises are INFERRED
+
+
+class ChainStep(BaseModel):
+    """One premise of an inferred claim: a grounded claim and the evidence behind it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    claim_index: int
+    claim_text: str
+    grade: Grade
+    evidence: list[EvidenceLink]
+
+
+class EvidenceChain(BaseModel):
+    """How an INFERRED claim traces back to grounded premises and their evidence."""
+
+    model_config = ConfigDict(frozen=True)
+
+    claim_index: int
+    claim_text: str
+    steps: list[ChainStep]
+    direct_evidence: list[EvidenceLink]
+
+
+def _output_text(output: Any) -> str:
+    if isinstance(output, str):
+        return output
+    content = getattr(output, "content", None)
+    if content is not None:
+        return content_to_text(content)
+    raise InvalidInputError(
+        "output", f"expected a string or a message, got {type(output).__name__}"
+    )
+
+
+def _credit(support: float, policy: GroundingPolicy) -> float:
+    """Piecewise-linear credit through (0, fabricated), (0.5, inferred), (1, grounded)."""
+    w = policy.weights
+    if support <= 0.5:
+        return w.fabricated + (w.inferred - w.fabricated) * (support / 0.5)
+    return w.inferred + (w.grounded - w.inferred) * ((support - 0.5) / 0.5)
+
+
+class HallucinationMonitor:
+    """Grades every claim of an output against the evidence the agent actually saw.
+
+    Args:
+        policy: Options (thresholds, grade weights, limits, embedding model).
+        embedder: Sentence embedder; the bundled all-MiniLM-L6-v2 (cached) by default.
+        verifier: Turns signals into support; the deterministic verifier by default. Use a
+            ``CascadeVerifier`` to send uncertain claims to an NLI model or an LLM.
+        extractor: Claim extractor; ``extract_claims`` by default.
+
+    Example:
+        >>> monitor = HallucinationMonitor()
+        >>> report = monitor.verify_grounding(answer, [doc1, doc2], question="...")
+        >>> report.score, [v.grade for v in report.verdicts]
+    """
+
+    def __init__(
+        self,
+        *,
+        policy: GroundingPolicy | None = None,
+        embedder: Embedder | None = None,
+        verifier: VerifierLike | None = None,
+        extractor: ClaimExtractor | None = None,
+    ) -> None:
+        self.policy = policy or GroundingPolicy()
+        if embedder is None:
+            from langchain_qgate.grounding.embeddings import default_embedder
+
+            embedder = default_embedder(self.policy.model_name)
+        self.embedder = embedder
+        self.verifier: VerifierLike = verifier or DeterministicVerifier()
+        self.extractor: ClaimExtractor = extractor or extract_claims
+        shipped = load_combination()
+        self.grounded_threshold = (
+            self.policy.grounded_threshold
+            if self.policy.grounded_threshold is not None
+            else shipped.grounded_threshold
+        )
+        self.fabricated_threshold = (
+            self.policy.fabricated_threshold
+            if self.policy.fabricated_threshold is not None
+            else min(shipped.fabricated_threshold, self.grounded_threshold)
+        )
+
+    @property
+    def model_name(self) -> str:
+        """Name of the embedding model."""
+        return str(getattr(self.embedder, "model_name", type(self.embedder).__name__))
+
+    def build_index(self, evidence: EvidenceInput) -> EvidenceIndex:
+        """An evidence index with this monitor's embedder (reuse it across calls)."""
+        if isinstance(evidence, EvidenceIndex):
+            return evidence
+        return EvidenceIndex(
+            evidence,
+            embedder=self.embedder,
+            approximate_threshold=self.policy.approximate_index_threshold,
+            max_chunks=self.policy.max_evidence_chunks,
+        )
+
+    # -- preparation shared by sync and async paths ------------------------------------------
+
+    def prepare(
+        self, output: Any, evidence: EvidenceInput, *, question: str | None = None
+    ) -> tuple[list[Claim], EvidenceIndex, list[VerificationItem]]:
+        """Extract claims, index the evidence and compute every claim's signals."""
+        text = _output_text(output)
+        if len(text) > self.policy.max_output_chars:
+            raise InputTooLargeError("output", len(text), self.policy.max_output_chars)
+        if question is not None and not isinstance(question, str):
+            raise InvalidInputError("question", f"expected a string, got {type(question).__name__}")
+        q = question if (question and self.policy.verify_question) else None
+        claims = self.extractor(text, question=q)
+        index = self.build_index(evidence)
+        if not claims:
+            return claims, index, []
+        vecs = self.embedder.embed([c.text for c in claims])
+        scores, neighbours = index.search(vecs, self.policy.top_k)
+        items: list[VerificationItem] = []
+        for row, claim in enumerate(claims):
+            signals = (
+                compute_signals(claim.text, index, scores[row], neighbours[row])
+                if len(index)
+                else ClaimSignals(quantities_ok=0.0, entities_ok=0.0)
+            )
+            chunks = [index.chunks[i] for i, _ in signals.top]
+            items.append(VerificationItem(claim, chunks, signals, question))
+        return claims, index, items
+
+    def _report(
+        self,
+        claims: list[Claim],
+        index: EvidenceIndex,
+        items: list[VerificationItem],
+        verdicts: list[VerifierVerdict],
+        question: str | None,
+    ) -> GroundingReport:
+        base = {"evidence_count": len(index), "question": question, "model_name": self.model_name}
+        if not claims:
+            return GroundingReport(
+                score=self.policy.no_claims_score,
+                reason="no checkable claims in the output (only questions, greetings, "
+                "meta text or code)",
+                **base,
+            )
+        graded = [self._grade(it, v, index) for it, v in zip(items, verdicts, strict=True)]
+        graded = self._infer(graded, items)
+        counted = [v for v in graded if v.counted]
+        if not counted:
+            return GroundingReport(
+                score=self.policy.no_claims_score, verdicts=graded,
+                reason="only opinions: labelled, not counted against the output", **base,
+            )
+        score = float(np.mean([v.credit for v in counted]))
+        reason = "" if len(index) else "no evidence was provided: nothing can be grounded"
+        return GroundingReport(score=min(1.0, max(0.0, score)), verdicts=graded, reason=reason,
+                               **base)
+
+    def _grade(
+        self, item: VerificationItem, verdict: VerifierVerdict, index: EvidenceIndex
+    ) -> ClaimVerdict:
+        sig = item.signals
+        links = [
+            EvidenceLink(
+                evidence_id=index.chunks[i].id, source_id=index.chunks[i].source_id,
+                quote=index.chunks[i].text, score=round(float(s), 4),
+            )
+            for i, s in sig.top[:3]
+        ]
+        support = min(1.0, max(0.0, float(verdict.support)))
+        contradiction = sig.contradiction if (verdict.contradicted or sig.contradiction) else None
+        if verdict.contradicted and contradiction is None and links:
+            from langchain_qgate.schemas import Contradiction
+
+            best = next((lk for lk in links if lk.evidence_id == verdict.evidence_id), links[0])
+            contradiction = Contradiction(
+                kind="negation", claim_value=item.claim.text, evidence_value="",
+                evidence_id=best.evidence_id, quote=best.quote,
+            )
+        if not len(index):
+            grade, reason = Grade.FABRICATED, "no evidence was provided"
+            support = 0.0
+        elif contradiction is not None and verdict.contradicted:
+            grade = Grade.FABRICATED
+            reason = f"contradicted: {contradiction.describe()}"
+            support = min(support, self.fabricated_threshold * 0.5)
+        elif support >= self.grounded_threshold:
+            grade = Grade.GROUNDED
+            reason = f"supported by {links[0].evidence_id}" if links else "supported"
+        elif support >= self.fabricated_threshold:
+            grade = Grade.INFERRED
+            reason = "partly supported; no single source states it"
+            if sig.missing:
+                reason += f" (not in evidence: {', '.join(sig.missing[:5])})"
+        else:
+            grade = Grade.FABRICATED
+            reason = "unsupported: no evidence backs it"
+            if sig.missing:
+                reason += f" (not in evidence: {', '.join(sig.missing[:5])})"
+        if verdict.reason and verdict.verifier != "deterministic":
+            reason = f"{reason} [{verdict.verifier}: {verdict.reason}]"
+        return ClaimVerdict(
+            claim=item.claim, grade=grade, support=round(support, 6),
+            credit=round(_credit(support, self.policy), 6),
+            counted=item.claim.type is not ClaimType.OPINION, reason=reason, evidence=links,
+            contradiction=contradiction, verifier=verdict.verifier, signals=sig.as_dict(),
+        )
+
+    def _infer(
+        self, graded: list[ClaimVerdict], items: list[VerificationItem]
+    ) -> list[ClaimVerdict]:
+        """Reasoning claims backed by grounded premises become INFERRED, with the premises."""
+        grounded = [v for v in graded if v.grade is Grade.GROUNDED]
+        if not grounded:
+            return graded
+        out: list[ClaimVerdict] = []
+        for v in graded:
+            if v.grade is Grade.GROUNDED or v.contradiction is not None:
+                out.append(v)
+                continue
+            stems = content_stems(v.claim.text)
+            premises = [
+                g.claim.index for g in grounded
+                if g.claim.index != v.claim.index and set(content_stems(g.claim.text)) & set(stems)
+            ]
+            if not premises:
+                out.append(v)
+                continue
+            pool: set[str] = set()
+            for g in grounded:
+                if g.claim.index in premises:
+                    pool |= set(content_stems(g.claim.text))
+            for link in v.evidence:
+                pool |= set(content_stems(link.quote))
+            if v.grade is Grade.INFERRED or (
+                v.claim.type is ClaimType.REASONING and coverage(stems, pool) >= _INFERRED_COVERAGE
+            ):
+                support = max(v.support, self.fabricated_threshold)
+                out.append(v.model_copy(update={
+                    "grade": Grade.INFERRED, "premises": premises, "support": support,
+                    "credit": round(_credit(support, self.policy), 6),
+                    "reason": v.reason if v.grade is Grade.INFERRED
+                    else "inferred from grounded claims " + ", ".join(f"#{p}" for p in premises),
+                }))
+            else:
+                out.append(v)
+        return out
+
+    # -- public API ---------------------------------------------------------------------------
+
+    def verify_grounding(
+        self, output: Any, evidence: EvidenceInput, *, question: str | None = None
+    ) -> GroundingReport:
+        """Grade every claim of ``output`` against ``evidence``.
+
+        Args:
+            output: The answer: a string, or a message (content blocks are flattened).
+            evidence: Strings, Documents, ToolMessages, EvidenceChunks, dicts, an
+                ``EvidenceIndex``, or a sequence of these.
+            question: The user question; short answers are verified together with it.
+
+        Returns:
+            The per-claim report with the grounding score.
+
+        Raises:
+            InvalidInputError: Wrong types (also a ``ValueError``).
+            InputTooLargeError: Output or evidence over the configured limits.
+        """
+        claims, index, items = self.prepare(output, evidence, question=question)
+        verdicts = run_verifier(self.verifier, items) if items else []
+        return self._report(claims, index, items, verdicts, question)
+
+    async def averify_grounding(
+        self, output: Any, evidence: EvidenceInput, *, question: str | None = None
+    ) -> GroundingReport:
+        """Async twin of :meth:`verify_grounding` (embedding runs in a worker thread)."""
+        claims, index, items = await asyncio.to_thread(
+            self.prepare, output, evidence, question=question
+        )
+        verdicts = await arun_verifier(self.verifier, items) if items else []
+        return self._report(claims, index, items, verdicts, question)
+
+    @staticmethod
+    def trace_evidence_chain(
+        report: GroundingReport, claim: int | Claim | ClaimVerdict
+    ) -> EvidenceChain:
+        """The chain from a claim back to its grounded premises and their evidence.
+
+        For a GROUNDED claim the chain has no steps and its direct evidence; for an
+        INFERRED claim each step is a grounded premise with the evidence it rests on.
+        """
+        idx = claim if isinstance(claim, int) else (
+            claim.claim.index if isinstance(claim, ClaimVerdict) else claim.index
+        )
+        by_index = {v.claim.index: v for v in report.verdicts}
+        if idx not in by_index:
+            raise InvalidInputError("claim", f"no claim with index {idx} in the report")
+        target = by_index[idx]
+        steps = [
+            ChainStep(claim_index=p, claim_text=by_index[p].claim.text, grade=by_index[p].grade,
+                      evidence=by_index[p].evidence)
+            for p in target.premises if p in by_index
+        ]
+        direct = target.evidence if target.grade is Grade.GROUNDED else []
+        return EvidenceChain(claim_index=idx, claim_text=target.claim.text, steps=steps,
+                             direct_evidence=direct)
+

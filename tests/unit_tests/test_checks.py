@@ -1,0 +1,112 @@
+"""Deterministic consistency checks: quantities, dates, entities, negation, coverage."""
+
+from __future__ import annotations
+
+import pytest
+
+from langchain_qgate.grounding.checks import (
+    content_stems,
+    coverage,
+    extract_entities,
+    extract_quantities,
+    has_negation,
+    quantities_match,
+    word_weight,
+)
+
+
+def one(text: str):
+    qs = extract_quantities(text)
+    assert len(qs) == 1, qs
+    return qs[0]
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("$10M", "10 million dollars"),
+        ("$10M", "10,000,000 USD"),
+        ("10 million dollars", "10,000,000 USD"),
+        ("5%", "five percent"),
+        ("3.5 %", "3.5 percent"),
+        ("1.2 billion", "1,200,000,000"),
+        ("about 1.2 million", "1,213,000"),
+        ("twenty-two", "22"),
+        ("March 3, 2020", "2020-03-03"),
+        ("3 March 2020", "March 3rd, 2020"),
+        ("in 2020", "on March 3, 2020"),
+    ],
+)
+def test_equal_amounts_written_differently_match(a: str, b: str) -> None:
+    assert quantities_match(one(a), one(b))
+    assert quantities_match(one(b), one(a))
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("in 2019", "in 2020"),
+        ("$10M", "$12M"),
+        ("500 employees", "520 employees"),
+        ("5%", "5 million"),
+        ("March 3, 2020", "March 4, 2020"),
+        ("June 2020", "July 2020"),
+        ("3.5%", "4.5%"),
+    ],
+)
+def test_different_amounts_do_not_match(a: str, b: str) -> None:
+    assert not quantities_match(one(a), one(b))
+
+
+def test_quantity_kinds_and_values() -> None:
+    qs = extract_quantities("Acme raised $10M in 2019 and grew 5% to 3.5 billion users.")
+    assert [(q.kind, q.value) for q in qs] == [
+        ("money", 10_000_000.0),
+        ("date", 2019 * 10_000),
+        ("percent", 5.0),
+        ("number", 3.5e9),
+    ]
+    assert qs[0].currency == "USD"
+    assert qs[0].raw == "$10M"
+
+
+def test_decades_and_ambiguous_words_are_not_quantities() -> None:
+    assert extract_quantities("In the 1990s it was one of the best.") == []
+
+
+def test_abbreviation_periods_do_not_make_numbers() -> None:
+    assert [q.raw for q in extract_quantities("Dr. Smith joined the U.S. Army in 1990.")] == ["1990"]
+
+
+def test_entities_skip_sentence_initial_common_words_and_years() -> None:
+    ents = [e for e, _, _ in extract_entities("In 2019, The New York Times hired Dr. Jane Doe.")]
+    assert "New York Times" in ents
+    assert "Dr. Jane Doe" in ents
+    assert all(not e[0].isdigit() for e in ents)
+
+
+def test_entity_offsets_point_at_the_entity() -> None:
+    text = "Yesterday Barack Obama met Angela Merkel in Berlin."
+    for ent, s, e in extract_entities(text):
+        assert text[s:e] == ent
+
+
+def test_negation_detected() -> None:
+    assert has_negation("The drug was not approved.")
+    assert has_negation("It didn't rain.")
+    assert has_negation("He never married.")
+    assert not has_negation("The drug was approved in 2019.")
+
+
+def test_function_words_weigh_nothing_and_rare_words_weigh_most() -> None:
+    assert word_weight("the") == 0.0
+    assert word_weight("dancehall") > word_weight("music") > 0.0
+    assert word_weight("zzyzxqq") == 1.0
+
+
+def test_coverage_is_weighted_share_of_content_words() -> None:
+    claim = content_stems("Acme acquired Globex in Berlin")
+    assert coverage(claim, set(content_stems("Acme acquired Globex in Berlin"))) == 1.0
+    partial = coverage(claim, set(content_stems("Acme is based in Berlin")))
+    assert 0.0 < partial < 1.0
+    assert coverage({}, set()) == 1.0
