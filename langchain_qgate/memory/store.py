@@ -1,0 +1,485 @@
+"""``QualityFilteredStore``: a LangGraph ``BaseStore`` wrapper that filters memory noise.
+
+Puts into managed namespaces (last label ``"episodes"`` or ``"decisions"`` by default) go
+through the filters; every other operation passes straight to the wrapped store. Session
+metadata is kept in the wrapped store under ``policy.metadata_namespace``, never on the
+instance, so several wrappers (threads, processes) over one database share it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from typing import TYPE_CHECKING, Any
+
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    Item,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+)
+
+from langchain_qgate.memory._episodes import (
+    ACTIVE,
+    DAY,
+    DAY_SECONDS,
+    NOISE,
+    QGATE,
+    episode_text,
+    session_of,
+    turn_facts,
+)
+from langchain_qgate.memory._vectors import decode_vector, encode_vector
+from langchain_qgate.memory.decisions import (
+    assess_decision,
+    decision_reasons,
+    decision_text,
+    warn_noisy_decision,
+)
+from langchain_qgate.memory.dedup import (
+    find_duplicate,
+    try_embed,
+    warn_dedup_unavailable,
+    within_window,
+)
+from langchain_qgate.memory.models import DuplicateCheck, PutOutcome, SignificanceVerdict
+from langchain_qgate.memory.policy import MemoryFilterPolicy
+from langchain_qgate.memory.significance import (
+    SessionMetadata,
+    assess_significance,
+    is_trivial_session,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from langchain_qgate.grounding.embeddings import Embedder
+
+__all__ = ["NamespaceLock", "QualityFilteredStore"]
+
+NamespaceLock = Callable[[tuple[str, ...]], AbstractContextManager[object]]
+"""Factory of a cross-process lock for one namespace (e.g. a PostgreSQL advisory lock)."""
+
+_PAGE = 1_000
+_STRIPES = 64
+
+
+class QualityFilteredStore(BaseStore):
+    """Wraps any LangGraph store and filters episodes and decisions on ``put``.
+
+    Episodes (namespaces ending in ``"episodes"``): the significance filter reads the
+    session's metadata (turn count, tools, characters, remember request; read from the
+    value's ``session_id``/``user``/``assistant``/``tools_used``/``turn`` fields), then a
+    new episode whose cosine similarity to an active episode of the last 48 hours is above
+    0.85 is skipped. Stored episodes get ``active=True``, ``qgate_day`` and a ``qgate``
+    dict carrying their embedding. ``end_session`` soft-deletes (``active=False``) the
+    episode of a session that stayed trivial; ``list_inactive`` and ``restore`` undo it.
+
+    Decisions (namespaces ending in ``"decisions"``): a noisy decision is stored with
+    ``qgate_noise=True`` and a ``DecisionNoiseWarning`` (or skipped if configured).
+
+    Args:
+        store: The wrapped store (a new ``InMemoryStore`` by default).
+        embedder: Embeds episodes for dedup (the bundled model by default, loaded lazily).
+        policy: Filter options.
+        clock: Seconds since the epoch (``time.time``); inject one in tests.
+        namespace_lock: Optional cross-process lock per namespace; without it the dedup
+            check-then-put is atomic within this process only.
+
+    Example:
+        >>> from langgraph.store.memory import InMemoryStore
+        >>> from langchain_qgate.grounding.embeddings import HashingEmbedder
+        >>> store = QualityFilteredStore(InMemoryStore(), embedder=HashingEmbedder())
+        >>> store.put(("u1", "episodes"), "e1", {"content": "Hello", "session_id": "s1"})
+        >>> store.get(("u1", "episodes"), "e1").value["active"]
+        True
+    """
+
+    def __init__(
+        self,
+        store: BaseStore | None = None,
+        *,
+        embedder: Embedder | None = None,
+        policy: MemoryFilterPolicy | None = None,
+        clock: Callable[[], float] = time.time,
+        namespace_lock: NamespaceLock | None = None,
+    ) -> None:
+        if store is None:
+            from langgraph.store.memory import InMemoryStore
+
+            store = InMemoryStore()
+        if not isinstance(store, BaseStore):
+            raise TypeError(f"store must be a langgraph BaseStore, got {type(store).__name__}")
+        if embedder is None:
+            from langchain_qgate.grounding.embeddings import default_embedder
+
+            embedder = default_embedder()
+        self.store = store
+        self.embedder = embedder
+        self.policy = policy or MemoryFilterPolicy()
+        self.clock = clock
+        self.namespace_lock = namespace_lock
+        self.supports_ttl = store.supports_ttl
+        self.ttl_config = store.ttl_config
+        self._locks = [threading.Lock() for _ in range(_STRIPES)]
+        self._stats: Counter[str] = Counter()
+        self._stats_lock = threading.Lock()
+
+    # ----------------------------------------------------------------- BaseStore API
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        """Run ``ops``; managed puts are filtered, the rest goes to the wrapped store.
+
+        Reads in the batch see the state before the batch's puts (as in LangGraph stores).
+        """
+        ops = list(ops)
+        results: list[Result] = [None] * len(ops)
+        plain: list[tuple[int, Op]] = []
+        managed: list[PutOp] = []
+        for i, op in enumerate(ops):
+            if isinstance(op, PutOp) and op.value is not None and self.policy.kind_of(op.namespace):
+                managed.append(op)
+            else:
+                plain.append((i, self._rewrite_search(op)))
+        if plain:
+            got = self.store.batch([op for _, op in plain])
+            for (i, _), res in zip(plain, got, strict=True):
+                results[i] = res
+        for op in managed:
+            self._put_managed(op)
+        return results
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        """Async ``batch``: filtered puts run in a worker thread (embedding is CPU-bound)."""
+        ops = list(ops)
+        if any(
+            isinstance(op, PutOp) and op.value is not None and self.policy.kind_of(op.namespace)
+            for op in ops
+        ):
+            return await asyncio.to_thread(self.batch, ops)
+        return await self.store.abatch([self._rewrite_search(op) for op in ops])
+
+    # ----------------------------------------------------------------- filtered puts
+
+    def put_with_outcome(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: Mapping[str, Any],
+        index: Any = None,
+    ) -> PutOutcome:
+        """Like ``put`` but returns what the filters did (stored, skipped and why)."""
+        op = PutOp(tuple(namespace), str(key), dict(value), index=index)
+        if self.policy.kind_of(op.namespace) is None:
+            self.store.batch([op])
+            return PutOutcome(
+                namespace=op.namespace, key=op.key, kind="other", action="passed_through"
+            )
+        return self._put_managed(op)
+
+    async def aput_with_outcome(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: Mapping[str, Any],
+        index: Any = None,
+    ) -> PutOutcome:
+        """Async ``put_with_outcome``."""
+        return await asyncio.to_thread(self.put_with_outcome, namespace, key, value, index)
+
+    def _put_managed(self, op: PutOp) -> PutOutcome:
+        kind = self.policy.kind_of(op.namespace)
+        if kind == "episode":
+            outcome, notes = self._put_episode(op)
+        else:
+            outcome, notes = self._put_decision(op)
+        with self._stats_lock:
+            self._stats[f"{outcome.kind}:{outcome.action}"] += 1
+        for note in notes:  # warnings after the write: an "error" filter cannot lose data
+            note()
+        return outcome
+
+    def _put_decision(self, op: PutOp) -> tuple[PutOutcome, list[Callable[[], None]]]:
+        value = dict(op.value or {})
+        if not self.policy.decision_filter:
+            self.store.batch([op])
+            return PutOutcome(
+                namespace=op.namespace, key=op.key, kind="decision", action="stored"
+            ), []
+        text = decision_text(value)
+        verdict = assess_decision(text, decision_reasons(value), self.policy)
+        notes: list[Callable[[], None]] = []
+        skip = verdict.noisy and self.policy.on_noisy_decision == "skip"
+        if verdict.noisy:
+            notes.append(lambda: warn_noisy_decision(text, verdict, skipped=skip))
+        if skip:
+            action = "skipped_noise"
+        else:
+            value[NOISE] = verdict.noisy
+            if verdict.noisy:
+                value[QGATE] = {"noise_reason": verdict.reason, "detail": verdict.detail}
+            self.store.batch([op._replace(value=value)])
+            action = "stored_flagged" if verdict.noisy else "stored"
+        outcome = PutOutcome(
+            namespace=op.namespace, key=op.key, kind="decision", action=action, decision=verdict
+        )
+        return outcome, notes
+
+    def _put_episode(self, op: PutOp) -> tuple[PutOutcome, list[Callable[[], None]]]:
+        value = dict(op.value or {})
+        ns, key = op.namespace, op.key
+        session_id = session_of(value)
+        meta_ns = self._meta_namespace(ns)
+        notes: list[Callable[[], None]] = []
+        with self._lock(ns):
+            now = self.clock()
+            existing, meta_item = self.store.batch([GetOp(ns, key), GetOp(meta_ns, session_id)])
+            if isinstance(existing, Item):
+                return self._update_episode(op, value, existing, now, notes), notes
+            meta = (
+                SessionMetadata.model_validate(meta_item.value)
+                if isinstance(meta_item, Item)
+                else SessionMetadata(session_id=session_id)
+            )
+            meta = meta.observe_turn(now=now, **turn_facts(value))
+            verdict = (
+                assess_significance(meta, self.policy)
+                if self.policy.significance
+                else SignificanceVerdict(significant=True)
+            )
+            if not verdict.significant:
+                self._write([PutOp(meta_ns, session_id, meta.model_dump(mode="json"))])
+                return PutOutcome(
+                    namespace=ns,
+                    key=key,
+                    kind="episode",
+                    action="skipped_insignificant",
+                    significance=verdict,
+                ), notes
+            vector, error = try_embed(self.embedder, episode_text(value))
+            if error is not None:
+                notes.append(lambda: warn_dedup_unavailable(error))
+            check: DuplicateCheck | None = None
+            if self.policy.dedup:
+                check = find_duplicate(vector, self._candidates(ns, key, now), self.policy)
+            if check is not None and check.is_duplicate:
+                self._write([PutOp(meta_ns, session_id, meta.model_dump(mode="json"))])
+                return PutOutcome(
+                    namespace=ns,
+                    key=key,
+                    kind="episode",
+                    action="skipped_duplicate",
+                    significance=verdict,
+                    duplicate=check,
+                ), notes
+            value[ACTIVE] = True
+            value[DAY] = int(now // DAY_SECONDS)
+            value[QGATE] = {
+                "created_at": now,
+                "session_id": session_id,
+                "significance": list(verdict.reasons),
+                "embedding": encode_vector(vector) if vector is not None else None,
+                "embedding_model": str(getattr(self.embedder, "model_name", "")) or None,
+            }
+            if meta.turn_count <= 1:
+                meta = meta.with_episode(key, limit=self.policy.tracked_keys_per_session)
+            self._write(
+                [
+                    op._replace(value=value),
+                    PutOp(meta_ns, session_id, meta.model_dump(mode="json")),
+                ]
+            )
+            return PutOutcome(
+                namespace=ns,
+                key=key,
+                kind="episode",
+                action="stored",
+                significance=verdict,
+                duplicate=check,
+            ), notes
+
+    def _update_episode(
+        self,
+        op: PutOp,
+        value: dict[str, Any],
+        existing: Item,
+        now: float,
+        notes: list[Callable[[], None]],
+    ) -> PutOutcome:
+        """A put to an existing key edits that episode: no significance or dedup check."""
+        old_meta = existing.value.get(QGATE)
+        meta = dict(old_meta) if isinstance(old_meta, Mapping) else {}
+        vector, error = try_embed(self.embedder, episode_text(value))
+        if error is not None:
+            notes.append(lambda: warn_dedup_unavailable(error))
+        meta["embedding"] = encode_vector(vector) if vector is not None else None
+        meta.setdefault("created_at", now)
+        meta["updated_at"] = now
+        value.setdefault(ACTIVE, existing.value.get(ACTIVE, True))
+        value.setdefault(DAY, existing.value.get(DAY, int(now // DAY_SECONDS)))
+        value[QGATE] = meta
+        self._write([op._replace(value=value)])
+        return PutOutcome(namespace=op.namespace, key=op.key, kind="episode", action="updated")
+
+    def _candidates(
+        self, namespace: tuple[str, ...], key: str, now: float
+    ) -> list[tuple[str, NDArray[np.float32]]]:
+        """Active episodes of ``namespace`` created inside the window (exact, by day filter)."""
+        window = self.policy.dedup_window_seconds
+        first_day = int((now - window) // DAY_SECONDS)
+        last_day = int(now // DAY_SECONDS)
+        out: list[tuple[str, NDArray[np.float32]]] = []
+        for item in self._scan(
+            namespace, [{ACTIVE: True, DAY: d} for d in range(first_day, last_day + 1)]
+        ):
+            info = item.value.get(QGATE)
+            if item.key == key or not isinstance(info, Mapping):
+                continue
+            created = info.get("created_at")
+            vec = decode_vector(info.get("embedding"))
+            if vec is None or not isinstance(created, int | float):
+                continue
+            if within_window(float(created), now, window):
+                out.append((item.key, vec))
+        return out
+
+    def _scan(self, namespace: tuple[str, ...], filters: list[dict[str, Any]]) -> Iterator[Item]:
+        """Every item of exactly ``namespace`` matching any of ``filters`` (paged)."""
+        pending = [(f, 0) for f in filters]
+        while pending:
+            got = self.store.batch([SearchOp(namespace, f, _PAGE, offset) for f, offset in pending])
+            nxt: list[tuple[dict[str, Any], int]] = []
+            for (f, offset), page in zip(pending, got, strict=True):
+                items = page if isinstance(page, list) else []
+                for item in items:
+                    if isinstance(item, Item) and item.namespace == namespace:
+                        yield item
+                if len(items) == _PAGE:
+                    nxt.append((f, offset + _PAGE))
+            pending = nxt
+
+    # ----------------------------------------------------------------- sessions, restore
+
+    def end_session(self, namespace: tuple[str, ...], session_id: str) -> list[str]:
+        """Close a session; soft-delete its episode if the session stayed trivial.
+
+        Returns:
+            Keys of the episodes set to ``active=False`` (empty when the session mattered).
+        """
+        ns = tuple(namespace)
+        meta_ns = self._meta_namespace(ns)
+        with self._lock(ns):
+            got = self.store.get(meta_ns, str(session_id))
+            if got is None:
+                return []
+            meta = SessionMetadata.model_validate(got.value)
+            removed: list[str] = []
+            writes: list[Op] = []
+            if is_trivial_session(meta, self.policy):
+                items = self.store.batch([GetOp(ns, k) for k in meta.trivial_episode_keys])
+                for item in items:
+                    if isinstance(item, Item) and item.value.get(ACTIVE, True):
+                        writes.append(PutOp(ns, item.key, self._deactivated(item.value)))
+                        removed.append(item.key)
+            ended = meta.model_copy(update={"ended": True, "updated_at": self.clock()})
+            writes.append(PutOp(meta_ns, meta.session_id, ended.model_dump(mode="json")))
+            self._write(writes)
+        with self._stats_lock:
+            self._stats["episode:soft_deleted"] += len(removed)
+        return removed
+
+    async def aend_session(self, namespace: tuple[str, ...], session_id: str) -> list[str]:
+        """Async ``end_session``."""
+        return await asyncio.to_thread(self.end_session, namespace, session_id)
+
+    def session_metadata(
+        self, namespace: tuple[str, ...], session_id: str
+    ) -> SessionMetadata | None:
+        """The stored metadata of a session of ``namespace`` (``None`` if never seen)."""
+        got = self.store.get(self._meta_namespace(tuple(namespace)), str(session_id))
+        return None if got is None else SessionMetadata.model_validate(got.value)
+
+    def list_inactive(
+        self, namespace: tuple[str, ...], *, limit: int = 100, offset: int = 0
+    ) -> list[SearchItem]:
+        """Soft-deleted episodes of ``namespace`` (restorable with :meth:`restore`)."""
+        return self.store.search(
+            tuple(namespace), filter={ACTIVE: False}, limit=limit, offset=offset
+        )
+
+    async def alist_inactive(
+        self, namespace: tuple[str, ...], *, limit: int = 100, offset: int = 0
+    ) -> list[SearchItem]:
+        """Async ``list_inactive``."""
+        return await self.store.asearch(
+            tuple(namespace), filter={ACTIVE: False}, limit=limit, offset=offset
+        )
+
+    def restore(self, namespace: tuple[str, ...], key: str) -> bool:
+        """Make a soft-deleted episode active again; ``False`` if it is missing or active."""
+        ns = tuple(namespace)
+        with self._lock(ns):
+            item = self.store.get(ns, str(key))
+            if item is None or item.value.get(ACTIVE, True):
+                return False
+            value = dict(item.value)
+            value[ACTIVE] = True
+            info = dict(value.get(QGATE) or {})
+            info.pop("deactivated", None)
+            info["restored_at"] = self.clock()
+            value[QGATE] = info
+            self._write([PutOp(ns, item.key, value)])
+        return True
+
+    async def arestore(self, namespace: tuple[str, ...], key: str) -> bool:
+        """Async ``restore``."""
+        return await asyncio.to_thread(self.restore, namespace, key)
+
+    @property
+    def stats(self) -> dict[str, int]:
+        """Counts of filter outcomes since creation (``"episode:skipped_duplicate"``, ...)."""
+        with self._stats_lock:
+            return dict(self._stats)
+
+    # ----------------------------------------------------------------- helpers
+
+    def _deactivated(self, value: Mapping[str, Any]) -> dict[str, Any]:
+        out = dict(value)
+        out[ACTIVE] = False
+        info = dict(out.get(QGATE) or {})
+        info["deactivated"] = {"at": self.clock(), "reason": "trivial_session"}
+        out[QGATE] = info
+        return out
+
+    def _meta_namespace(self, namespace: tuple[str, ...]) -> tuple[str, ...]:
+        return (*self.policy.metadata_namespace, *namespace)
+
+    def _rewrite_search(self, op: Op) -> Op:
+        """Hide soft-deleted episodes from searches of an episode namespace."""
+        if (
+            self.policy.hide_inactive
+            and isinstance(op, SearchOp)
+            and self.policy.kind_of(op.namespace_prefix) == "episode"
+            and ACTIVE not in (op.filter or {})
+        ):
+            return op._replace(filter={**(op.filter or {}), ACTIVE: True})
+        return op
+
+    def _write(self, ops: list[Op]) -> None:
+        self.store.batch(ops)
+
+    @contextmanager
+    def _lock(self, namespace: tuple[str, ...]) -> Iterator[None]:
+        stripe = self._locks[hash(namespace) % _STRIPES]
+        outer = self.namespace_lock(namespace) if self.namespace_lock else nullcontext()
+        with stripe, outer:
+            yield
