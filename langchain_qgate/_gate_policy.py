@@ -1,0 +1,175 @@
+"""The gate policy: thresholds, retry budget, exhaustion policy, profiles, config overrides.
+
+Private module; the names are public through :mod:`langchain_qgate.gate`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any, Literal, get_args
+
+from langchain_qgate.errors import InvalidInputError
+
+__all__ = [
+    "CONFIG_KEYS",
+    "PROFILES",
+    "ExhaustionPolicy",
+    "GatePolicy",
+    "ProfileName",
+]
+
+ExhaustionPolicy = Literal["escalate", "pass_with_warning", "raise"]
+"""What happens when a rejected output has no retries left: hand it to a human (the
+integrations call LangGraph ``interrupt()``), pass it with a low-confidence warning, or raise
+``QualityGateRejected``."""
+
+ProfileName = Literal["strict", "default", "brainstorm"]
+"""Named gate profiles: ``strict`` (grounding 0.8), ``default`` (0.6), ``brainstorm`` (0.4)."""
+
+CONFIG_KEYS = (
+    "qgate_profile",
+    "qgate_grounding_threshold",
+    "qgate_confidence_threshold",
+    "qgate_inferred_weight",
+    "qgate_max_retries",
+    "qgate_on_exhausted",
+    "qgate_max_contradictions",
+)
+"""Keys of ``RunnableConfig["configurable"]`` that override the gate policy per call."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class GatePolicy:
+    """Thresholds and the retry budget of the noise gate.
+
+    Attributes:
+        grounding_threshold: Minimum grounding score to pass.
+        confidence_threshold: Minimum calibrated confidence to pass.
+        inferred_weight: Credit of an INFERRED claim in the gate's grounding score. At the
+            monitor's default (0.5) the report's score is used as is; otherwise inferred
+            claims' credit is replaced by this weight.
+        max_retries: Rejections the model may retry before ``on_exhausted`` applies.
+        on_exhausted: What happens when the budget is spent.
+        max_contradictions: Contradicted claims tolerated in a passing output (``None``: no
+            limit beyond the score). More fail the grounding dimension.
+        profile: Name of the profile the policy came from (reported in the metadata).
+
+    Example:
+        ```python
+        policy = GatePolicy.from_profile("strict")
+        policy = policy.with_overrides({"configurable": {"qgate_max_retries": 1}})
+        ```
+    """
+
+    grounding_threshold: float = 0.6
+    confidence_threshold: float = 0.5
+    inferred_weight: float = 0.5
+    max_retries: int = 3
+    on_exhausted: ExhaustionPolicy = "escalate"
+    max_contradictions: int | None = None
+    profile: str = "default"
+
+    def __post_init__(self) -> None:
+        for name in ("grounding_threshold", "confidence_threshold", "inferred_weight"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ValueError(f"GatePolicy.{name} must be a number, got {value!r}")
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"GatePolicy.{name} must be in [0, 1], got {value}")
+        if isinstance(self.max_retries, bool) or not isinstance(self.max_retries, int):
+            raise ValueError(f"GatePolicy.max_retries must be an int, got {self.max_retries!r}")
+        if self.max_retries < 0:
+            raise ValueError(f"GatePolicy.max_retries must be >= 0, got {self.max_retries}")
+        if self.on_exhausted not in get_args(ExhaustionPolicy):
+            raise ValueError(
+                f"GatePolicy.on_exhausted must be one of {get_args(ExhaustionPolicy)}, "
+                f"got {self.on_exhausted!r}"
+            )
+        if self.max_contradictions is not None and self.max_contradictions < 0:
+            raise ValueError("GatePolicy.max_contradictions must be >= 0 or None")
+
+    @classmethod
+    def from_profile(cls, name: ProfileName | str, **overrides: Any) -> GatePolicy:
+        """The named profile, with keyword overrides.
+
+        Raises:
+            ValueError: Unknown profile name.
+        """
+        if name not in PROFILES:
+            raise ValueError(f"unknown gate profile {name!r}; choose one of {sorted(PROFILES)}")
+        return replace(PROFILES[name], **overrides)
+
+    def with_overrides(self, config: Mapping[str, Any] | None) -> GatePolicy:
+        """This policy with the per-call overrides of a ``RunnableConfig`` applied.
+
+        Args:
+            config: A ``RunnableConfig`` (its ``configurable`` is read), the ``configurable``
+                mapping itself, or ``None``. Values may be strings (``"0.7"``).
+
+        Returns:
+            A new policy (``self`` when nothing applies).
+
+        Raises:
+            InvalidInputError: An override has an unusable value (also a ``ValueError``).
+        """
+        if not config:
+            return self
+        conf = config.get("configurable", config)
+        if not isinstance(conf, Mapping):
+            return self
+        keys = {k: conf[k] for k in CONFIG_KEYS if k in conf}
+        if not keys:
+            return self
+        base = self
+        if "qgate_profile" in keys:
+            try:
+                base = GatePolicy.from_profile(str(keys.pop("qgate_profile")))
+            except ValueError as exc:
+                raise InvalidInputError("qgate_profile", str(exc)) from exc
+        updates: dict[str, Any] = {}
+        for key, value in keys.items():
+            name = key.removeprefix("qgate_")
+            try:
+                updates[name] = _coerce(name, value)
+            except (TypeError, ValueError) as exc:
+                raise InvalidInputError(key, f"cannot use {value!r}: {exc}") from exc
+        try:
+            return replace(base, **updates)
+        except ValueError as exc:
+            raise InvalidInputError("configurable", str(exc)) from exc
+
+
+def _coerce(name: str, value: Any) -> Any:
+    kinds = {f.name: f.type for f in fields(GatePolicy)}
+    kind = str(kinds[name])
+    if name == "max_contradictions":
+        return None if value is None or str(value).lower() in {"none", ""} else int(value)
+    if kind == "int":
+        if isinstance(value, float) and not value.is_integer():
+            raise ValueError("not an integer")
+        return int(value)
+    if kind == "float":
+        return float(value)
+    return str(value)
+
+
+PROFILES: dict[str, GatePolicy] = {
+    "strict": GatePolicy(
+        grounding_threshold=0.8,
+        confidence_threshold=0.7,
+        inferred_weight=0.5,
+        max_contradictions=0,
+        profile="strict",
+    ),
+    "default": GatePolicy(profile="default"),
+    "brainstorm": GatePolicy(
+        grounding_threshold=0.4,
+        confidence_threshold=0.3,
+        inferred_weight=0.75,
+        profile="brainstorm",
+    ),
+}
+"""The named profiles (grounding / confidence thresholds: strict 0.8 / 0.7 with no
+contradiction tolerated, default 0.6 / 0.5, brainstorm 0.4 / 0.3 with inferred claims
+weighted 0.75)."""

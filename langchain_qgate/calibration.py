@@ -1,0 +1,623 @@
+"""Confidence calibrator: stated confidence vs. what the evidence supports.
+
+Three signals are read from an output:
+
+* **verbalized** confidence: explicit numbers ("I'm 90% sure", "confidence: 0.8", "7/10
+  confident") and the phrases of :data:`VERBAL_CONFIDENCE` ("definitely" 0.95, "probably"
+  0.7, "might" 0.4, "not sure" 0.35 ...). Numbers win over words; several values are averaged.
+* **token logprobs** in the OpenAI shape on ``AIMessage.response_metadata["logprobs"]``
+  (``{"content": [{"token", "logprob", "top_logprobs"}]}``, or the list itself): the mean
+  token probability ``mean(exp(logprob))``. Used as the stated confidence only when nothing is
+  verbalized.
+* the **grounding report**: the calibrated confidence is the calibration map applied to the
+  grounding score, i.e. the probability that the output is supported by its evidence.
+
+``raw`` is the stated confidence (verbalized, else logprobs, else ``None``); ``gap = raw -
+calibrated``; the output is *overconfident* when ``gap > overconfidence_margin`` (0.2).
+
+The shipped map (``langchain_qgate/data/calibration_default.json``) was fitted on the fit
+split of ``../shared/benchdata`` (see ``scripts/fit_calibration.py`` and BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from langchain_qgate._text import output_text
+from langchain_qgate.schemas import GroundingReport
+
+__all__ = [
+    "VERBAL_CONFIDENCE",
+    "CalibratedConfidence",
+    "CalibrationBin",
+    "CalibrationMap",
+    "CalibrationMethod",
+    "CalibrationReport",
+    "ConfidenceCalibrator",
+    "ConfidenceSignal",
+    "ConfidenceSource",
+    "brier_score",
+    "expected_calibration_error",
+    "logprob_confidence",
+    "plot_reliability",
+    "verbalized_confidence",
+]
+
+ConfidenceSource = Literal["verbalized", "logprobs", "grounding"]
+"""Where a confidence signal came from."""
+
+CalibrationMethod = Literal["isotonic", "platt", "identity"]
+"""How a calibration map was fitted: isotonic regression, Platt scaling (logistic), or none."""
+
+VERBAL_CONFIDENCE: dict[str, float] = {
+    # near certainty
+    "without a doubt": 0.95,
+    "without doubt": 0.95,
+    "undoubtedly": 0.95,
+    "definitely": 0.95,
+    "certainly": 0.95,
+    "absolutely": 0.95,
+    "i am certain": 0.95,
+    "i'm certain": 0.95,
+    "i am sure": 0.95,
+    "i'm sure": 0.95,
+    "for sure": 0.95,
+    "guaranteed": 0.95,
+    "almost certainly": 0.9,
+    "highly likely": 0.9,
+    "very likely": 0.9,
+    "very probably": 0.9,
+    "i am confident": 0.85,
+    "i'm confident": 0.85,
+    "confident that": 0.85,
+    "most likely": 0.8,
+    "in all likelihood": 0.8,
+    # leaning
+    "probably": 0.7,
+    "likely": 0.7,
+    "i believe": 0.65,
+    "i think": 0.65,
+    "it seems": 0.6,
+    "seems to": 0.6,
+    "appears to": 0.6,
+    # hedged
+    "possibly": 0.4,
+    "perhaps": 0.4,
+    "maybe": 0.4,
+    "might": 0.4,
+    "could be": 0.4,
+    "may be": 0.4,
+    "may have": 0.4,
+    "not sure": 0.35,
+    "unsure": 0.35,
+    "not certain": 0.35,
+    "uncertain": 0.35,
+    "not confident": 0.35,
+    # doubtful
+    "not likely": 0.25,
+    "unlikely": 0.2,
+    "doubtful": 0.2,
+    "i doubt": 0.2,
+    "i don't know": 0.2,
+    "i do not know": 0.2,
+    "no idea": 0.2,
+    "very unlikely": 0.1,
+    "highly unlikely": 0.1,
+}
+"""Phrase -> stated probability (case-insensitive, whole words, longest phrase wins)."""
+
+_PHRASES = sorted(VERBAL_CONFIDENCE, key=len, reverse=True)
+_PHRASE_RE = re.compile(r"\b(" + "|".join(re.escape(p) for p in _PHRASES) + r")\b")
+_NUM = r"(\d{1,3}(?:\.\d+)?)"
+_PCT_WORD_RE = re.compile(
+    _NUM + r"\s*(?:%|percent|per cent)\s*(?:sure|certain|confident|confidence|certainty|likely|"
+    r"probability|chance)"
+)
+_CONF_RE = re.compile(
+    r"\b(?:confidence|certainty|probability)(?:\s+(?:level|score))?\s*(?:of|is|:|=|at)?\s*"
+    r"(?:about|around|roughly|approximately|~)?\s*" + _NUM + r"\s*(%|percent|/\s*10\b|/\s*100\b)?"
+)
+_OUT_OF_TEN_RE = re.compile(r"\b(\d{1,2})\s*/\s*10\s+(?:sure|certain|confident|confidence)")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ConfidenceSignal(_Model):
+    """One confidence signal read from an output.
+
+    Attributes:
+        kind: ``verbalized``, ``logprobs`` or ``grounding``.
+        value: The probability it expresses.
+        detail: The phrase matched, the token count, or the grounding summary.
+    """
+
+    kind: ConfidenceSource
+    value: float = Field(ge=0.0, le=1.0)
+    detail: str = ""
+
+
+class CalibratedConfidence(_Model):
+    """Stated vs. calibrated confidence of one output.
+
+    Attributes:
+        raw: Stated confidence (verbalized, else token logprobs), ``None`` when none.
+        calibrated: Probability that the output is supported (calibration map of the
+            grounding score).
+        sources: The signals read.
+        overconfident: ``raw - calibrated > overconfidence_margin``.
+        gap: ``raw - calibrated`` (0 when nothing was stated).
+        reason: How the figures were obtained, in one sentence.
+    """
+
+    raw: float | None = Field(default=None, ge=0.0, le=1.0)
+    calibrated: float = Field(ge=0.0, le=1.0)
+    sources: list[ConfidenceSignal] = Field(default_factory=list)
+    overconfident: bool = False
+    gap: float = 0.0
+    reason: str = ""
+
+
+class CalibrationMap(_Model):
+    """A fitted 1-D map from a feature (the grounding score) to a probability.
+
+    Attributes:
+        method: ``isotonic`` (``x``/``y`` are the fitted thresholds, linearly interpolated and
+            clipped, as scikit-learn's ``IsotonicRegression.predict``), ``platt``
+            (``sigmoid(coef * x + intercept)``) or ``identity``.
+        feature: The input: ``grounding`` (report score) or ``stated`` (stated confidence).
+        x: Isotonic thresholds (inputs).
+        y: Isotonic thresholds (outputs).
+        coef: Platt slope.
+        intercept: Platt intercept.
+        n_records: Records fitted on.
+        fitted_on: Free text naming the data.
+    """
+
+    method: CalibrationMethod = "identity"
+    feature: Literal["grounding", "stated"] = "grounding"
+    x: list[float] = Field(default_factory=list)
+    y: list[float] = Field(default_factory=list)
+    coef: float = 1.0
+    intercept: float = 0.0
+    n_records: int = 0
+    fitted_on: str = ""
+
+    def apply(self, value: float) -> float:
+        """Map one feature value to a probability in [0, 1]."""
+        v = float(value)
+        if self.method == "isotonic" and self.x:
+            out = float(np.interp(v, self.x, self.y))
+        elif self.method == "platt":
+            out = 1.0 / (1.0 + math.exp(-(self.coef * v + self.intercept)))
+        else:
+            out = v
+        return min(1.0, max(0.0, out))
+
+    def apply_many(self, values: Sequence[float] | np.ndarray) -> np.ndarray:
+        """Vectorised :meth:`apply`."""
+        return np.array([self.apply(float(v)) for v in values], dtype=float)
+
+
+class CalibrationBin(_Model):
+    """One bin of a reliability diagram.
+
+    Attributes:
+        lower: Bin lower edge.
+        upper: Bin upper edge.
+        count: Records in the bin.
+        mean_predicted: Mean predicted probability.
+        frequency: Observed frequency of correct outcomes.
+    """
+
+    lower: float
+    upper: float
+    count: int
+    mean_predicted: float
+    frequency: float
+
+
+class CalibrationReport(_Model):
+    """Calibration quality on a set of labelled records.
+
+    Attributes:
+        n: Records.
+        ece: Expected calibration error (10 equal-width bins, count-weighted).
+        brier: Brier score (mean squared error of the probabilities).
+        ece_uncalibrated: ECE of the raw feature used as a probability.
+        brier_uncalibrated: Brier of the raw feature.
+        bins: The reliability diagram's bins (calibrated probabilities).
+        method: The map's method.
+        plot_path: Where the reliability diagram PNG was written, if requested.
+    """
+
+    n: int
+    ece: float
+    brier: float
+    ece_uncalibrated: float
+    brier_uncalibrated: float
+    bins: list[CalibrationBin] = Field(default_factory=list)
+    method: CalibrationMethod = "identity"
+    plot_path: str | None = None
+
+
+def verbalized_confidence(text: str) -> list[tuple[str, float]]:
+    """Stated confidences in ``text`` as ``(matched text, probability)`` pairs.
+
+    Explicit numbers come first; when there are any, phrases are not returned.
+    """
+    low = text.lower().replace("’", "'")
+    numbers: list[tuple[str, float]] = []
+    for m in _PCT_WORD_RE.finditer(low):
+        value = float(m.group(1))
+        if value <= 100:
+            numbers.append((m.group(0), value / 100))
+    for m in _CONF_RE.finditer(low):
+        value, unit = float(m.group(1)), (m.group(2) or "").replace(" ", "")
+        if unit in {"%", "percent", "/100"}:
+            value /= 100
+        elif unit == "/10":
+            value /= 10
+        elif value > 1:
+            value /= 100
+        if 0 <= value <= 1 and not any(m.group(0) in n or n in m.group(0) for n, _ in numbers):
+            numbers.append((m.group(0), value))
+    for m in _OUT_OF_TEN_RE.finditer(low):
+        value = float(m.group(1)) / 10
+        if value <= 1:
+            numbers.append((m.group(0), value))
+    if numbers:
+        return numbers
+    return [(m.group(1), VERBAL_CONFIDENCE[m.group(1)]) for m in _PHRASE_RE.finditer(low)]
+
+
+def logprob_confidence(output: Any) -> tuple[float, int] | None:
+    """Mean token probability from OpenAI-shaped logprobs, with the token count.
+
+    Reads ``output.response_metadata["logprobs"]``: ``{"content": [{"logprob": ...}, ...]}`` or
+    the list of token entries itself. ``None`` when absent or empty.
+    """
+    meta = getattr(output, "response_metadata", None)
+    if not isinstance(meta, Mapping):
+        return None
+    lp = meta.get("logprobs")
+    entries = lp.get("content") if isinstance(lp, Mapping) else lp
+    if not isinstance(entries, Sequence) or isinstance(entries, str):
+        return None
+    probs = [
+        math.exp(min(0.0, float(e["logprob"])))
+        for e in entries
+        if isinstance(e, Mapping) and isinstance(e.get("logprob"), int | float)
+    ]
+    if not probs:
+        return None
+    return sum(probs) / len(probs), len(probs)
+
+
+def expected_calibration_error(
+    probs: Sequence[float] | np.ndarray, labels: Sequence[int] | np.ndarray, n_bins: int = 10
+) -> float:
+    """ECE: count-weighted mean |accuracy - confidence| over equal-width bins."""
+    return _ece_and_bins(np.asarray(probs, float), np.asarray(labels, float), n_bins)[0]
+
+
+def brier_score(probs: Sequence[float] | np.ndarray, labels: Sequence[int] | np.ndarray) -> float:
+    """Mean squared difference between probabilities and 0/1 outcomes."""
+    p, y = np.asarray(probs, float), np.asarray(labels, float)
+    return float(np.mean((p - y) ** 2)) if len(p) else 0.0
+
+
+def _ece_and_bins(p: np.ndarray, y: np.ndarray, n_bins: int) -> tuple[float, list[CalibrationBin]]:
+    if len(p) == 0:
+        return 0.0, []
+    idx = np.minimum((p * n_bins).astype(int), n_bins - 1)
+    ece, bins = 0.0, []
+    for b in range(n_bins):
+        mask = idx == b
+        count = int(mask.sum())
+        if count == 0:
+            continue
+        conf, freq = float(p[mask].mean()), float(y[mask].mean())
+        ece += count / len(p) * abs(freq - conf)
+        bins.append(
+            CalibrationBin(
+                lower=b / n_bins,
+                upper=(b + 1) / n_bins,
+                count=count,
+                mean_predicted=conf,
+                frequency=freq,
+            )
+        )
+    return float(ece), bins
+
+
+def plot_reliability(report: CalibrationReport, path: str | Path, *, title: str = "") -> Path:
+    """Write a reliability diagram PNG of ``report`` to ``path``.
+
+    Raises:
+        ImportError: matplotlib is not installed (``pip install 'langchain-qgate[plot]'``).
+    """
+    try:
+        import matplotlib as mpl
+
+        mpl.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        msg = "the reliability diagram needs matplotlib: pip install 'langchain-qgate[plot]'"
+        raise ImportError(msg) from exc
+    out = Path(path)
+    fig, ax = plt.subplots(figsize=(4.5, 4.5))
+    ax.plot([0, 1], [0, 1], linestyle="--", color="grey", label="perfect")
+    xs = [b.mean_predicted for b in report.bins]
+    ys = [b.frequency for b in report.bins]
+    ax.plot(xs, ys, marker="o", label=f"{report.method} (ECE {report.ece:.3f})")
+    ax.set_xlabel("predicted P(supported)")
+    ax.set_ylabel("observed frequency")
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_title(title or f"Reliability (n={report.n}, Brier {report.brier:.3f})")
+    ax.legend(loc="upper left")
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+    return out
+
+
+Record = tuple[float | Mapping[str, float], bool | int]
+"""A labelled outcome: ``(feature value or {"grounding": x, "stated": y}, correct)``."""
+
+
+def _feature_of(features: float | Mapping[str, float], feature: str) -> float:
+    if isinstance(features, Mapping):
+        if feature in features:
+            return float(features[feature])
+        if feature == "grounding" and "score" in features:
+            return float(features["score"])
+        raise ValueError(f"record features {dict(features)!r} have no {feature!r} value")
+    return float(features)
+
+
+def default_calibration_map() -> CalibrationMap:
+    """The map shipped in ``langchain_qgate/data/calibration_default.json`` (identity if absent)."""
+    try:
+        raw = resources.files("langchain_qgate").joinpath("data/calibration_default.json")
+        return CalibrationMap.model_validate_json(raw.read_text(encoding="utf-8"))
+    except (FileNotFoundError, OSError):
+        return CalibrationMap(fitted_on="no shipped map found: identity")
+
+
+class ConfidenceCalibrator:
+    """Reads stated confidence and maps the grounding score to a calibrated probability.
+
+    Example:
+        ```python
+        calibrator = ConfidenceCalibrator()  # shipped map
+        conf = calibrator.calibrate(ai_message, report)
+        conf.overconfident, conf.gap
+
+        calibrator.fit([(0.9, True), (0.2, False), ...], method="isotonic")
+        calibrator.save("my_map.json")
+        calibrator.report(held_out_records, plot_path="reliability.png").ece
+        ```
+    """
+
+    def __init__(
+        self,
+        calibration_map: CalibrationMap | Literal["default"] | None = "default",
+        *,
+        overconfidence_margin: float = 0.2,
+        use_logprobs: bool = True,
+    ) -> None:
+        """Create a calibrator.
+
+        Args:
+            calibration_map: A fitted map, ``"default"`` for the shipped one, ``None`` for the
+                identity (calibrated = grounding score).
+            overconfidence_margin: Stated minus calibrated above which an output is
+                overconfident.
+            use_logprobs: Read token logprobs when nothing is verbalized.
+
+        Raises:
+            ValueError: ``overconfidence_margin`` outside [0, 1].
+        """
+        if not 0.0 <= overconfidence_margin <= 1.0:
+            raise ValueError(
+                f"overconfidence_margin must be in [0, 1], got {overconfidence_margin}"
+            )
+        if calibration_map == "default":
+            calibration_map = default_calibration_map()
+        self.map = calibration_map if calibration_map is not None else CalibrationMap()
+        self.overconfidence_margin = overconfidence_margin
+        self.use_logprobs = use_logprobs
+        self._fit_records: list[tuple[float, int]] = []
+
+    def stated(self, output: Any) -> tuple[float | None, list[ConfidenceSignal]]:
+        """The stated confidence of ``output`` and the signals it came from."""
+        signals = [
+            ConfidenceSignal(kind="verbalized", value=v, detail=phrase)
+            for phrase, v in verbalized_confidence(output_text(output))
+        ]
+        raw = sum(s.value for s in signals) / len(signals) if signals else None
+        if self.use_logprobs:
+            lp = logprob_confidence(output)
+            if lp is not None:
+                signals.append(
+                    ConfidenceSignal(
+                        kind="logprobs", value=lp[0], detail=f"mean token probability of {lp[1]}"
+                    )
+                )
+                if raw is None:
+                    raw = lp[0]
+        return raw, signals
+
+    def calibrate(self, output: Any, report: GroundingReport) -> CalibratedConfidence:
+        """Calibrated confidence of one output.
+
+        Args:
+            output: The output (string or message; messages may carry logprobs).
+            report: Its grounding report.
+
+        Returns:
+            Stated (``raw``) and calibrated confidence, the signals, the gap and a reason.
+        """
+        raw, signals = self.stated(output)
+        grounding = ConfidenceSignal(
+            kind="grounding",
+            value=report.score,
+            detail=f"grounding score over {sum(report.counts.values())} claims",
+        )
+        signals.append(grounding)
+        feature = raw if self.map.feature == "stated" and raw is not None else report.score
+        calibrated = self.map.apply(feature)
+        gap = raw - calibrated if raw is not None else 0.0
+        over = raw is not None and gap > self.overconfidence_margin
+        mapping = "identity" if self.map.method == "identity" else f"{self.map.method} map"
+        if raw is None:
+            reason = (
+                f"no stated confidence; calibrated {calibrated:.2f} from the grounding score "
+                f"{report.score:.2f} ({mapping})"
+            )
+        else:
+            how = signals[0].kind
+            reason = (
+                f"stated {raw:.2f} ({how}), calibrated {calibrated:.2f} from the grounding "
+                f"score {report.score:.2f} ({mapping})"
+            )
+            if over:
+                reason += f"; overconfident by {gap:.2f}"
+        if not report.has_claims:
+            reason += "; no checkable claims: " + (report.reason or "nothing to grade")
+        return CalibratedConfidence(
+            raw=raw,
+            calibrated=calibrated,
+            sources=signals,
+            overconfident=over,
+            gap=gap,
+            reason=reason,
+        )
+
+    def fit(
+        self,
+        records: Iterable[Record],
+        *,
+        method: Literal["isotonic", "platt"] = "isotonic",
+        feature: Literal["grounding", "stated"] = "grounding",
+        fitted_on: str = "",
+    ) -> CalibrationMap:
+        """Learn a calibration map from labelled outcomes and use it from now on.
+
+        Args:
+            records: ``(features, correct)`` pairs; ``features`` is the feature value or a
+                mapping with a ``grounding`` (or ``score``) / ``stated`` entry; ``correct``
+                is truthy when the output was supported.
+            method: Isotonic regression or Platt scaling (scikit-learn).
+            feature: Which feature the map takes.
+            fitted_on: Description of the data, stored in the map.
+
+        Returns:
+            The fitted map (also set on the calibrator).
+
+        Raises:
+            ValueError: Fewer than 2 records, or only one class.
+        """
+        from sklearn.isotonic import IsotonicRegression
+        from sklearn.linear_model import LogisticRegression
+
+        pairs = [(_feature_of(f, feature), int(bool(c))) for f, c in records]
+        if len(pairs) < 2 or len({c for _, c in pairs}) < 2:
+            raise ValueError("fit needs at least 2 records with both outcomes")
+        x = np.array([p for p, _ in pairs], dtype=float)
+        y = np.array([c for _, c in pairs], dtype=float)
+        if method == "isotonic":
+            iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip", increasing=True)
+            iso.fit(x, y)
+            fitted = CalibrationMap(
+                method="isotonic",
+                feature=feature,
+                x=[float(v) for v in iso.X_thresholds_],
+                y=[float(v) for v in iso.y_thresholds_],
+                n_records=len(pairs),
+                fitted_on=fitted_on,
+            )
+        elif method == "platt":
+            lr = LogisticRegression(C=1e4)
+            lr.fit(x.reshape(-1, 1), y)
+            fitted = CalibrationMap(
+                method="platt",
+                feature=feature,
+                coef=float(lr.coef_[0][0]),
+                intercept=float(lr.intercept_[0]),
+                n_records=len(pairs),
+                fitted_on=fitted_on,
+            )
+        else:
+            raise ValueError(f"method must be 'isotonic' or 'platt', got {method!r}")
+        self.map = fitted
+        self._fit_records = pairs
+        return fitted
+
+    def report(
+        self,
+        records: Iterable[Record] | None = None,
+        *,
+        n_bins: int = 10,
+        plot_path: str | Path | None = None,
+    ) -> CalibrationReport:
+        """ECE, Brier score and reliability bins of the current map.
+
+        Args:
+            records: Labelled outcomes to evaluate on (held-out data); the records of the
+                last :meth:`fit` (in-sample) when omitted.
+            n_bins: Equal-width bins for ECE and the diagram.
+            plot_path: Write a reliability diagram PNG there (needs matplotlib).
+
+        Raises:
+            ValueError: No records.
+        """
+        pairs = (
+            [(_feature_of(f, self.map.feature), int(bool(c))) for f, c in records]
+            if records is not None
+            else list(self._fit_records)
+        )
+        if not pairs:
+            raise ValueError("report needs labelled records (pass them or call fit first)")
+        x = np.array([p for p, _ in pairs], dtype=float)
+        y = np.array([c for _, c in pairs], dtype=float)
+        probs = self.map.apply_many(x)
+        ece, bins = _ece_and_bins(probs, y, n_bins)
+        raw_probs = np.clip(x, 0.0, 1.0)
+        result = CalibrationReport(
+            n=len(pairs),
+            ece=ece,
+            brier=brier_score(probs, y),
+            ece_uncalibrated=_ece_and_bins(raw_probs, y, n_bins)[0],
+            brier_uncalibrated=brier_score(raw_probs, y),
+            bins=bins,
+            method=self.map.method,
+        )
+        if plot_path is not None:
+            written = plot_reliability(result, plot_path)
+            result = result.model_copy(update={"plot_path": str(written)})
+        return result
+
+    def save(self, path: str | Path) -> Path:
+        """Write the current map as JSON (isotonic: thresholds; Platt: coef/intercept)."""
+        out = Path(path)
+        out.write_text(json.dumps(self.map.model_dump(mode="json"), indent=1) + "\n", "utf-8")
+        return out
+
+    @classmethod
+    def load(cls, path: str | Path, **kwargs: Any) -> ConfidenceCalibrator:
+        """A calibrator using the map saved at ``path`` (keyword options as in ``__init__``)."""
+        cmap = CalibrationMap.model_validate_json(Path(path).read_text(encoding="utf-8"))
+        return cls(cmap, **kwargs)

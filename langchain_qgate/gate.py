@@ -1,0 +1,527 @@
+"""The noise gate: pass an output with quality metadata, or reject it with retry guidance.
+
+An output passes iff its grounding score >= ``grounding_threshold``, its calibrated confidence
+>= ``confidence_threshold`` and its load is not ``ABORT``. A rejection carries
+:class:`RetryGuidance` for the model; when the retry budget is spent (``retries_used >=
+max_retries``, or load ``ABORT``: retrying would not help) the policy's ``on_exhausted``
+decides: ``"escalate"`` (a :class:`RejectedOutput` with an :class:`Escalation` for a human),
+``"pass_with_warning"`` (a :class:`FilteredOutput` with an explicit low-confidence warning) or
+``"raise"`` (:class:`~langchain_qgate.errors.QualityGateRejected`).
+
+Per-call overrides come from ``RunnableConfig["configurable"]`` (see :data:`CONFIG_KEYS`):
+
+=============================== ==========================================================
+``qgate_profile``               ``"strict"`` / ``"default"`` / ``"brainstorm"`` (applied first)
+``qgate_grounding_threshold``   float in [0, 1]
+``qgate_confidence_threshold``  float in [0, 1]
+``qgate_inferred_weight``       float in [0, 1]
+``qgate_max_retries``           int >= 0
+``qgate_on_exhausted``          ``"escalate"`` / ``"pass_with_warning"`` / ``"raise"``
+``qgate_max_contradictions``    int >= 0, or ``None`` for no limit
+=============================== ==========================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol, cast
+
+from langchain_qgate._gate_models import (
+    ClaimQuality,
+    Decision,
+    Escalation,
+    FilteredOutput,
+    QualityMetadata,
+    RejectedOutput,
+    RetryGuidance,
+    SourceRef,
+)
+from langchain_qgate._gate_policy import (
+    CONFIG_KEYS,
+    PROFILES,
+    ExhaustionPolicy,
+    GatePolicy,
+    ProfileName,
+)
+from langchain_qgate._guidance import Dimension, FlaggedClaim, build_guidance_parts, short
+from langchain_qgate._text import output_text
+from langchain_qgate.calibration import CalibratedConfidence, ConfidenceCalibrator
+from langchain_qgate.errors import InvalidInputError, QualityGateRejected
+from langchain_qgate.load import (
+    CognitiveLoadMonitor,
+    LoadAction,
+    LoadAssessment,
+    LoadCounters,
+)
+from langchain_qgate.schemas import Grade, GroundingReport
+
+__all__ = [
+    "CONFIG_KEYS",
+    "PROFILES",
+    "ClaimQuality",
+    "Decision",
+    "Dimension",
+    "Escalation",
+    "ExhaustionPolicy",
+    "FilteredOutput",
+    "FlaggedClaim",
+    "GateDecision",
+    "GatePolicy",
+    "GroundingMonitor",
+    "NoiseGate",
+    "ProfileName",
+    "QualityGate",
+    "QualityMetadata",
+    "RejectedOutput",
+    "RetryGuidance",
+    "SourceRef",
+    "format_decision",
+    "output_text",
+]
+
+GateDecision = FilteredOutput | RejectedOutput
+"""What the gate returns."""
+
+
+def _gate_score(report: GroundingReport, inferred_weight: float) -> float:
+    """The report's score with each INFERRED claim's credit replaced by ``inferred_weight``."""
+    counted = [v for v in report.verdicts if v.counted]
+    if not counted or abs(inferred_weight - 0.5) < 1e-9:
+        return report.score
+    delta = sum(inferred_weight - v.credit for v in counted if v.grade is Grade.INFERRED)
+    return max(0.0, min(1.0, report.score + delta / len(counted)))
+
+
+def _claims_and_sources(report: GroundingReport) -> tuple[list[ClaimQuality], list[SourceRef]]:
+    sources: dict[str, SourceRef] = {}
+    claims: list[ClaimQuality] = []
+    for v in report.verdicts:
+        markers: list[int] = []
+        ids = [e.evidence_id for e in v.evidence]
+        if v.grade is Grade.GROUNDED and v.evidence:
+            link = v.evidence[0]
+            if link.evidence_id not in sources:
+                sources[link.evidence_id] = SourceRef(
+                    marker=len(sources) + 1,
+                    evidence_id=link.evidence_id,
+                    source_id=link.source_id,
+                    quote=link.quote,
+                )
+            markers.append(sources[link.evidence_id].marker)
+        claims.append(
+            ClaimQuality(
+                index=v.claim.index,
+                text=v.claim.text,
+                type=v.claim.type.value,
+                grade=v.grade.value,
+                support=v.support,
+                counted=v.counted,
+                start=v.claim.start,
+                end=v.claim.end,
+                evidence_ids=ids[:3],
+                markers=markers,
+                contradiction=v.contradiction.describe() if v.contradiction else None,
+                reason=v.reason,
+            )
+        )
+    return claims, list(sources.values())
+
+
+class NoiseGate:
+    """Passes or rejects an output given its grounding, confidence and load.
+
+    Stateless: the retry count comes in with each call (``retries_used``), so one gate can
+    serve many threads and runs.
+
+    Example:
+        ```python
+        gate = NoiseGate(GatePolicy.from_profile("strict"))
+        decision = gate.filter_output(answer, report, confidence, retries_used=1)
+        if isinstance(decision, RejectedOutput):
+            retry_prompt = decision.guidance.to_model_message()
+        ```
+    """
+
+    def __init__(self, policy: GatePolicy | None = None) -> None:
+        """Create a gate.
+
+        Args:
+            policy: Thresholds and budget; the ``default`` profile when omitted.
+        """
+        self.policy = policy if policy is not None else GatePolicy()
+
+    def filter_output(
+        self,
+        output: Any,
+        grounding: GroundingReport,
+        confidence: CalibratedConfidence | float | None = None,
+        load: LoadAssessment | LoadAction | None = None,
+        retries_used: int = 0,
+        *,
+        config: Mapping[str, Any] | None = None,
+    ) -> GateDecision:
+        """Pass or reject one output.
+
+        Args:
+            output: The output (string or message).
+            grounding: Its grounding report.
+            confidence: Its calibrated confidence (a bare float is taken as calibrated;
+                ``None`` uses the grounding score).
+            load: The run's load assessment (or just its action); ``None`` = not checked.
+            retries_used: Rejections already retried for this answer.
+            config: A ``RunnableConfig`` whose ``configurable`` may override the policy.
+
+        Returns:
+            :class:`FilteredOutput` on pass (or on exhaustion with ``pass_with_warning``),
+            otherwise :class:`RejectedOutput`.
+
+        Raises:
+            QualityGateRejected: Rejected with no retries left under ``on_exhausted="raise"``.
+        """
+        policy = self.policy.with_overrides(config)
+        if retries_used < 0:
+            raise InvalidInputError("retries_used", f"must be >= 0, got {retries_used}")
+        conf = _as_confidence(confidence, grounding)
+        assessment = _as_load(load)
+        text = output_text(output)
+        score = _gate_score(grounding, policy.inferred_weight)
+
+        failed: list[Dimension] = []
+        n_contra = len([v for v in grounding.contradictions if v.counted])
+        too_many_contra = (
+            policy.max_contradictions is not None and n_contra > policy.max_contradictions
+        )
+        if score < policy.grounding_threshold or too_many_contra:
+            failed.append("grounding")
+        if conf.calibrated < policy.confidence_threshold:
+            failed.append("confidence")
+        if assessment is not None and assessment.action is LoadAction.ABORT:
+            failed.append("load")
+
+        claims, sources = _claims_and_sources(grounding)
+        base = {
+            "profile": policy.profile,
+            "score": score,
+            "report_score": grounding.score,
+            "grounding_threshold": policy.grounding_threshold,
+            "confidence": conf.calibrated,
+            "raw_confidence": conf.raw,
+            "confidence_threshold": policy.confidence_threshold,
+            "overconfident": conf.overconfident,
+            "confidence_gap": conf.gap,
+            "confidence_reason": conf.reason,
+            "load_action": assessment.action if assessment else None,
+            "load_reason": assessment.reason if assessment else "",
+            "failed_dimensions": failed,
+            "claims": claims,
+            "sources": sources,
+            "retries_used": retries_used,
+            "max_retries": policy.max_retries,
+            "contradictions": n_contra,
+            "reason": grounding.reason,
+        }
+        if not failed:
+            meta = QualityMetadata(decision="pass", passed=True, **base)
+            return FilteredOutput(text=text, metadata=meta)
+
+        exhausted = retries_used >= policy.max_retries or "load" in failed
+        issues, actions, flagged = build_guidance_parts(
+            grounding,
+            conf,
+            assessment,
+            failed,
+            score=score,
+            grounding_threshold=policy.grounding_threshold,
+            confidence_threshold=policy.confidence_threshold,
+        )
+        if too_many_contra and "grounding" in failed and score >= policy.grounding_threshold:
+            issues.insert(
+                0,
+                f"{n_contra} claim(s) contradict the evidence "
+                f"(at most {policy.max_contradictions} allowed).",
+            )
+        guidance = RetryGuidance(
+            failed_dimensions=failed,
+            issues=issues,
+            actions=actions,
+            flagged_claims=flagged,
+            retries_used=retries_used,
+            retries_left=0 if exhausted else max(0, policy.max_retries - retries_used),
+            max_retries=policy.max_retries,
+            should_escalate=exhausted,
+        )
+        if not exhausted:
+            meta = QualityMetadata(decision="retry", passed=False, **base)
+            return RejectedOutput(text=text, metadata=meta, guidance=guidance)
+
+        why = _exhaustion_reason(failed, retries_used, policy, assessment)
+        if policy.on_exhausted == "pass_with_warning":
+            warning = _warning(why, flagged)
+            meta = QualityMetadata(
+                decision="pass_with_warning", passed=False, warning=warning, **base
+            )
+            return FilteredOutput(text=text, metadata=meta, warning=warning)
+        decision: Decision = "escalate" if policy.on_exhausted == "escalate" else "raise"
+        meta = QualityMetadata(decision=decision, passed=False, **base)
+        escalation = Escalation(reason=why, draft=text, report=grounding, guidance=guidance)
+        rejected = RejectedOutput(
+            text=text, metadata=meta, guidance=guidance, escalation=escalation
+        )
+        if decision == "raise":
+            raise QualityGateRejected([why, *issues], payload=rejected)
+        return rejected
+
+    async def afilter_output(
+        self,
+        output: Any,
+        grounding: GroundingReport,
+        confidence: CalibratedConfidence | float | None = None,
+        load: LoadAssessment | LoadAction | None = None,
+        retries_used: int = 0,
+        *,
+        config: Mapping[str, Any] | None = None,
+    ) -> GateDecision:
+        """Async twin of :meth:`filter_output` (pure computation, no I/O)."""
+        return self.filter_output(output, grounding, confidence, load, retries_used, config=config)
+
+
+def _warning(why: str, flagged: list[FlaggedClaim]) -> str:
+    contra = sum(f.kind == "contradicted" for f in flagged)
+    unsup = len(flagged) - contra
+    text = f"Low confidence: this answer did not pass the quality check ({why})"
+    counts = []
+    if contra:
+        counts.append(f"{contra} contradicted")
+    if unsup:
+        counts.append(f"{unsup} unsupported")
+    if counts:
+        text += f"; claims flagged: {', '.join(counts)}"
+    return text + "."
+
+
+def _exhaustion_reason(
+    failed: list[Dimension],
+    retries_used: int,
+    policy: GatePolicy,
+    load: LoadAssessment | None,
+) -> str:
+    dims = ", ".join(failed)
+    if "load" in failed and load is not None:
+        return f"failed {dims}; {load.reason}"
+    return f"failed {dims} after {retries_used} of {policy.max_retries} retries"
+
+
+def _as_confidence(
+    confidence: CalibratedConfidence | float | None, report: GroundingReport
+) -> CalibratedConfidence:
+    if isinstance(confidence, CalibratedConfidence):
+        return confidence
+    if confidence is None:
+        return CalibratedConfidence(
+            raw=None,
+            calibrated=report.score,
+            sources=[],
+            overconfident=False,
+            gap=0.0,
+            reason="no calibrator: the grounding score is used as confidence",
+        )
+    value = float(confidence)
+    if not 0.0 <= value <= 1.0:
+        raise InvalidInputError("confidence", f"must be in [0, 1], got {value}")
+    return CalibratedConfidence(
+        raw=None, calibrated=value, sources=[], overconfident=False, gap=0.0, reason="given"
+    )
+
+
+def _as_load(load: LoadAssessment | LoadAction | None) -> LoadAssessment | None:
+    if load is None or isinstance(load, LoadAssessment):
+        return load
+    action = LoadAction(load)
+    return LoadAssessment(action=action, reason=f"load {action.value}", counters=LoadCounters())
+
+
+class GroundingMonitor(Protocol):
+    """What the facade needs from a grounding monitor (``HallucinationMonitor`` fits)."""
+
+    def verify_grounding(
+        self, output: Any, evidence: Any, question: str | None = None
+    ) -> GroundingReport:
+        """Grade ``output`` against ``evidence``."""
+        ...
+
+    async def averify_grounding(
+        self, output: Any, evidence: Any, question: str | None = None
+    ) -> GroundingReport:
+        """Async twin."""
+        ...
+
+
+class QualityGate:
+    """Facade: grounding monitor -> calibrator -> load monitor -> noise gate, in one call.
+
+    Example:
+        ```python
+        gate = QualityGate(policy=GatePolicy.from_profile("strict"))
+        decision = gate.check(answer, retrieved_docs, question=question, retries_used=0)
+        if isinstance(decision, FilteredOutput):
+            print(decision.render_annotated())
+        else:
+            print(decision.guidance.to_model_message())
+        ```
+    """
+
+    def __init__(
+        self,
+        *,
+        monitor: GroundingMonitor | None = None,
+        calibrator: ConfidenceCalibrator | None = None,
+        load_monitor: CognitiveLoadMonitor | None = None,
+        policy: GatePolicy | None = None,
+    ) -> None:
+        """Create the facade.
+
+        Args:
+            monitor: Grounding monitor; a ``HallucinationMonitor`` with the bundled embedding
+                model is created on first use when omitted.
+            calibrator: Confidence calibrator; the shipped default map when omitted.
+            load_monitor: Load monitor; the default budget when omitted.
+            policy: Gate policy; the ``default`` profile when omitted.
+        """
+        self._monitor = monitor
+        self.calibrator = calibrator if calibrator is not None else ConfidenceCalibrator()
+        self.load_monitor = load_monitor if load_monitor is not None else CognitiveLoadMonitor()
+        self.gate = NoiseGate(policy)
+
+    @property
+    def policy(self) -> GatePolicy:
+        """The gate policy (before per-call overrides)."""
+        return self.gate.policy
+
+    @property
+    def monitor(self) -> GroundingMonitor:
+        """The grounding monitor (created lazily)."""
+        if self._monitor is None:
+            from langchain_qgate.grounding import HallucinationMonitor
+
+            self._monitor = cast("GroundingMonitor", HallucinationMonitor())
+        return self._monitor
+
+    def decide(
+        self,
+        output: Any,
+        report: GroundingReport,
+        *,
+        retries_used: int = 0,
+        counters: LoadCounters | Mapping[str, Any] | None = None,
+        config: Mapping[str, Any] | None = None,
+        now: float | None = None,
+    ) -> GateDecision:
+        """Gate an output whose grounding report already exists (calibrate, assess, gate)."""
+        confidence = self.calibrator.calibrate(output, report)
+        load = None
+        retries = retries_used
+        if counters is not None:
+            c = LoadCounters.from_state(counters)
+            load = self.load_monitor.assess(c, now=now)
+            retries = max(retries, c.retries)
+        return self.gate.filter_output(output, report, confidence, load, retries, config=config)
+
+    def check(
+        self,
+        output: Any,
+        evidence: Any,
+        *,
+        question: str | None = None,
+        retries_used: int = 0,
+        counters: LoadCounters | Mapping[str, Any] | None = None,
+        config: Mapping[str, Any] | None = None,
+        now: float | None = None,
+    ) -> GateDecision:
+        """Verify, calibrate, assess load and gate one output.
+
+        Args:
+            output: The output (string or message).
+            evidence: What the output must be grounded in (strings, Documents, ToolMessages,
+                evidence chunks or dicts, or a sequence of these).
+            question: The question answered, when known.
+            retries_used: Rejections already retried; the larger of this and
+                ``counters.retries`` is used.
+            counters: The run's load counters (model, graph-state dict); ``None`` skips load.
+            config: A ``RunnableConfig`` with per-call policy overrides.
+            now: Current Unix time for the elapsed-time budget (deterministic tests).
+
+        Returns:
+            :class:`FilteredOutput` or :class:`RejectedOutput`.
+
+        Raises:
+            QualityGateRejected: Under ``on_exhausted="raise"`` with no retries left.
+        """
+        report = self.monitor.verify_grounding(output, evidence, question=question)
+        return self.decide(
+            output, report, retries_used=retries_used, counters=counters, config=config, now=now
+        )
+
+    async def acheck(
+        self,
+        output: Any,
+        evidence: Any,
+        *,
+        question: str | None = None,
+        retries_used: int = 0,
+        counters: LoadCounters | Mapping[str, Any] | None = None,
+        config: Mapping[str, Any] | None = None,
+        now: float | None = None,
+    ) -> GateDecision:
+        """Async twin of :meth:`check` (grounding runs through ``averify_grounding``)."""
+        report = await self.monitor.averify_grounding(output, evidence, question=question)
+        return self.decide(
+            output, report, retries_used=retries_used, counters=counters, config=config, now=now
+        )
+
+    def record(
+        self, counters: LoadCounters | Mapping[str, Any] | None, decision: GateDecision
+    ) -> LoadCounters:
+        """Counters after a decision: one more retry when the output goes back to the model."""
+        c = LoadCounters.from_state(counters)
+        if isinstance(decision, RejectedOutput) and not decision.guidance.should_escalate:
+            return self.load_monitor.record_retry(c)
+        return c
+
+
+def format_decision(decision: GateDecision) -> str:
+    """Plain-text block for the CLI: the decision, the figures and, on reject, the guidance."""
+    m = decision.metadata
+    label = {
+        "pass": "PASS",
+        "pass_with_warning": "PASS WITH WARNING",
+        "retry": "REJECT (retry)",
+        "escalate": "REJECT (escalate)",
+        "raise": "REJECT (raise)",
+    }[m.decision]
+
+    def row(key: str, value: str) -> str:
+        return f"  {key:<12} {value}"
+
+    conf = f"{m.confidence:.2f} (threshold {m.confidence_threshold:.2f})"
+    if m.raw_confidence is not None:
+        conf += f", stated {m.raw_confidence:.2f}" + (" - overconfident" if m.overconfident else "")
+    lines = [
+        f"Gate decision: {label}   [profile {m.profile}]",
+        row("grounding", f"{m.score:.2f} (threshold {m.grounding_threshold:.2f})"),
+        row("confidence", conf),
+        row("load", f"{m.load_action.value}: {m.load_reason}" if m.load_action else "not checked"),
+        row("retries", f"{m.retries_used} of {m.max_retries} used"),
+    ]
+    if m.failed_dimensions:
+        lines.append(row("failed", ", ".join(m.failed_dimensions)))
+    if m.warning:
+        lines.append(row("warning", m.warning))
+    if isinstance(decision, RejectedOutput):
+        g = decision.guidance
+        lines.append("")
+        lines.append("Guidance for the model:")
+        lines.extend("  " + line for line in g.to_model_message().splitlines())
+        if decision.escalation is not None:
+            lines.append("")
+            lines.append(f"Escalation: {short(decision.escalation.reason, 200)}")
+    return "\n".join(lines)
