@@ -71,101 +71,90 @@ _INDENTED = re.compile(r"(?: {4}|\t)")
 
 _LINE_END_TERMINAL = re.compile(r"[.!?:。！？…][\"'”’)\]»」』）*_]*[ \t]*$")
 _LINE_END_STRONG = re.compile(r"[!?:。！？][\"'”’)\]»」』）*_]*[ \t]*$")
-_LINE_END_JOINER = re.compile(r"(?:[,\-–—(/&]|\b(?:" + "|".join(
-    (
-        "a", "an", "the", "of", "to", "in", "on", "at", "by", "for", "with", "from", "and",
-        "or", "but", "as", "that", "which", "who", "whose", "is", "are", "was", "were", "be",
-        "his", "her", "its", "their", "our", "my", "your", "into", "than", "nor",
-    )
-) + r"))[ \t]*$", re.IGNORECASE)
+_JOINER_WORDS = (
+    "a an the of to in on at by for with from and or but as that which who whose is are was "
+    "were be his her its their our my your into than nor"
+)
+_LINE_END_JOINER = re.compile(
+    r"(?:[,\-–—(/&]|\b(?:" + "|".join(_JOINER_WORDS.split()) + r"))[ \t]*$", re.IGNORECASE
+)
 
 # --- sentence boundaries inside a block ---------------------------------------------------
 
 _CLOSERS = "\"'”’)]»」』）"
+_CLOSER_CLASS = "[" + re.escape(_CLOSERS) + "]"
 _CANDIDATE = re.compile(
-    r"(?P<cjk>[。！？｡]+)[" + _CLOSERS + r"]*"
-    r"|(?P<term>\.{3,}|…|[.!?]+)[" + _CLOSERS + r"*_]*(?=\s|$)"
-    r"|(?<=[a-z]{2})(?P<glued>\.)(?=[A-Z][a-z])"
+    r"(?=[.!?…。！？｡])(?:"
+    r"(?P<cjk>[。！？｡]+)" + _CLOSER_CLASS + "*"
+    r"|(?P<term>\.{3,}|…|[.!?]+)(?:" + _CLOSER_CLASS + r"|[*_])*(?=\s|$)"
+    r"|(?<=[a-z]{2})(?P<glued>\.)(?=[A-Z][a-z]))"
 )
-_WORD_BEFORE = re.compile(r"\S*$")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
 
 # Abbreviations that (almost) never end a sentence.
-_NEVER_FINAL = frozenset(
-    {
-        "dr", "mr", "mrs", "ms", "prof", "rev", "hon", "gen", "col", "capt", "lt", "sgt",
-        "sen", "rep", "gov", "pres", "st", "mt", "ft", "vs", "v", "e.g", "i.e", "cf", "fig",
-        "figs", "eq", "approx", "dept", "est", "vol", "pp", "ch", "sec", "al", "ca", "viz",
-        "mme", "mlle", "messrs", "adm", "cmdr", "maj", "brig", "supt", "insp", "det", "ave",
-        "blvd", "rd", "op", "cit", "ibid", "nos", "art", "para", "ed", "eds", "trans",
-    }
+_NEVER_FINAL = _words(
+    """dr mr mrs ms prof rev hon gen col capt lt sgt sen rep gov pres st mt vs v e.g i.e cf fig
+    figs eq approx dept est vol pp ch al ca viz mme mlle messrs adm cmdr maj brig supt insp
+    cit ibid nos"""
 )
 # Abbreviations that end a sentence only when a typical sentence opener follows.
-_MAYBE_FINAL = frozenset(
-    {
-        "etc", "inc", "ltd", "co", "corp", "jr", "sr", "llc", "plc", "bros", "a.m", "p.m",
-        "u.s", "u.k", "u.n", "u.s.a", "e.u", "d.c", "ph.d", "b.a", "m.a", "b.sc", "m.sc",
-        "no", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
-        "dec", "mon", "tue", "wed", "thu", "fri", "sat", "sun", "ave", "dept", "univ", "assn",
-        "intl", "natl", "govt", "min", "max", "hr", "hrs", "km", "cm", "mm", "kg", "lb", "lbs",
-        "oz", "mi", "yr", "yrs",
-    }
+_MAYBE_FINAL = _words(
+    """etc inc ltd co corp jr sr llc plc bros a.m p.m u.s u.k u.n u.s.a e.u d.c ph.d b.a m.a
+    b.sc m.sc no jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun
+    univ assn intl natl govt min max hr hrs km cm mm kg lb lbs oz mi yr yrs ft rd ave blvd sec
+    ed eds"""
 )
-_SENTENCE_OPENERS = frozenset(
-    {
-        "the", "he", "she", "it", "they", "we", "i", "you", "this", "that", "these", "those",
-        "there", "a", "an", "in", "on", "at", "but", "however", "his", "her", "its", "their",
-        "our", "my", "as", "after", "before", "when", "since", "for", "from", "by", "with",
-        "then", "also", "some", "many", "most", "all", "both", "each", "while", "although",
-        "because", "if", "during", "today", "currently", "now", "later", "meanwhile",
-        "moreover", "furthermore", "additionally", "one", "two", "three", "several", "what",
-        "who", "which", "where", "how", "why", "following", "according", "despite", "yet",
-        "so", "thus", "therefore", "overall", "finally", "first", "second", "in", "unlike",
-    }
+_SENTENCE_OPENERS = _words(
+    """the he she it they we i you this that these those there a an in on at but however his
+    her its their our my as after before when since for from by with then also some many most
+    all both each while although because if during today currently now later meanwhile
+    moreover furthermore additionally one two three several what who which where how why
+    following according despite yet so thus therefore overall finally first second
+    unlike"""
 )
 _URLISH = re.compile(r"://|www\.|@|\.(?:com|org|net|io|gov|edu)\b", re.IGNORECASE)
+_NEXT_TOKEN = re.compile(r"\s*(\S{0,40})")
+_ALNUM = re.compile(r"[^\W_]")
+_DOTTED = re.compile(r"(?:[a-z]\.)+[a-z]")
 _LOOKBACK = 80
 _QUOTE_LOOKAHEAD = 300
 
 
-def _next_token(text: str, pos: int, end: int) -> str:
-    """The whitespace-delimited token starting at the first non-space char after ``pos``."""
-    i = pos
-    while i < end and text[i].isspace():
-        i += 1
-    j = i
-    limit = min(end, i + 40)
-    while j < limit and not text[j].isspace():
-        j += 1
-    return text[i:j]
+def _word_start(text: str, pos: int, floor: int) -> int:
+    """Start of the whitespace-delimited word ending at ``pos`` (looking back to ``floor``)."""
+    return 1 + max(
+        text.rfind(" ", floor, pos),
+        text.rfind("\n", floor, pos),
+        text.rfind("\t", floor, pos),
+        floor - 1,
+    )
 
 
 def _is_boundary(text: str, m: re.Match[str], block_start: int, block_end: int) -> bool:
     """Decide whether the candidate match ``m`` ends a sentence."""
     if m.group("cjk"):
         return True
-    nxt = _next_token(text, m.end(), block_end)
+    nm = _NEXT_TOKEN.match(text, m.end(), block_end)
+    nxt = nm.group(1) if nm else ""
     if not nxt:
         return True
-    lookback_start = max(block_start, m.start() - _LOOKBACK)
-    word_m = _WORD_BEFORE.search(text, lookback_start, m.start())
-    word = word_m.group() if word_m else ""
+    floor = max(block_start, m.start() - _LOOKBACK)
     if m.group("glued"):
         # "century.First" (HaluEval joins paragraphs without a space); not URLs/e-mails.
-        token_end = m.end()
-        while token_end < block_end and not text[token_end].isspace():
-            token_end += 1
-        return not _URLISH.search(text, word_m.start() if word_m else m.start(), token_end)
+        return not _URLISH.search(text, _word_start(text, m.start(), floor), m.end() + len(nxt))
     first = nxt.lstrip(_CLOSERS + "([{*_“‘")
     if not first:
         return True
     term = m.group("term")
     if first[0].islower():
         return False  # "etc. and", "Yahoo! is", "... and then"
-    if term in {"!", "?"} or term.startswith(("!", "?")) or term[-1] in "!?":
-        return True
     if term != ".":
-        return True  # ellipsis followed by a capital, or "?!" runs
-    core = word.lstrip("([{\"'“‘*_").lower()
+        return True  # "!", "?", "?!" or an ellipsis followed by a capital
+    core = text[_word_start(text, m.start(), floor) : m.start()].lstrip("([{\"'“‘*_").lower()
     if not core:
         return True  # tokenized " ." (FEVER) or a lone full stop
     opener = first.rstrip(".,;:!?\"'”’)").lower() in _SENTENCE_OPENERS
@@ -176,24 +165,34 @@ def _is_boundary(text: str, m: re.Match[str], block_start: int, block_end: int) 
     if len(core) == 1 and core.isalpha():
         # Single initial ("J. K. Rowling") unless a clear sentence opener follows.
         return opener and first.lower() not in {"i", "a"}
-    if re.fullmatch(r"(?:[a-z]\.)+[a-z]", core):
+    if _DOTTED.fullmatch(core):
         return opener  # dotted acronym not in the list ("N.A.S.A.")
     return True
 
 
 def _in_open_quote(text: str, start: int, pos: int, block_end: int) -> bool:
-    """True when ``pos`` sits inside a double quote that closes soon in the same block."""
+    """True when ``pos`` sits inside a double quote that closes soon in the same block.
+
+    ``start``..``pos`` is the sentence so far including the candidate's closing marks.
+    """
     lo = max(start, pos - _QUOTE_LOOKAHEAD)
-    chunk = text[lo:pos]
-    straight_open = chunk.count('"') % 2 == 1
-    curly_open = chunk.count("“") > chunk.count("”")
-    if not (straight_open or curly_open):
+    straight = text.rfind('"', lo, pos)
+    curly_open = text.rfind("“", lo, pos)
+    curly_open = curly_open if curly_open > text.rfind("”", lo, pos) else -1
+    opener = -1
+    if (
+        straight >= 0
+        and (straight == 0 or text[straight - 1].isspace() or text[straight - 1] in "([{—–-:")
+        and straight + 1 < len(text)
+        and not text[straight + 1].isspace()
+    ):
+        opener = straight
+    opener = max(opener, curly_open)
+    if opener < 0:
         return False
+    closer = '"' if opener == straight else "”"
     ahead = text[pos : min(block_end, pos + _QUOTE_LOOKAHEAD)]
-    nl = ahead.find("\n\n")
-    if nl >= 0:
-        ahead = ahead[:nl]
-    return ('"' in ahead) if straight_open else ("”" in ahead)
+    return closer in ahead
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
@@ -205,11 +204,11 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _has_content(text: str, start: int, end: int) -> bool:
-    return any(ch.isalnum() for ch in text[start:end])
+    return _ALNUM.search(text, start, end) is not None
 
 
 def _split_block(
-    text: str, start: int, end: int, kind: SegmentKind, item: bool, out: list[Segment]
+    text: str, start: int, end: int, kind: SegmentKind, item: bool, *, out: list[Segment]
 ) -> None:
     """Split a block ``text[start:end]`` into sentences and append them to ``out``."""
     if kind in ("heading", "table", "code"):
@@ -224,7 +223,7 @@ def _split_block(
             continue
         if not _is_boundary(text, m, start, end):
             continue
-        if m.group("term") == "." and _in_open_quote(text, sent_start, m.start(), end):
+        if m.group("term") == "." and _in_open_quote(text, sent_start, m.end(), end):
             continue
         cut = m.end() if not m.group("glued") else m.start() + 1
         s, e = _trim(text, sent_start, cut)
@@ -280,14 +279,14 @@ def segment_text(text: str, *, skip_code: bool = False) -> list[Segment]:
     def flush() -> None:
         nonlocal block_start
         if block_start >= 0:
-            _split_block(text, block_start, block_end, block_kind, block_item, out)
+            _split_block(text, block_start, block_end, block_kind, block_item, out=out)
             block_start = -1
 
     def flush_code() -> None:
         nonlocal code_start
         if code_start >= 0:
             if not skip_code:
-                _split_block(text, code_start, code_end, "code", False, out)
+                _split_block(text, code_start, code_end, "code", False, out=out)
             code_start = -1
 
     pos = 0
@@ -305,11 +304,13 @@ def segment_text(text: str, *, skip_code: bool = False) -> list[Segment]:
             stripped = line.strip()
             if stripped.startswith(fence) and stripped.strip(fence[0]) == "":
                 if not skip_code:
-                    _split_block(text, fence_start, line_begin, "code", False, out)
+                    _split_block(text, fence_start, line_begin, "code", False, out=out)
                 fence = None
                 prev_blank = True
             continue
-        fm = _FENCE.match(line)
+        # Fast path: a line starting with a letter has no markdown marker or indentation.
+        plain = line[:1].isalpha() and line[1:2] != ")"
+        fm = None if plain else _FENCE.match(line)
         if fm:
             flush()
             flush_code()
@@ -317,14 +318,17 @@ def segment_text(text: str, *, skip_code: bool = False) -> list[Segment]:
             fence_start = line_end + 1 if nl >= 0 else n
             in_list = False
             continue
-        if not line.strip():
+        if not plain and not line.strip():
             flush()
             if code_start >= 0:
                 continue  # blank lines inside an indented code block
             prev_blank = True
             continue
-        if skip_code and (code_start >= 0 or (prev_blank and not in_list)) and _INDENTED.match(
-            line
+        if (
+            skip_code
+            and not plain
+            and (code_start >= 0 or (prev_blank and not in_list))
+            and _INDENTED.match(line)
         ):
             flush()
             if code_start < 0:
@@ -335,27 +339,29 @@ def segment_text(text: str, *, skip_code: bool = False) -> list[Segment]:
         flush_code()
         was_blank = prev_blank
         prev_blank = False
-        if _RULE.match(line):
+        if plain:
+            pass
+        elif _RULE.match(line):
             flush()
             continue
-        hm = _HEADING.match(line)
+        hm = None if plain else _HEADING.match(line)
         if hm:
             flush()
             in_list = False
-            _split_block(text, line_begin + hm.end(), line_end, "heading", False, out)
+            _split_block(text, line_begin + hm.end(), line_end, "heading", False, out=out)
             continue
-        qm = _QUOTE.match(line)
+        qm = None if plain else _QUOTE.match(line)
         if qm:
             flush()
             in_list = False
-            _split_block(text, line_begin + qm.end(), line_end, "quote", False, out)
+            _split_block(text, line_begin + qm.end(), line_end, "quote", False, out=out)
             continue
-        if _TABLE.match(line):
+        if not plain and _TABLE.match(line):
             flush()
             in_list = False
-            _split_block(text, line_begin, line_end, "table", False, out)
+            _split_block(text, line_begin, line_end, "table", False, out=out)
             continue
-        im = _ITEM.match(line)
+        im = None if plain else _ITEM.match(line)
         if im:
             flush()
             in_list = True
@@ -374,7 +380,7 @@ def segment_text(text: str, *, skip_code: bool = False) -> list[Segment]:
     flush()
     flush_code()
     if fence is not None and not skip_code and fence_start < n:
-        _split_block(text, fence_start, n, "code", False, out)
+        _split_block(text, fence_start, n, "code", False, out=out)
     return out
 
 
