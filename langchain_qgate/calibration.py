@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
@@ -32,6 +31,20 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from langchain_qgate._calibration_metrics import (
+    CalibrationBin,
+    CalibrationMethod,
+    CalibrationReport,
+    brier_score,
+    ece_and_bins,
+    expected_calibration_error,
+    plot_reliability,
+)
+from langchain_qgate._stated_confidence import (
+    VERBAL_CONFIDENCE,
+    logprob_confidence,
+    verbalized_confidence,
+)
 from langchain_qgate._text import output_text
 from langchain_qgate.schemas import GroundingReport
 
@@ -54,79 +67,6 @@ __all__ = [
 
 ConfidenceSource = Literal["verbalized", "logprobs", "grounding"]
 """Where a confidence signal came from."""
-
-CalibrationMethod = Literal["isotonic", "platt", "identity"]
-"""How a calibration map was fitted: isotonic regression, Platt scaling (logistic), or none."""
-
-VERBAL_CONFIDENCE: dict[str, float] = {
-    # near certainty
-    "without a doubt": 0.95,
-    "without doubt": 0.95,
-    "undoubtedly": 0.95,
-    "definitely": 0.95,
-    "certainly": 0.95,
-    "absolutely": 0.95,
-    "i am certain": 0.95,
-    "i'm certain": 0.95,
-    "i am sure": 0.95,
-    "i'm sure": 0.95,
-    "for sure": 0.95,
-    "guaranteed": 0.95,
-    "almost certainly": 0.9,
-    "highly likely": 0.9,
-    "very likely": 0.9,
-    "very probably": 0.9,
-    "i am confident": 0.85,
-    "i'm confident": 0.85,
-    "confident that": 0.85,
-    "most likely": 0.8,
-    "in all likelihood": 0.8,
-    # leaning
-    "probably": 0.7,
-    "likely": 0.7,
-    "i believe": 0.65,
-    "i think": 0.65,
-    "it seems": 0.6,
-    "seems to": 0.6,
-    "appears to": 0.6,
-    # hedged
-    "possibly": 0.4,
-    "perhaps": 0.4,
-    "maybe": 0.4,
-    "might": 0.4,
-    "could be": 0.4,
-    "may be": 0.4,
-    "may have": 0.4,
-    "not sure": 0.35,
-    "unsure": 0.35,
-    "not certain": 0.35,
-    "uncertain": 0.35,
-    "not confident": 0.35,
-    # doubtful
-    "not likely": 0.25,
-    "unlikely": 0.2,
-    "doubtful": 0.2,
-    "i doubt": 0.2,
-    "i don't know": 0.2,
-    "i do not know": 0.2,
-    "no idea": 0.2,
-    "very unlikely": 0.1,
-    "highly unlikely": 0.1,
-}
-"""Phrase -> stated probability (case-insensitive, whole words, longest phrase wins)."""
-
-_PHRASES = sorted(VERBAL_CONFIDENCE, key=len, reverse=True)
-_PHRASE_RE = re.compile(r"\b(" + "|".join(re.escape(p) for p in _PHRASES) + r")\b")
-_NUM = r"(\d{1,3}(?:\.\d+)?)"
-_PCT_WORD_RE = re.compile(
-    _NUM + r"\s*(?:%|percent|per cent)\s*(?:sure|certain|confident|confidence|certainty|likely|"
-    r"probability|chance)"
-)
-_CONF_RE = re.compile(
-    r"\b(?:confidence|certainty|probability)(?:\s+(?:level|score))?\s*(?:of|is|:|=|at)?\s*"
-    r"(?:about|around|roughly|approximately|~)?\s*" + _NUM + r"\s*(%|percent|/\s*10\b|/\s*100\b)?"
-)
-_OUT_OF_TEN_RE = re.compile(r"\b(\d{1,2})\s*/\s*10\s+(?:sure|certain|confident|confidence)")
 
 
 class _Model(BaseModel):
@@ -207,170 +147,6 @@ class CalibrationMap(_Model):
     def apply_many(self, values: Sequence[float] | np.ndarray) -> np.ndarray:
         """Vectorised :meth:`apply`."""
         return np.array([self.apply(float(v)) for v in values], dtype=float)
-
-
-class CalibrationBin(_Model):
-    """One bin of a reliability diagram.
-
-    Attributes:
-        lower: Bin lower edge.
-        upper: Bin upper edge.
-        count: Records in the bin.
-        mean_predicted: Mean predicted probability.
-        frequency: Observed frequency of correct outcomes.
-    """
-
-    lower: float
-    upper: float
-    count: int
-    mean_predicted: float
-    frequency: float
-
-
-class CalibrationReport(_Model):
-    """Calibration quality on a set of labelled records.
-
-    Attributes:
-        n: Records.
-        ece: Expected calibration error (10 equal-width bins, count-weighted).
-        brier: Brier score (mean squared error of the probabilities).
-        ece_uncalibrated: ECE of the raw feature used as a probability.
-        brier_uncalibrated: Brier of the raw feature.
-        bins: The reliability diagram's bins (calibrated probabilities).
-        method: The map's method.
-        plot_path: Where the reliability diagram PNG was written, if requested.
-    """
-
-    n: int
-    ece: float
-    brier: float
-    ece_uncalibrated: float
-    brier_uncalibrated: float
-    bins: list[CalibrationBin] = Field(default_factory=list)
-    method: CalibrationMethod = "identity"
-    plot_path: str | None = None
-
-
-def verbalized_confidence(text: str) -> list[tuple[str, float]]:
-    """Stated confidences in ``text`` as ``(matched text, probability)`` pairs.
-
-    Explicit numbers come first; when there are any, phrases are not returned.
-    """
-    low = text.lower().replace("’", "'")
-    numbers: list[tuple[str, float]] = []
-    for m in _PCT_WORD_RE.finditer(low):
-        value = float(m.group(1))
-        if value <= 100:
-            numbers.append((m.group(0), value / 100))
-    for m in _CONF_RE.finditer(low):
-        value, unit = float(m.group(1)), (m.group(2) or "").replace(" ", "")
-        if unit in {"%", "percent", "/100"}:
-            value /= 100
-        elif unit == "/10":
-            value /= 10
-        elif value > 1:
-            value /= 100
-        if 0 <= value <= 1 and not any(m.group(0) in n or n in m.group(0) for n, _ in numbers):
-            numbers.append((m.group(0), value))
-    for m in _OUT_OF_TEN_RE.finditer(low):
-        value = float(m.group(1)) / 10
-        if value <= 1:
-            numbers.append((m.group(0), value))
-    if numbers:
-        return numbers
-    return [(m.group(1), VERBAL_CONFIDENCE[m.group(1)]) for m in _PHRASE_RE.finditer(low)]
-
-
-def logprob_confidence(output: Any) -> tuple[float, int] | None:
-    """Mean token probability from OpenAI-shaped logprobs, with the token count.
-
-    Reads ``output.response_metadata["logprobs"]``: ``{"content": [{"logprob": ...}, ...]}`` or
-    the list of token entries itself. ``None`` when absent or empty.
-    """
-    meta = getattr(output, "response_metadata", None)
-    if not isinstance(meta, Mapping):
-        return None
-    lp = meta.get("logprobs")
-    entries = lp.get("content") if isinstance(lp, Mapping) else lp
-    if not isinstance(entries, Sequence) or isinstance(entries, str):
-        return None
-    probs = [
-        math.exp(min(0.0, float(e["logprob"])))
-        for e in entries
-        if isinstance(e, Mapping) and isinstance(e.get("logprob"), int | float)
-    ]
-    if not probs:
-        return None
-    return sum(probs) / len(probs), len(probs)
-
-
-def expected_calibration_error(
-    probs: Sequence[float] | np.ndarray, labels: Sequence[int] | np.ndarray, n_bins: int = 10
-) -> float:
-    """ECE: count-weighted mean |accuracy - confidence| over equal-width bins."""
-    return _ece_and_bins(np.asarray(probs, float), np.asarray(labels, float), n_bins)[0]
-
-
-def brier_score(probs: Sequence[float] | np.ndarray, labels: Sequence[int] | np.ndarray) -> float:
-    """Mean squared difference between probabilities and 0/1 outcomes."""
-    p, y = np.asarray(probs, float), np.asarray(labels, float)
-    return float(np.mean((p - y) ** 2)) if len(p) else 0.0
-
-
-def _ece_and_bins(p: np.ndarray, y: np.ndarray, n_bins: int) -> tuple[float, list[CalibrationBin]]:
-    if len(p) == 0:
-        return 0.0, []
-    idx = np.minimum((p * n_bins).astype(int), n_bins - 1)
-    ece, bins = 0.0, []
-    for b in range(n_bins):
-        mask = idx == b
-        count = int(mask.sum())
-        if count == 0:
-            continue
-        conf, freq = float(p[mask].mean()), float(y[mask].mean())
-        ece += count / len(p) * abs(freq - conf)
-        bins.append(
-            CalibrationBin(
-                lower=b / n_bins,
-                upper=(b + 1) / n_bins,
-                count=count,
-                mean_predicted=conf,
-                frequency=freq,
-            )
-        )
-    return float(ece), bins
-
-
-def plot_reliability(report: CalibrationReport, path: str | Path, *, title: str = "") -> Path:
-    """Write a reliability diagram PNG of ``report`` to ``path``.
-
-    Raises:
-        ImportError: matplotlib is not installed (``pip install 'langchain-qgate[plot]'``).
-    """
-    try:
-        import matplotlib as mpl
-
-        mpl.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        msg = "the reliability diagram needs matplotlib: pip install 'langchain-qgate[plot]'"
-        raise ImportError(msg) from exc
-    out = Path(path)
-    fig, ax = plt.subplots(figsize=(4.5, 4.5))
-    ax.plot([0, 1], [0, 1], linestyle="--", color="grey", label="perfect")
-    xs = [b.mean_predicted for b in report.bins]
-    ys = [b.frequency for b in report.bins]
-    ax.plot(xs, ys, marker="o", label=f"{report.method} (ECE {report.ece:.3f})")
-    ax.set_xlabel("predicted P(supported)")
-    ax.set_ylabel("observed frequency")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
-    ax.set_title(title or f"Reliability (n={report.n}, Brier {report.brier:.3f})")
-    ax.legend(loc="upper left")
-    fig.tight_layout()
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
-    return out
 
 
 Record = tuple[float | Mapping[str, float], bool | int]
@@ -594,13 +370,13 @@ class ConfidenceCalibrator:
         x = np.array([p for p, _ in pairs], dtype=float)
         y = np.array([c for _, c in pairs], dtype=float)
         probs = self.map.apply_many(x)
-        ece, bins = _ece_and_bins(probs, y, n_bins)
+        ece, bins = ece_and_bins(probs, y, n_bins)
         raw_probs = np.clip(x, 0.0, 1.0)
         result = CalibrationReport(
             n=len(pairs),
             ece=ece,
             brier=brier_score(probs, y),
-            ece_uncalibrated=_ece_and_bins(raw_probs, y, n_bins)[0],
+            ece_uncalibrated=ece_and_bins(raw_probs, y, n_bins)[0],
             brier_uncalibrated=brier_score(raw_probs, y),
             bins=bins,
             method=self.map.method,

@@ -1,0 +1,283 @@
+"""Confidence calibrator: stated confidence, calibration map, fit/save/load, ECE/Brier."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import AIMessage
+
+from langchain_qgate.calibration import (
+    VERBAL_CONFIDENCE,
+    CalibratedConfidence,
+    CalibrationMap,
+    CalibrationReport,
+    ConfidenceCalibrator,
+    brier_score,
+    expected_calibration_error,
+    logprob_confidence,
+    verbalized_confidence,
+)
+from langchain_qgate.schemas import Claim, ClaimVerdict, Grade, GroundingReport
+
+
+def _report(score: float, n_claims: int = 1) -> GroundingReport:
+    verdicts = [
+        ClaimVerdict(
+            claim=Claim(text=f"claim {i}", start=0, end=7, index=i),
+            grade=Grade.GROUNDED,
+            support=score,
+            credit=score,
+            reason="test",
+        )
+        for i in range(n_claims)
+    ]
+    return GroundingReport(score=score, verdicts=verdicts)
+
+
+def _values(text: str) -> list[float]:
+    return [v for _, v in verbalized_confidence(text)]
+
+
+# --- verbalized confidence ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm 90% sure the answer is Paris.", [0.9]),
+        ("I am 75 percent confident.", [0.75]),
+        ("Confidence: 0.8", [0.8]),
+        ("confidence level of 65%", [0.65]),
+        ("I'd say 7/10 confident.", [0.7]),
+        ("It is definitely Paris.", [0.95]),
+        ("It is certainly true.", [0.95]),
+        ("I believe it was 1999.", [0.65]),
+        ("It probably rains.", [0.7]),
+        ("It is likely true.", [0.7]),
+        ("It might be Lyon.", [0.4]),
+        ("I'm not sure, it could be Lyon.", [0.35, 0.4]),
+        ("That is highly unlikely.", [0.1]),
+        ("That is unlikely.", [0.2]),
+        ("The capital is Paris.", []),
+    ],
+)
+def test_verbalized_confidence_reads_numbers_and_phrases(text: str, expected: list[float]) -> None:
+    assert _values(text) == pytest.approx(expected)
+
+
+def test_numbers_win_over_phrases() -> None:
+    assert _values("I think, and I'm 80% sure, that it is Paris.") == pytest.approx([0.8])
+
+
+def test_typographic_apostrophe_is_understood() -> None:
+    assert _values("I’m sure it is Paris.") == pytest.approx([0.95])
+
+
+def test_unlikely_is_not_read_as_likely() -> None:
+    assert _values("This is unlikely.") == [0.2]
+
+
+def test_phrase_table_values_are_probabilities() -> None:
+    assert all(0.0 <= v <= 1.0 for v in VERBAL_CONFIDENCE.values())
+    assert VERBAL_CONFIDENCE["definitely"] > VERBAL_CONFIDENCE["probably"]
+    assert VERBAL_CONFIDENCE["probably"] > VERBAL_CONFIDENCE["might"]
+
+
+# --- logprobs ----------------------------------------------------------------------------------
+
+
+def _logprob_message(logprobs: list[float], text: str = "Paris") -> AIMessage:
+    content = [{"token": "t", "logprob": lp, "top_logprobs": []} for lp in logprobs]
+    return AIMessage(content=text, response_metadata={"logprobs": {"content": content}})
+
+
+def test_logprob_confidence_is_mean_token_probability() -> None:
+    msg = _logprob_message([math.log(0.9), math.log(0.5)])
+    value, n = logprob_confidence(msg)  # type: ignore[misc]
+    assert value == pytest.approx(0.7)
+    assert n == 2
+
+
+def test_logprob_confidence_accepts_a_bare_list() -> None:
+    msg = AIMessage(content="x", response_metadata={"logprobs": [{"token": "x", "logprob": 0.0}]})
+    assert logprob_confidence(msg) == (1.0, 1)
+
+
+@pytest.mark.parametrize(
+    "meta", [{}, {"logprobs": None}, {"logprobs": {"content": []}}, {"logprobs": "bad"}]
+)
+def test_logprob_confidence_absent(meta: dict[str, object]) -> None:
+    assert logprob_confidence(AIMessage(content="x", response_metadata=meta)) is None
+    assert logprob_confidence("plain string") is None
+
+
+# --- calibrate ---------------------------------------------------------------------------------
+
+
+def test_no_stated_confidence_relies_on_grounding() -> None:
+    cal = ConfidenceCalibrator(None)
+    result = cal.calibrate("The capital is Paris.", _report(0.8))
+    assert result.raw is None
+    assert result.calibrated == pytest.approx(0.8)
+    assert result.gap == 0.0
+    assert result.overconfident is False
+    assert result.reason.startswith("no stated confidence")
+    assert [s.kind for s in result.sources] == ["grounding"]
+
+
+def test_overconfident_when_stated_exceeds_calibrated_by_margin() -> None:
+    cal = ConfidenceCalibrator(None)
+    result = cal.calibrate("I'm 95% sure it is Lyon.", _report(0.3))
+    assert result.raw == pytest.approx(0.95)
+    assert result.gap == pytest.approx(0.65)
+    assert result.overconfident is True
+    assert "overconfident by 0.65" in result.reason
+
+
+def test_margin_is_configurable() -> None:
+    text = "It is probably Lyon."  # 0.7 stated
+    assert ConfidenceCalibrator(None).calibrate(text, _report(0.45)).overconfident is True
+    loose = ConfidenceCalibrator(None, overconfidence_margin=0.3)
+    assert loose.calibrate(text, _report(0.45)).overconfident is False
+
+
+def test_invalid_margin_is_rejected() -> None:
+    with pytest.raises(ValueError, match="overconfidence_margin"):
+        ConfidenceCalibrator(None, overconfidence_margin=1.5)
+
+
+def test_logprobs_are_the_stated_confidence_when_nothing_is_verbalized() -> None:
+    cal = ConfidenceCalibrator(None)
+    msg = _logprob_message([math.log(0.99)] * 4)
+    result = cal.calibrate(msg, _report(0.5))
+    assert result.raw == pytest.approx(0.99)
+    assert result.overconfident is True
+    assert [s.kind for s in result.sources] == ["logprobs", "grounding"]
+
+
+def test_verbalized_wins_over_logprobs_and_logprobs_can_be_disabled() -> None:
+    msg = _logprob_message([math.log(0.99)], text="It might be Lyon.")
+    assert ConfidenceCalibrator(None).calibrate(msg, _report(0.5)).raw == pytest.approx(0.4)
+    plain = _logprob_message([math.log(0.99)])
+    off = ConfidenceCalibrator(None, use_logprobs=False).calibrate(plain, _report(0.5))
+    assert off.raw is None
+
+
+def test_calibrate_applies_the_map_to_the_grounding_score() -> None:
+    cmap = CalibrationMap(method="isotonic", x=[0.0, 0.5, 1.0], y=[0.1, 0.3, 0.9])
+    result = ConfidenceCalibrator(cmap).calibrate("text", _report(0.75))
+    assert result.calibrated == pytest.approx(0.6)
+
+
+def test_report_without_claims_says_so() -> None:
+    report = GroundingReport(score=1.0, reason="no checkable claims")
+    result = ConfidenceCalibrator(None).calibrate("Hello!", report)
+    assert "no checkable claims" in result.reason
+
+
+def test_calibrated_confidence_json_round_trip() -> None:
+    result = ConfidenceCalibrator(None).calibrate("I'm 90% sure.", _report(0.4))
+    assert CalibratedConfidence.model_validate_json(result.model_dump_json()) == result
+
+
+# --- maps, fit, save/load, report --------------------------------------------------------------
+
+
+def test_map_methods_apply() -> None:
+    assert CalibrationMap().apply(0.37) == pytest.approx(0.37)
+    iso = CalibrationMap(method="isotonic", x=[0.2, 0.8], y=[0.1, 0.7])
+    assert iso.apply(0.0) == pytest.approx(0.1)  # clipped
+    assert iso.apply(0.5) == pytest.approx(0.4)
+    assert iso.apply(1.0) == pytest.approx(0.7)
+    platt = CalibrationMap(method="platt", coef=4.0, intercept=-2.0)
+    assert platt.apply(0.5) == pytest.approx(0.5)
+    assert platt.apply(1.0) == pytest.approx(1 / (1 + math.exp(-2.0)))
+
+
+def _synthetic(n: int, seed: int) -> list[tuple[float, int]]:
+    """Scores whose true P(correct) is score**2: uncalibrated by construction."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        s = rng.random()
+        out.append((s, int(rng.random() < s * s)))
+    return out
+
+
+@pytest.mark.parametrize("method", ["isotonic", "platt"])
+def test_fit_improves_calibration_on_held_out_records(method: str) -> None:
+    cal = ConfidenceCalibrator(None)
+    cmap = cal.fit(_synthetic(4000, 1), method=method, fitted_on="synthetic")  # type: ignore[arg-type]
+    assert cmap.method == method
+    assert cmap.n_records == 4000
+    held_out = _synthetic(4000, 2)
+    rep = cal.report(held_out)
+    assert rep.n == 4000
+    assert rep.ece_uncalibrated > 0.1
+    assert rep.ece < 0.05
+    assert rep.brier < rep.brier_uncalibrated
+    assert cal.map.apply(0.5) == pytest.approx(0.25, abs=0.07)
+
+
+def test_fit_accepts_feature_mappings() -> None:
+    records = [({"grounding": s}, c) for s, c in _synthetic(500, 3)]
+    cmap = ConfidenceCalibrator(None).fit(records)
+    assert cmap.feature == "grounding"
+    assert cmap.x == sorted(cmap.x)
+
+
+def test_fit_needs_both_outcomes() -> None:
+    with pytest.raises(ValueError, match="both outcomes"):
+        ConfidenceCalibrator(None).fit([(0.5, True), (0.9, True)])
+
+
+def test_report_without_records_uses_fit_records_and_errors_when_none() -> None:
+    cal = ConfidenceCalibrator(None)
+    with pytest.raises(ValueError, match="labelled records"):
+        cal.report()
+    cal.fit(_synthetic(300, 4))
+    assert cal.report().n == 300
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    cal = ConfidenceCalibrator(None)
+    cal.fit(_synthetic(800, 5), method="isotonic")
+    path = cal.save(tmp_path / "map.json")
+    data = json.loads(path.read_text())
+    assert data["method"] == "isotonic"
+    assert len(data["x"]) == len(data["y"]) > 1
+    loaded = ConfidenceCalibrator.load(path, overconfidence_margin=0.1)
+    assert loaded.map == cal.map
+    assert loaded.overconfidence_margin == 0.1
+    platt = ConfidenceCalibrator(None)
+    platt.fit(_synthetic(800, 6), method="platt")
+    assert ConfidenceCalibrator.load(platt.save(tmp_path / "p.json")).map == platt.map
+
+
+def test_reliability_diagram_png(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    cal = ConfidenceCalibrator(None)
+    cal.fit(_synthetic(500, 7))
+    rep = cal.report(_synthetic(500, 8), plot_path=tmp_path / "rel.png")
+    assert rep.plot_path == str(tmp_path / "rel.png")
+    assert (tmp_path / "rel.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert CalibrationReport.model_validate_json(rep.model_dump_json()) == rep
+    assert sum(b.count for b in rep.bins) == 500
+
+
+def test_ece_and_brier_values() -> None:
+    assert expected_calibration_error([0.9, 0.9, 0.1, 0.1], [1, 1, 0, 0]) == pytest.approx(0.1)
+    assert expected_calibration_error([0.5, 0.5], [1, 0]) == pytest.approx(0.0)
+    assert brier_score([1.0, 0.0, 0.5], [1, 0, 1]) == pytest.approx(0.25 / 3)
+    assert expected_calibration_error([], []) == 0.0
+
+
+def test_default_calibrator_loads_the_shipped_map() -> None:
+    cal = ConfidenceCalibrator()
+    assert cal.map.method in {"isotonic", "platt", "identity"}
+    low, high = cal.map.apply(0.05), cal.map.apply(0.95)
+    assert 0.0 <= low <= high <= 1.0
