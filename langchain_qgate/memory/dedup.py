@@ -28,6 +28,9 @@ __all__ = ["find_duplicate", "try_embed", "warn_dedup_unavailable", "within_wind
 
 logger = logging.getLogger(__name__)
 
+_FLOAT32_SLACK = 1e-6
+"""Scores are float32: a cosine of exactly the threshold must not count as above it."""
+
 
 def try_embed(embedder: Embedder, text: str) -> tuple[NDArray[np.float32] | None, str | None]:
     """Embed one text; on any embedder error return ``(None, message)`` instead of raising.
@@ -94,7 +97,7 @@ def find_duplicate(
     matrix = np.stack([v.reshape(-1) for _, v in usable]).astype(np.float32)
     best, score = max_cosine(vector, matrix, faiss_min=policy.faiss_min_candidates)
     key = usable[best][0]
-    dup = score > threshold
+    dup = score > threshold + _FLOAT32_SLACK
     verb = "above" if dup else "not above"
     return DuplicateCheck(
         is_duplicate=dup,
