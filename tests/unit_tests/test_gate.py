@@ -617,3 +617,67 @@ def test_format_decision_for_a_pass_has_no_guidance() -> None:
     out = format_decision(NoiseGate().filter_output(TEXT, GOOD, conf(0.9)))
     assert out.startswith("Gate decision: PASS")
     assert "Guidance" not in out
+
+
+# --- facade with a scripted monitor -------------------------------------------------------------
+
+
+class _ScriptedMonitor:
+    """Returns the next report of a script; records what it was asked."""
+
+    def __init__(self, *reports: GroundingReport) -> None:
+        self.reports = list(reports)
+        self.calls: list[tuple[object, object, str | None, str]] = []
+
+    def verify_grounding(
+        self, output: object, evidence: object, question: str | None = None
+    ) -> GroundingReport:
+        self.calls.append((output, evidence, question, "sync"))
+        return self.reports.pop(0)
+
+    async def averify_grounding(
+        self, output: object, evidence: object, question: str | None = None
+    ) -> GroundingReport:
+        self.calls.append((output, evidence, question, "async"))
+        return self.reports.pop(0)
+
+
+def test_facade_check_runs_monitor_calibrator_load_and_gate() -> None:
+    monitor = _ScriptedMonitor(BAD, GOOD)
+    gate = QualityGate(monitor=monitor, calibrator=ConfidenceCalibrator(None))
+    first = gate.check("I'm 95% sure. " + TEXT, ["evidence"], question="When?")
+    assert isinstance(first, RejectedOutput)
+    assert first.metadata.overconfident is True
+    assert first.metadata.raw_confidence == pytest.approx(0.95)
+    counters = gate.record(LoadCounters(), first)
+    second = gate.check(TEXT, ["evidence"], counters=counters, now=0.0)
+    assert isinstance(second, FilteredOutput)
+    assert second.metadata.load_action is LoadAction.CONTINUE
+    assert monitor.calls[0][1:] == (["evidence"], "When?", "sync")
+
+
+async def test_facade_acheck_uses_the_async_monitor() -> None:
+    monitor = _ScriptedMonitor(GOOD)
+    gate = QualityGate(monitor=monitor, calibrator=ConfidenceCalibrator(None))
+    decision = await gate.acheck(TEXT, "evidence text", question=None)
+    assert isinstance(decision, FilteredOutput)
+    assert monitor.calls[0][3] == "async"
+
+
+async def test_facade_acheck_raises_under_raise_policy() -> None:
+    gate = QualityGate(
+        monitor=_ScriptedMonitor(BAD),
+        calibrator=ConfidenceCalibrator(None),
+        policy=GatePolicy(on_exhausted="raise", max_retries=0),
+    )
+    with pytest.raises(QualityGateRejected):
+        await gate.acheck(TEXT, "evidence")
+
+
+def test_facade_config_override_per_call() -> None:
+    gate = QualityGate(monitor=_ScriptedMonitor(GOOD), calibrator=ConfidenceCalibrator(None))
+    decision = gate.check(TEXT, "e", config={"configurable": {"qgate_profile": "strict"}})
+    # GOOD scores 0.9 but its calibrated confidence (0.9) passes strict's 0.7 too
+    assert isinstance(decision, FilteredOutput)
+    assert decision.metadata.profile == "strict"
+    assert gate.policy.profile == "default"

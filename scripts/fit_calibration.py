@@ -1,0 +1,90 @@
+"""Fit the shipped calibration map: grounding score -> P(output is supported).
+
+Reads the per-item scores written by the detection benchmark
+(``benchmarks/results/detection_scores.jsonl``: ``{"id", "dataset", "label", "score",
+"split"}``, label 1 = hallucinated), fits on the rows whose split is ``"fit"`` (all five
+development files pooled) and writes ``langchain_qgate/data/calibration_default.json``.
+
+Usage:
+    python scripts/fit_calibration.py [--scores PATH] [--out PATH] [--method isotonic|platt]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # runnable without an editable install
+    sys.path.insert(0, str(ROOT))
+
+from langchain_qgate._splits import split_of  # noqa: E402
+from langchain_qgate.calibration import ConfidenceCalibrator  # noqa: E402
+
+DEFAULT_SCORES = ROOT / "benchmarks" / "results" / "detection_scores.jsonl"
+DEFAULT_OUT = ROOT / "langchain_qgate" / "data" / "calibration_default.json"
+
+
+def load_scores(path: Path) -> list[dict]:
+    """Rows of the scores file; the split is recomputed from the id (and must agree)."""
+    rows = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            split = split_of(str(row["id"]))
+            if row.get("split", split) != split:
+                raise SystemExit(f"row {row['id']}: split {row['split']!r} != split_of {split!r}")
+            row["split"] = split
+            row["label"] = int(row["label"])
+            row["score"] = min(1.0, max(0.0, float(row["score"])))
+            rows.append(row)
+    return rows
+
+
+def records(rows: list[dict], *, split: str, datasets: set[str] | None = None) -> list[tuple]:
+    """``(score, supported)`` pairs: supported = 1 - label (label 1 = hallucinated)."""
+    return [
+        (r["score"], 1 - r["label"])
+        for r in rows
+        if r["split"] == split and (datasets is None or r["dataset"] in datasets)
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scores", type=Path, default=DEFAULT_SCORES)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--method", choices=["isotonic", "platt"], default="isotonic")
+    args = parser.parse_args(argv)
+    if not args.scores.exists():
+        print(
+            f"no scores file at {args.scores}; run the detection benchmark first", file=sys.stderr
+        )
+        return 2
+    rows = load_scores(args.scores)
+    fit = records(rows, split="fit")
+    per = Counter(r["dataset"] for r in rows if r["split"] == "fit")
+    final = (args.scores.parent / "DETECTION_FINAL").exists()
+    desc = f"{args.scores.name} ({'final' if final else 'preliminary'}), fit split of " + ", ".join(
+        f"{d} ({n})" for d, n in sorted(per.items())
+    )
+    cal = ConfidenceCalibrator(None)
+    cmap = cal.fit(fit, method=args.method, fitted_on=desc)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    cal.save(args.out)
+    rep = cal.report(records(rows, split="report"))
+    print(f"fitted {cmap.method} map on {cmap.n_records} rows -> {args.out}")
+    print(
+        f"report split (pooled, n={rep.n}): ECE {rep.ece_uncalibrated:.3f} -> {rep.ece:.3f}, "
+        f"Brier {rep.brier_uncalibrated:.3f} -> {rep.brier:.3f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
