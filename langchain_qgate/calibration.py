@@ -58,15 +58,33 @@ __all__ = [
     "ConfidenceCalibrator",
     "ConfidenceSignal",
     "ConfidenceSource",
+    "TaskShape",
     "brier_score",
     "expected_calibration_error",
     "logprob_confidence",
     "plot_reliability",
+    "task_shape",
     "verbalized_confidence",
 ]
 
 ConfidenceSource = Literal["verbalized", "logprobs", "grounding"]
 """Where a confidence signal came from."""
+
+TaskShape = Literal["question", "short", "medium", "long"]
+"""The shape of a checked output, which changes what a grounding score means: an answer to a
+given question, or (no question) a short claim, a medium passage or a long summary; the
+length bounds are ``CalibrationMap.shape_bounds``."""
+
+
+def task_shape(
+    *, has_question: bool, output_chars: int, bounds: tuple[int, int] = (100, 200)
+) -> TaskShape:
+    """The :data:`TaskShape` of an output (``bounds``: short/medium and medium/long, chars)."""
+    if has_question:
+        return "question"
+    if output_chars < bounds[0]:
+        return "short"
+    return "medium" if output_chars < bounds[1] else "long"
 
 
 class _Model(BaseModel):
@@ -122,6 +140,9 @@ class CalibrationMap(_Model):
         intercept: Platt intercept.
         n_records: Records fitted on.
         fitted_on: Free text naming the data.
+        groups: Optional per-:data:`TaskShape` maps (fitted where a shape had enough
+            records); other shapes use this map.
+        shape_bounds: Character bounds short/medium and medium/long for :func:`task_shape`.
     """
 
     method: CalibrationMethod = "identity"
@@ -132,9 +153,13 @@ class CalibrationMap(_Model):
     intercept: float = 0.0
     n_records: int = 0
     fitted_on: str = ""
+    groups: dict[str, CalibrationMap] = Field(default_factory=dict)
+    shape_bounds: tuple[int, int] = (100, 200)
 
-    def apply(self, value: float) -> float:
-        """Map one feature value to a probability in [0, 1]."""
+    def apply(self, value: float, *, shape: str | None = None) -> float:
+        """Map one feature value to a probability in [0, 1] (the ``shape``'s map if fitted)."""
+        if shape is not None and shape in self.groups:
+            return self.groups[shape].apply(value)
         v = float(value)
         if self.method == "isotonic" and self.x:
             out = float(np.interp(v, self.x, self.y))
@@ -144,13 +169,31 @@ class CalibrationMap(_Model):
             out = v
         return min(1.0, max(0.0, out))
 
-    def apply_many(self, values: Sequence[float] | np.ndarray) -> np.ndarray:
+    def apply_many(
+        self, values: Sequence[float] | np.ndarray, shapes: Sequence[str | None] | None = None
+    ) -> np.ndarray:
         """Vectorised :meth:`apply`."""
-        return np.array([self.apply(float(v)) for v in values], dtype=float)
+        if shapes is None:
+            return np.array([self.apply(float(v)) for v in values], dtype=float)
+        return np.array(
+            [self.apply(float(v), shape=sh) for v, sh in zip(values, shapes, strict=True)],
+            dtype=float,
+        )
 
 
 Record = tuple[float | Mapping[str, float], bool | int]
-"""A labelled outcome: ``(feature value or {"grounding": x, "stated": y}, correct)``."""
+"""A labelled outcome: ``(feature value or features, correct)``. Features: ``grounding`` (or
+``score``), ``stated``, and for per-shape maps ``has_question`` (0/1) and ``output_chars``."""
+
+
+def _shape_of(features: float | Mapping[str, float], bounds: tuple[int, int]) -> str | None:
+    if not isinstance(features, Mapping) or "output_chars" not in features:
+        return None
+    return task_shape(
+        has_question=bool(features.get("has_question", 0)),
+        output_chars=int(features["output_chars"]),
+        bounds=bounds,
+    )
 
 
 def _feature_of(features: float | Mapping[str, float], feature: str) -> float:
@@ -161,6 +204,34 @@ def _feature_of(features: float | Mapping[str, float], feature: str) -> float:
             return float(features["score"])
         raise ValueError(f"record features {dict(features)!r} have no {feature!r} value")
     return float(features)
+
+
+def _fit_1d(pairs: list[tuple[float, int]], method: str, feature: str) -> CalibrationMap:
+    from sklearn.isotonic import IsotonicRegression
+    from sklearn.linear_model import LogisticRegression
+
+    x = np.array([p for p, _ in pairs], dtype=float)
+    y = np.array([c for _, c in pairs], dtype=float)
+    feat: Literal["grounding", "stated"] = "stated" if feature == "stated" else "grounding"
+    if method == "isotonic":
+        iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip", increasing=True)
+        iso.fit(x, y)
+        return CalibrationMap(
+            method="isotonic",
+            feature=feat,
+            x=[float(v) for v in iso.X_thresholds_],
+            y=[float(v) for v in iso.y_thresholds_],
+            n_records=len(pairs),
+        )
+    lr = LogisticRegression(C=1e4)
+    lr.fit(x.reshape(-1, 1), y)
+    return CalibrationMap(
+        method="platt",
+        feature=feat,
+        coef=float(lr.coef_[0][0]),
+        intercept=float(lr.intercept_[0]),
+        n_records=len(pairs),
+    )
 
 
 def default_calibration_map() -> CalibrationMap:
@@ -215,7 +286,7 @@ class ConfidenceCalibrator:
         self.map = calibration_map if calibration_map is not None else CalibrationMap()
         self.overconfidence_margin = overconfidence_margin
         self.use_logprobs = use_logprobs
-        self._fit_records: list[tuple[float, int]] = []
+        self._fit_records: list[tuple[float, int, str | None]] = []
 
     def stated(self, output: Any) -> tuple[float | None, list[ConfidenceSignal]]:
         """The stated confidence of ``output`` and the signals it came from."""
@@ -254,10 +325,17 @@ class ConfidenceCalibrator:
         )
         signals.append(grounding)
         feature = raw if self.map.feature == "stated" and raw is not None else report.score
-        calibrated = self.map.apply(feature)
+        shape = task_shape(
+            has_question=report.question is not None,
+            output_chars=len(output_text(output)),
+            bounds=self.map.shape_bounds,
+        )
+        calibrated = self.map.apply(feature, shape=shape)
         gap = raw - calibrated if raw is not None else 0.0
         over = raw is not None and gap > self.overconfidence_margin
         mapping = "identity" if self.map.method == "identity" else f"{self.map.method} map"
+        if shape in self.map.groups:
+            mapping += f" for {shape} outputs"
         if raw is None:
             reason = (
                 f"no stated confidence; calibrated {calibrated:.2f} from the grounding score "
@@ -288,59 +366,52 @@ class ConfidenceCalibrator:
         *,
         method: Literal["isotonic", "platt"] = "isotonic",
         feature: Literal["grounding", "stated"] = "grounding",
+        by_shape: bool = False,
+        min_group: int = 300,
+        shape_bounds: tuple[int, int] = (100, 200),
         fitted_on: str = "",
     ) -> CalibrationMap:
         """Learn a calibration map from labelled outcomes and use it from now on.
 
         Args:
             records: ``(features, correct)`` pairs; ``features`` is the feature value or a
-                mapping with a ``grounding`` (or ``score``) / ``stated`` entry; ``correct``
-                is truthy when the output was supported.
+                mapping (see :data:`Record`); ``correct`` is truthy when the output was
+                supported.
             method: Isotonic regression or Platt scaling (scikit-learn).
             feature: Which feature the map takes.
+            by_shape: Also fit one map per :data:`TaskShape` (records need ``output_chars``
+                and ``has_question``) where a shape has ``min_group`` records with at least
+                30 of each outcome; other shapes use the pooled map.
+            min_group: Minimum records for a per-shape map.
+            shape_bounds: Character bounds of the shapes.
             fitted_on: Description of the data, stored in the map.
 
         Returns:
             The fitted map (also set on the calibrator).
 
         Raises:
-            ValueError: Fewer than 2 records, or only one class.
+            ValueError: Fewer than 2 records, only one outcome, or an unknown method.
         """
-        from sklearn.isotonic import IsotonicRegression
-        from sklearn.linear_model import LogisticRegression
-
-        pairs = [(_feature_of(f, feature), int(bool(c))) for f, c in records]
-        if len(pairs) < 2 or len({c for _, c in pairs}) < 2:
-            raise ValueError("fit needs at least 2 records with both outcomes")
-        x = np.array([p for p, _ in pairs], dtype=float)
-        y = np.array([c for _, c in pairs], dtype=float)
-        if method == "isotonic":
-            iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip", increasing=True)
-            iso.fit(x, y)
-            fitted = CalibrationMap(
-                method="isotonic",
-                feature=feature,
-                x=[float(v) for v in iso.X_thresholds_],
-                y=[float(v) for v in iso.y_thresholds_],
-                n_records=len(pairs),
-                fitted_on=fitted_on,
-            )
-        elif method == "platt":
-            lr = LogisticRegression(C=1e4)
-            lr.fit(x.reshape(-1, 1), y)
-            fitted = CalibrationMap(
-                method="platt",
-                feature=feature,
-                coef=float(lr.coef_[0][0]),
-                intercept=float(lr.intercept_[0]),
-                n_records=len(pairs),
-                fitted_on=fitted_on,
-            )
-        else:
+        if method not in ("isotonic", "platt"):
             raise ValueError(f"method must be 'isotonic' or 'platt', got {method!r}")
-        self.map = fitted
-        self._fit_records = pairs
-        return fitted
+        rows = [
+            (_feature_of(f, feature), int(bool(c)), _shape_of(f, shape_bounds)) for f, c in records
+        ]
+        if len(rows) < 2 or len({c for _, c, _ in rows}) < 2:
+            raise ValueError("fit needs at least 2 records with both outcomes")
+        pooled = _fit_1d([(x, c) for x, c, _ in rows], method, feature)
+        groups: dict[str, CalibrationMap] = {}
+        if by_shape:
+            for shape in ("question", "short", "medium", "long"):
+                sub = [(x, c) for x, c, sh in rows if sh == shape]
+                pos = sum(c for _, c in sub)
+                if len(sub) >= min_group and min(pos, len(sub) - pos) >= 30:
+                    groups[shape] = _fit_1d(sub, method, feature)
+        self.map = pooled.model_copy(
+            update={"groups": groups, "shape_bounds": shape_bounds, "fitted_on": fitted_on}
+        )
+        self._fit_records = rows
+        return self.map
 
     def report(
         self,
@@ -360,20 +431,24 @@ class ConfidenceCalibrator:
         Raises:
             ValueError: No records.
         """
-        pairs = (
-            [(_feature_of(f, self.map.feature), int(bool(c))) for f, c in records]
+        bounds = self.map.shape_bounds
+        rows = (
+            [
+                (_feature_of(f, self.map.feature), int(bool(c)), _shape_of(f, bounds))
+                for f, c in records
+            ]
             if records is not None
             else list(self._fit_records)
         )
-        if not pairs:
+        if not rows:
             raise ValueError("report needs labelled records (pass them or call fit first)")
-        x = np.array([p for p, _ in pairs], dtype=float)
-        y = np.array([c for _, c in pairs], dtype=float)
-        probs = self.map.apply_many(x)
+        x = np.array([p for p, _, _ in rows], dtype=float)
+        y = np.array([c for _, c, _ in rows], dtype=float)
+        probs = self.map.apply_many(x, [sh for _, _, sh in rows])
         ece, bins = ece_and_bins(probs, y, n_bins)
         raw_probs = np.clip(x, 0.0, 1.0)
         result = CalibrationReport(
-            n=len(pairs),
+            n=len(rows),
             ece=ece,
             brier=brier_score(probs, y),
             ece_uncalibrated=ece_and_bins(raw_probs, y, n_bins)[0],

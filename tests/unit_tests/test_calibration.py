@@ -19,6 +19,7 @@ from langchain_qgate.calibration import (
     brier_score,
     expected_calibration_error,
     logprob_confidence,
+    task_shape,
     verbalized_confidence,
 )
 from langchain_qgate.schemas import Claim, ClaimVerdict, Grade, GroundingReport
@@ -281,3 +282,59 @@ def test_default_calibrator_loads_the_shipped_map() -> None:
     assert cal.map.method in {"isotonic", "platt", "identity"}
     low, high = cal.map.apply(0.05), cal.map.apply(0.95)
     assert 0.0 <= low <= high <= 1.0
+
+
+# --- per-shape maps ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("has_question", "chars", "shape"),
+    [(True, 500, "question"), (False, 40, "short"), (False, 150, "medium"), (False, 200, "long")],
+)
+def test_task_shape(has_question: bool, chars: int, shape: str) -> None:
+    assert task_shape(has_question=has_question, output_chars=chars) == shape
+
+
+def _shaped(n: int, seed: int) -> list[tuple[dict[str, float], int]]:
+    """Short outputs: P(correct) = score**2; long outputs: P(correct) = sqrt(score)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        s = rng.random()
+        long = i % 2 == 1
+        p = math.sqrt(s) if long else s * s
+        feats = {"grounding": s, "has_question": 0.0, "output_chars": 400.0 if long else 40.0}
+        out.append((feats, int(rng.random() < p)))
+    return out
+
+
+def test_fit_by_shape_calibrates_each_shape() -> None:
+    pooled = ConfidenceCalibrator(None)
+    pooled.fit(_shaped(6000, 1))
+    shaped = ConfidenceCalibrator(None)
+    cmap = shaped.fit(_shaped(6000, 1), by_shape=True)
+    assert set(cmap.groups) == {"short", "long"}
+    held = _shaped(6000, 2)
+    for want_long in (False, True):
+        part = [r for r in held if (r[0]["output_chars"] > 100) is want_long]
+        assert shaped.report(part).ece < 0.05
+        assert pooled.report(part).ece > 0.1
+    assert cmap.apply(0.25, shape="short") == pytest.approx(0.0625, abs=0.1)
+    assert cmap.apply(0.25, shape="long") == pytest.approx(0.5, abs=0.1)
+    assert cmap.apply(0.25, shape="question") == pytest.approx(cmap.apply(0.25))
+
+
+def test_shape_map_is_used_by_calibrate_and_survives_json(tmp_path: Path) -> None:
+    cal = ConfidenceCalibrator(None)
+    cal.fit(_shaped(6000, 3), by_shape=True)
+    loaded = ConfidenceCalibrator.load(cal.save(tmp_path / "m.json"))
+    assert loaded.map == cal.map
+    short = loaded.calibrate("Paris.", _report(0.25))
+    long = loaded.calibrate("x" * 400, _report(0.25))
+    assert short.calibrated < 0.2 < 0.4 < long.calibrated
+    assert "for long outputs" in long.reason
+
+
+def test_small_shapes_fall_back_to_the_pooled_map() -> None:
+    cmap = ConfidenceCalibrator(None).fit(_shaped(400, 4), by_shape=True, min_group=300)
+    assert cmap.groups == {}
