@@ -681,3 +681,44 @@ def test_facade_config_override_per_call() -> None:
     assert isinstance(decision, FilteredOutput)
     assert decision.metadata.profile == "strict"
     assert gate.policy.profile == "default"
+
+
+# --- facade with the real monitor (hashing embedder) --------------------------------------------
+
+EVIDENCE = ["Acme was founded in 2020 in Berlin. Acme employs 500 people."]
+
+
+@pytest.fixture
+def real_gate(hashing_embedder: object) -> QualityGate:
+    from langchain_qgate.grounding import HallucinationMonitor
+
+    return QualityGate(
+        monitor=HallucinationMonitor(embedder=hashing_embedder),
+        calibrator=ConfidenceCalibrator(None),
+    )
+
+
+def test_facade_passes_a_grounded_answer_with_citations(real_gate: QualityGate) -> None:
+    decision = real_gate.check(
+        "Acme was founded in 2020 in Berlin. It employs 500 people.", EVIDENCE
+    )
+    assert isinstance(decision, FilteredOutput)
+    annotated = decision.render_annotated()
+    assert "Berlin [1]." in annotated
+    assert "people [2]." in annotated
+    assert "Sources:" in annotated
+    assert decision.metadata.sources[0].quote == "Acme was founded in 2020 in Berlin."
+
+
+def test_facade_rejects_a_contradicted_answer_with_quoted_evidence(real_gate: QualityGate) -> None:
+    decision = real_gate.check("Acme was founded in 2019 in Berlin.", EVIDENCE)
+    assert isinstance(decision, RejectedOutput)
+    assert "grounding" in decision.metadata.failed_dimensions
+    message = decision.guidance.to_model_message()
+    assert "The evidence says 2020, not 2019" in message
+    assert "'Acme was founded in 2020 in Berlin.'" in message
+
+
+async def test_facade_acheck_matches_check(real_gate: QualityGate) -> None:
+    answer = "Acme was founded in 2019 in Berlin. It employs 500 people."
+    assert await real_gate.acheck(answer, EVIDENCE) == real_gate.check(answer, EVIDENCE)
