@@ -3,13 +3,13 @@
 For each development file, on its ``report`` split:
 
 * **uncalibrated**: the grounding score used as P(supported);
-* **in-distribution**: the isotonic map fitted on the ``fit`` split of all five files pooled
-  (what ``scripts/fit_calibration.py`` ships);
+* **in-distribution**: the map fitted on the ``fit`` split of all five files together (what
+  ``scripts/fit_calibration.py`` ships: isotonic, with per-output-shape maps);
 * **leave-one-dataset-out (LODO)**: the map fitted on the ``fit`` split of the *other* four
   files, i.e. what a user with a new kind of data sees before calling ``fit``.
 
-Platt scaling is reported next to isotonic. Input is the detection benchmark's per-item scores
-(``benchmarks/results/detection_scores.jsonl``); ``--synthetic`` runs on generated scores to
+One pooled isotonic map (no shapes) and Platt scaling are reported next to it. Input is the
+detection benchmark's per-item scores (``benchmarks/results/detection_scores.jsonl``); ``--synthetic`` runs on generated scores to
 exercise the pipeline. Writes ``benchmarks/results/calibration.json`` and a reliability diagram
 ``benchmarks/results/calibration_reliability.png``, and prints a Markdown table.
 
@@ -28,26 +28,40 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "scripts")]
 
-from fit_calibration import DEFAULT_SCORES, load_scores, records  # noqa: E402
-
-from langchain_qgate._splits import split_of  # noqa: E402
-from langchain_qgate.calibration import (  # noqa: E402
-    CalibrationMap,
-    ConfidenceCalibrator,
-    brier_score,
-    expected_calibration_error,
+from fit_calibration import (  # noqa: E402
+    DEFAULT_BENCHDATA,
+    DEFAULT_SCORES,
+    attach_shapes,
+    load_scores,
+    records,
 )
 
+from langchain_qgate._splits import split_of  # noqa: E402
+from langchain_qgate.calibration import ConfidenceCalibrator  # noqa: E402
+
 RESULTS = ROOT / "benchmarks" / "results"
+
+
+VARIANTS: dict[str, dict] = {
+    "shape": {"method": "isotonic", "by_shape": True},
+    "pooled": {"method": "isotonic"},
+    "platt": {"method": "platt"},
+}
+"""Maps compared: isotonic with per-shape maps (shipped), one pooled isotonic map, Platt."""
 
 
 def synthetic_rows(seed: int = 0) -> list[dict]:
     """Five fake datasets whose P(supported | score) differs (a stand-in for real scores)."""
     rng = random.Random(seed)
     rows = []
-    for k, (name, n, power) in enumerate(
-        [("a", 2000, 2.0), ("b", 4000, 1.5), ("c", 700, 1.0), ("d", 850, 2.5), ("e", 1000, 1.2)]
-    ):
+    specs = [
+        ("a", 2000, 2.0, 1.0, 30),
+        ("b", 4000, 1.5, 0.0, 250),
+        ("c", 700, 1.0, 0.0, 45),
+        ("d", 850, 2.5, 0.0, 60),
+        ("e", 1000, 1.2, 0.0, 130),
+    ]
+    for k, (name, n, power, has_q, chars) in enumerate(specs):
         for i in range(n):
             s = rng.betavariate(2, 2)
             rid = f"{name}-{k}-{i}"
@@ -58,47 +72,53 @@ def synthetic_rows(seed: int = 0) -> list[dict]:
                     "label": int(rng.random() >= s**power),
                     "score": s,
                     "split": split_of(rid),
+                    "has_question": has_q,
+                    "output_chars": float(max(5, int(rng.gauss(chars, chars / 3)))),
                 }
             )
     return rows
 
 
-def metrics(cmap: CalibrationMap | None, recs: list[tuple]) -> dict:
-    x = [s for s, _ in recs]
-    y = [c for _, c in recs]
-    p = cmap.apply_many(x) if cmap is not None else x
-    return {"ece": expected_calibration_error(p, y), "brier": brier_score(p, y)}
+def fit(recs: list[tuple], variant: str) -> ConfidenceCalibrator:
+    cal = ConfidenceCalibrator(None)
+    cal.fit(recs, **VARIANTS[variant])
+    return cal
 
 
-def fit(recs: list[tuple], method: str) -> CalibrationMap:
-    return ConfidenceCalibrator(None).fit(recs, method=method)  # type: ignore[arg-type]
+def scores(cal: ConfidenceCalibrator, recs: list[tuple]) -> dict:
+    rep = cal.report(recs)
+    return {"ece": rep.ece, "brier": rep.brier}
 
 
 def run(rows: list[dict]) -> dict:
     datasets = sorted({r["dataset"] for r in rows})
-    pooled = {m: fit(records(rows, split="fit"), m) for m in ("isotonic", "platt")}
-    out: dict = {"datasets": {}, "pooled": {}}
+    fit_all = records(rows, split="fit")
+    pooled = {v: fit(fit_all, v) for v in VARIANTS}
+    out: dict = {"datasets": {}, "pooled": {}, "variants": VARIANTS}
     for d in datasets:
         rep = records(rows, split="report", datasets={d})
-        others = set(datasets) - {d}
-        lodo = {m: fit(records(rows, split="fit", datasets=others), m) for m in pooled}
+        lodo = {
+            v: fit(records(rows, split="fit", datasets=set(datasets) - {d}), v) for v in VARIANTS
+        }
+        raw = pooled["pooled"].report(rep)
         out["datasets"][d] = {
             "n_report": len(rep),
             "supported_rate": sum(c for _, c in rep) / max(1, len(rep)),
-            "uncalibrated": metrics(None, rep),
-            "in_distribution": {m: metrics(pooled[m], rep) for m in pooled},
-            "lodo": {m: metrics(lodo[m], rep) for m in lodo},
+            "uncalibrated": {"ece": raw.ece_uncalibrated, "brier": raw.brier_uncalibrated},
+            "in_distribution": {v: scores(pooled[v], rep) for v in VARIANTS},
+            "lodo": {v: scores(lodo[v], rep) for v in VARIANTS},
         }
     rep_all = records(rows, split="report")
+    raw = pooled["pooled"].report(rep_all)
     out["pooled"] = {
-        "n_fit": len(records(rows, split="fit")),
+        "n_fit": len(fit_all),
         "n_report": len(rep_all),
-        "uncalibrated": metrics(None, rep_all),
-        "in_distribution": {m: metrics(pooled[m], rep_all) for m in pooled},
+        "uncalibrated": {"ece": raw.ece_uncalibrated, "brier": raw.brier_uncalibrated},
+        "in_distribution": {v: scores(pooled[v], rep_all) for v in VARIANTS},
+        "shapes_fitted": sorted(pooled["shape"].map.groups),
     }
     try:
-        cal = ConfidenceCalibrator(pooled["isotonic"])
-        cal.report(rep_all, plot_path=RESULTS / "calibration_reliability.png")
+        pooled["shape"].report(rep_all, plot_path=RESULTS / "calibration_reliability.png")
         out["reliability_png"] = "benchmarks/results/calibration_reliability.png"
     except ImportError:
         out["reliability_png"] = None
@@ -108,23 +128,24 @@ def run(rows: list[dict]) -> dict:
 def table(result: dict) -> str:
     head = (
         "| dataset | n (report) | ECE raw | ECE in-dist | ECE LODO | Brier raw | Brier in-dist "
-        "| Brier LODO | ECE in-dist (Platt) | ECE LODO (Platt) |\n"
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "| Brier LODO | ECE in-dist, pooled map | ECE LODO, pooled map | ECE in-dist, Platt |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     )
     lines = [head]
     for d, r in result["datasets"].items():
         u, i, lo = r["uncalibrated"], r["in_distribution"], r["lodo"]
         lines.append(
-            f"| {d} | {r['n_report']} | {u['ece']:.3f} | {i['isotonic']['ece']:.3f} | "
-            f"{lo['isotonic']['ece']:.3f} | {u['brier']:.3f} | {i['isotonic']['brier']:.3f} | "
-            f"{lo['isotonic']['brier']:.3f} | {i['platt']['ece']:.3f} | {lo['platt']['ece']:.3f} |"
+            f"| {d} | {r['n_report']} | {u['ece']:.3f} | {i['shape']['ece']:.3f} | "
+            f"{lo['shape']['ece']:.3f} | {u['brier']:.3f} | {i['shape']['brier']:.3f} | "
+            f"{lo['shape']['brier']:.3f} | {i['pooled']['ece']:.3f} | {lo['pooled']['ece']:.3f} "
+            f"| {i['platt']['ece']:.3f} |"
         )
     p = result["pooled"]
+    u, i = p["uncalibrated"], p["in_distribution"]
     lines.append(
-        f"| **all (pooled)** | {p['n_report']} | {p['uncalibrated']['ece']:.3f} | "
-        f"{p['in_distribution']['isotonic']['ece']:.3f} | – | {p['uncalibrated']['brier']:.3f} | "
-        f"{p['in_distribution']['isotonic']['brier']:.3f} | – | "
-        f"{p['in_distribution']['platt']['ece']:.3f} | – |"
+        f"| **all five (pooled)** | {p['n_report']} | {u['ece']:.3f} | {i['shape']['ece']:.3f} | "
+        f"– | {u['brier']:.3f} | {i['shape']['brier']:.3f} | – | {i['pooled']['ece']:.3f} | – "
+        f"| {i['platt']['ece']:.3f} |"
     )
     return "\n".join(lines)
 
@@ -133,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Calibration benchmark (ECE / Brier).")
     parser.add_argument("--scores", type=Path, default=DEFAULT_SCORES)
     parser.add_argument("--synthetic", action="store_true", help="use generated scores")
+    parser.add_argument("--benchdata", type=Path, default=DEFAULT_BENCHDATA)
     parser.add_argument("--out", type=Path, default=RESULTS / "calibration.json")
     args = parser.parse_args(argv)
     RESULTS.mkdir(parents=True, exist_ok=True)
@@ -140,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
         rows, source = synthetic_rows(), "synthetic"
     elif args.scores.exists():
         rows = load_scores(args.scores)
+        if attach_shapes(rows, args.benchdata) < len(rows):
+            print(f"some ids are missing from {args.benchdata}")
+            return 2
         final = (args.scores.parent / "DETECTION_FINAL").exists()
         source = f"{args.scores.name} ({'final' if final else 'preliminary'})"
     else:

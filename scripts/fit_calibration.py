@@ -5,14 +5,20 @@ Reads the per-item scores written by the detection benchmark
 "split"}``, label 1 = hallucinated), fits on the rows whose split is ``"fit"`` (all five
 development files pooled) and writes ``langchain_qgate/data/calibration_default.json``.
 
+By default one map per output shape (answer to a question / short / medium / long output, see
+``langchain_qgate.calibration.task_shape``) is fitted next to the pooled map; the shape comes
+from the development file's row (joined on id). ``--pooled`` fits the pooled map only.
+
 Usage:
     python scripts/fit_calibration.py [--scores PATH] [--out PATH] [--method isotonic|platt]
+        [--pooled] [--benchdata DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -26,6 +32,29 @@ from langchain_qgate.calibration import ConfidenceCalibrator  # noqa: E402
 
 DEFAULT_SCORES = ROOT / "benchmarks" / "results" / "detection_scores.jsonl"
 DEFAULT_OUT = ROOT / "langchain_qgate" / "data" / "calibration_default.json"
+DEFAULT_BENCHDATA = Path(os.environ.get("QGATE_BENCHDATA", ROOT.parent / "shared" / "benchdata"))
+
+
+def attach_shapes(rows: list[dict], benchdata: Path) -> int:
+    """Add ``has_question`` and ``output_chars`` from the development files (joined on id).
+
+    Returns:
+        The number of rows that found their source row.
+    """
+    found: dict[str, tuple[float, float]] = {}
+    for path in sorted(benchdata.glob("*.jsonl")):
+        with path.open(encoding="utf-8") as fh:
+            for line in fh:
+                src = json.loads(line)
+                q = src.get("question")
+                has_q = 0.0 if q in (None, "", "None") else 1.0
+                found[str(src["id"])] = (has_q, float(len(src["response"])))
+    hits = 0
+    for r in rows:
+        if r["id"] in found:
+            r["has_question"], r["output_chars"] = found[r["id"]]
+            hits += 1
+    return hits
 
 
 def load_scores(path: Path) -> list[dict]:
@@ -47,12 +76,17 @@ def load_scores(path: Path) -> list[dict]:
 
 
 def records(rows: list[dict], *, split: str, datasets: set[str] | None = None) -> list[tuple]:
-    """``(score, supported)`` pairs: supported = 1 - label (label 1 = hallucinated)."""
-    return [
-        (r["score"], 1 - r["label"])
-        for r in rows
-        if r["split"] == split and (datasets is None or r["dataset"] in datasets)
-    ]
+    """``(features, supported)`` pairs: supported = 1 - label (label 1 = hallucinated)."""
+    out = []
+    for r in rows:
+        if r["split"] != split or (datasets is not None and r["dataset"] not in datasets):
+            continue
+        feats = {"grounding": r["score"]}
+        if "output_chars" in r:
+            feats["has_question"] = r["has_question"]
+            feats["output_chars"] = r["output_chars"]
+        out.append((feats, 1 - r["label"]))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,6 +94,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scores", type=Path, default=DEFAULT_SCORES)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--method", choices=["isotonic", "platt"], default="isotonic")
+    parser.add_argument("--benchdata", type=Path, default=DEFAULT_BENCHDATA)
+    parser.add_argument(
+        "--pooled", action="store_true", help="one map for every output shape (no per-shape maps)"
+    )
     args = parser.parse_args(argv)
     if not args.scores.exists():
         print(
@@ -67,6 +105,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     rows = load_scores(args.scores)
+    by_shape = not args.pooled
+    if by_shape and attach_shapes(rows, args.benchdata) < len(rows):
+        print(f"some ids not found in {args.benchdata}; per-shape maps need them", file=sys.stderr)
+        return 2
     fit = records(rows, split="fit")
     per = Counter(r["dataset"] for r in rows if r["split"] == "fit")
     final = (args.scores.parent / "DETECTION_FINAL").exists()
@@ -74,11 +116,12 @@ def main(argv: list[str] | None = None) -> int:
         f"{d} ({n})" for d, n in sorted(per.items())
     )
     cal = ConfidenceCalibrator(None)
-    cmap = cal.fit(fit, method=args.method, fitted_on=desc)
+    cmap = cal.fit(fit, method=args.method, by_shape=by_shape, fitted_on=desc)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     cal.save(args.out)
     rep = cal.report(records(rows, split="report"))
-    print(f"fitted {cmap.method} map on {cmap.n_records} rows -> {args.out}")
+    shapes = ", ".join(f"{k} ({g.n_records})" for k, g in cmap.groups.items()) or "none"
+    print(f"fitted {cmap.method} map on {cmap.n_records} rows -> {args.out}; shapes: {shapes}")
     print(
         f"report split (pooled, n={rep.n}): ECE {rep.ece_uncalibrated:.3f} -> {rep.ece:.3f}, "
         f"Brier {rep.brier_uncalibrated:.3f} -> {rep.brier:.3f}"
