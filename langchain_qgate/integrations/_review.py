@@ -1,0 +1,95 @@
+"""Human review of an escalated answer: the decision schema and the interrupt payload.
+
+When the retry budget is spent and the policy is ``"escalate"``, the middleware and the gate
+node call LangGraph ``interrupt()`` with an :class:`EscalationRequest` (as a JSON-ready dict).
+The run resumes with ``Command(resume=decision)`` where ``decision`` is a
+:class:`HumanDecision`, a dict of the same shape, or the bare string ``"approve"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+__all__ = ["DecisionType", "EscalationRequest", "HumanDecision"]
+
+DecisionType = Literal["approve", "edit", "reject"]
+"""What the reviewer decided.
+
+- ``"approve"``: deliver the draft as it is (marked as approved by a human).
+- ``"edit"``: deliver the reviewer's ``text`` instead of the draft.
+- ``"reject"``: drop the draft and send the reviewer's ``message`` to the model as feedback;
+  the model answers again and the gate checks that answer (escalating again if it fails).
+"""
+
+
+def _all_decisions() -> list[DecisionType]:
+    return ["approve", "edit", "reject"]
+
+
+class HumanDecision(BaseModel):
+    """A reviewer's answer to an escalation, given as ``Command(resume=...)``.
+
+    Attributes:
+        type: ``"approve"``, ``"edit"`` or ``"reject"``.
+        text: The replacement answer (required for ``"edit"``).
+        message: Feedback for the model (required for ``"reject"``).
+        reviewer: Optional reviewer name, recorded in the audit metadata.
+
+    Example:
+        ```python
+        agent.invoke(Command(resume={"type": "edit", "text": "Revenue was $12.4M."}), config)
+        agent.invoke(Command(resume="approve"), config)
+        ```
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    type: DecisionType
+    text: str | None = None
+    message: str | None = None
+    reviewer: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_shorthand(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return {"type": value}
+        return value
+
+    @model_validator(mode="after")
+    def _required_fields(self) -> HumanDecision:
+        if self.type == "edit" and not (self.text or "").strip():
+            raise ValueError("an 'edit' decision needs the replacement 'text'")
+        if self.type == "reject" and not (self.message or "").strip():
+            raise ValueError("a 'reject' decision needs a 'message' for the model")
+        return self
+
+
+class EscalationRequest(BaseModel):
+    """What the reviewer sees in the interrupt (``Interrupt.value`` is its JSON dict).
+
+    Attributes:
+        kind: Always ``"qgate_escalation"`` (lets clients route the interrupt).
+        reason: Why the run escalated.
+        draft: The answer that failed the gate.
+        summary: User-facing summary of the problems.
+        guidance: The structured retry guidance (JSON).
+        report: The grounding report (JSON).
+        metadata: The draft's quality metadata (JSON).
+        retries_used: Retries spent before escalating.
+        allowed_decisions: The decision types the reviewer may send.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["qgate_escalation"] = "qgate_escalation"
+    reason: str
+    draft: str
+    summary: str
+    guidance: dict[str, Any] = Field(default_factory=dict)
+    report: dict[str, Any] = Field(default_factory=dict)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+    retries_used: int = 0
+    allowed_decisions: list[DecisionType] = Field(default_factory=_all_decisions)

@@ -1,0 +1,331 @@
+"""The gate loop step shared by ``QualityGateMiddleware`` and the LangGraph gate node.
+
+One step: read the draft answer and the evidence from state, run the gate, and turn the
+verdict into a state update plus a route (``"pass"`` or ``"retry"``). Everything per-run lives
+in state under the ``qgate_*`` keys (checkpointed, never on the instance):
+
+- ``qgate_counters``: :class:`~langchain_qgate.load.LoadCounters` as a dict (retries included).
+- ``qgate_turn``: id of the user turn the counters belong to; a new question resets them.
+- ``qgate_audit``: the rejected drafts of the current turn, with the guidance they got.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from langchain_core.messages import AIMessage, BaseMessage, RemoveMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.types import interrupt
+
+from langchain_qgate.gate import FilteredOutput, GatePolicy, QualityGate, RejectedOutput
+from langchain_qgate.integrations._harvest import (
+    EvidenceFn,
+    EvidenceItem,
+    collect_evidence,
+    guidance_message,
+    is_guidance,
+    last_question,
+    message_text,
+)
+from langchain_qgate.integrations._review import EscalationRequest, HumanDecision
+from langchain_qgate.load import CognitiveLoadMonitor, LoadBudget, LoadCounters
+
+__all__ = [
+    "AUDIT_KEY",
+    "COUNTERS_KEY",
+    "TURN_KEY",
+    "GateRunner",
+    "Prepared",
+    "StepResult",
+    "current_config",
+    "default_gate",
+    "gate_load_monitor",
+]
+
+COUNTERS_KEY = "qgate_counters"
+TURN_KEY = "qgate_turn"
+AUDIT_KEY = "qgate_audit"
+
+Route = Literal["pass", "retry"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Prepared:
+    """Inputs of one gate check read from state."""
+
+    draft: AIMessage
+    evidence: list[EvidenceItem]
+    question: str | None
+    counters: LoadCounters
+    turn: str | None
+    audit: list[dict[str, Any]]
+    guidance_ids: list[str]
+
+
+@dataclass(frozen=True, kw_only=True)
+class StepResult:
+    """The outcome of one gate step: a route and the state update that goes with it."""
+
+    route: Route
+    update: dict[str, Any]
+    result: FilteredOutput | RejectedOutput | None = None
+    decision: HumanDecision | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def current_config() -> RunnableConfig | None:
+    """The ``RunnableConfig`` of the running graph node, or None outside a graph."""
+    from langgraph.config import get_config
+
+    try:
+        return get_config()
+    except RuntimeError:
+        return None
+
+
+def default_gate(monitor: Any, policy: GatePolicy | None) -> QualityGate:
+    """A gate whose load budget allows as many retries as the policy does."""
+    retries = (policy or GatePolicy()).max_retries
+    load = CognitiveLoadMonitor(LoadBudget(max_retries=retries))
+    return QualityGate(monitor=monitor, policy=policy, load_monitor=load)
+
+
+def gate_load_monitor(gate: QualityGate) -> CognitiveLoadMonitor:
+    """The gate's load monitor, so the counters and the gate share one budget."""
+    monitor = getattr(gate, "load_monitor", None)
+    return monitor if isinstance(monitor, CognitiveLoadMonitor) else CognitiveLoadMonitor()
+
+
+def _turn_messages(messages: Sequence[BaseMessage], turn: str | None) -> list[BaseMessage]:
+    """Messages after the user turn ``turn`` (the whole list when it is not found)."""
+    if turn is None:
+        return list(messages)
+    for i in range(len(messages) - 1, -1, -1):
+        if messages[i].id == turn:
+            return list(messages[i + 1 :])
+    return list(messages)
+
+
+def _tool_errors_since_last_ai(messages: Sequence[BaseMessage]) -> int:
+    """Error ``ToolMessage``s between the previous AI turn and the last message."""
+    count = 0
+    for message in reversed(messages[:-1]):
+        if isinstance(message, AIMessage):
+            break
+        if isinstance(message, ToolMessage) and message.status == "error":
+            count += 1
+    return count
+
+
+class GateRunner:
+    """Stateless helper that runs the gate on state and builds the state update.
+
+    Args:
+        gate: The quality gate facade.
+        load_monitor: Counts model calls and retries into the counters.
+        static_evidence: Evidence given to the constructor.
+        evidence_fn: Optional ``evidence_fn(state) -> evidence``.
+        evidence_key: State key holding evidence (graph helper) or None.
+        annotate: Replace the passed answer's content with the annotated rendering.
+        strip_guidance: Remove this turn's guidance messages once the answer passes.
+    """
+
+    def __init__(
+        self,
+        gate: QualityGate,
+        *,
+        load_monitor: CognitiveLoadMonitor,
+        static_evidence: Sequence[EvidenceItem] = (),
+        evidence_fn: EvidenceFn | None = None,
+        evidence_key: str | None = None,
+        annotate: bool = False,
+        strip_guidance: bool = True,
+    ) -> None:
+        self.gate = gate
+        self.load_monitor = load_monitor
+        self.static_evidence = list(static_evidence)
+        self.evidence_fn = evidence_fn
+        self.evidence_key = evidence_key
+        self.annotate = annotate
+        self.strip_guidance = strip_guidance
+
+    # -- reading state -------------------------------------------------------------------
+    def bookkeeping(self, state: Mapping[str, Any]) -> tuple[str | None, LoadCounters, list[Any]]:
+        """Turn id, counters and audit of the current user turn (fresh on a new question)."""
+        messages = state.get("messages") or []
+        question = last_question(messages)
+        turn = question.id if question is not None else None
+        if turn != state.get(TURN_KEY) or COUNTERS_KEY not in state:
+            return turn, LoadCounters(), []
+        counters = LoadCounters.from_state(state.get(COUNTERS_KEY))
+        return turn, counters, list(state.get(AUDIT_KEY) or [])
+
+    def record_model_call(self, state: Mapping[str, Any], message: AIMessage) -> dict[str, Any]:
+        """Bookkeeping update for a model call that is not gated (it calls tools)."""
+        turn, counters, audit = self.bookkeeping(state)
+        counters = self._count(state, counters, message)
+        return {COUNTERS_KEY: counters.to_state(), TURN_KEY: turn, AUDIT_KEY: audit}
+
+    def _count(
+        self, state: Mapping[str, Any], counters: LoadCounters, message: AIMessage
+    ) -> LoadCounters:
+        counters = self.load_monitor.record_model_call(counters, message)
+        for _ in range(_tool_errors_since_last_ai(state.get("messages") or [])):
+            counters = self.load_monitor.record_tool_error(counters)
+        return counters
+
+    def prepare(self, state: Mapping[str, Any], draft: AIMessage) -> Prepared:
+        """Read everything the gate needs for ``draft`` from ``state``."""
+        messages = state.get("messages") or []
+        turn, counters, audit = self.bookkeeping(state)
+        counters = self._count(state, counters, draft)
+        question = last_question(messages)
+        evidence = collect_evidence(
+            state,
+            static=self.static_evidence,
+            evidence_fn=self.evidence_fn,
+            state_key=self.evidence_key,
+        )
+        guidance_ids = [
+            m.id for m in _turn_messages(messages, turn) if is_guidance(m) and m.id is not None
+        ]
+        return Prepared(
+            draft=draft,
+            evidence=evidence,
+            question=message_text(question) if question is not None else None,
+            counters=counters,
+            turn=turn,
+            audit=audit,
+            guidance_ids=guidance_ids,
+        )
+
+    # -- running the gate ----------------------------------------------------------------
+    def check(self, p: Prepared, config: RunnableConfig | None) -> FilteredOutput | RejectedOutput:
+        """Run the gate synchronously."""
+        return self.gate.check(
+            p.draft,
+            p.evidence,
+            question=p.question,
+            retries_used=p.counters.retries,
+            counters=p.counters,
+            config=config,
+        )
+
+    async def acheck(
+        self, p: Prepared, config: RunnableConfig | None
+    ) -> FilteredOutput | RejectedOutput:
+        """Run the gate asynchronously."""
+        return await self.gate.acheck(
+            p.draft,
+            p.evidence,
+            question=p.question,
+            retries_used=p.counters.retries,
+            counters=p.counters,
+            config=config,
+        )
+
+    # -- turning the verdict into state --------------------------------------------------
+    def finish(self, p: Prepared, result: FilteredOutput | RejectedOutput) -> StepResult:
+        """State update and route for a gate verdict (may ``interrupt()`` to escalate)."""
+        if isinstance(result, FilteredOutput):
+            return self._deliver(p, result, text=None, review=None)
+        if result.escalation is None:
+            return self._retry(p, result, result.guidance.to_model_message(), decision=None)
+        request = EscalationRequest(
+            reason=result.escalation.reason,
+            draft=result.escalation.draft,
+            summary=result.guidance.summary(),
+            guidance=result.guidance.model_dump(mode="json"),
+            report=result.escalation.report.model_dump(mode="json"),
+            metadata=result.metadata.model_dump(mode="json"),
+            retries_used=p.counters.retries,
+        )
+        raw = interrupt(request.model_dump(mode="json"), response_schema=HumanDecision)
+        decision = raw if isinstance(raw, HumanDecision) else HumanDecision.model_validate(raw)
+        review: dict[str, Any] = {"decision": decision.type, "reviewer": decision.reviewer}
+        if decision.type == "approve":
+            return self._deliver(p, result, text=None, review=review, decision=decision)
+        if decision.type == "edit":
+            review["original_draft"] = message_text(p.draft)
+            return self._deliver(p, result, text=decision.text, review=review, decision=decision)
+        return self._retry(p, result, decision.message or "", decision=decision)
+
+    def _audit_record(self, p: Prepared, result: RejectedOutput, guidance: str) -> dict[str, Any]:
+        return {
+            "attempt": len(p.audit) + 1,
+            "message_id": p.draft.id,
+            "draft": message_text(p.draft),
+            "score": result.metadata.model_dump(mode="json").get("score"),
+            "summary": result.guidance.summary(),
+            "guidance": guidance,
+        }
+
+    def _retry(
+        self,
+        p: Prepared,
+        result: RejectedOutput,
+        guidance: str,
+        *,
+        decision: HumanDecision | None,
+    ) -> StepResult:
+        if decision is None:
+            counters = self.load_monitor.record_retry(p.counters)
+        else:
+            # The time a human took to review is not run time: restart the clock.
+            counters = p.counters.model_copy(update={"started_at": None})
+        record = self._audit_record(p, result, guidance)
+        if decision is not None:
+            record["human_decision"] = decision.model_dump(mode="json")
+        messages: list[BaseMessage] = []
+        if p.draft.id is not None:
+            messages.append(RemoveMessage(id=p.draft.id))
+        messages.append(guidance_message(guidance))
+        update = {
+            "messages": messages,
+            COUNTERS_KEY: counters.to_state(),
+            TURN_KEY: p.turn,
+            AUDIT_KEY: [*p.audit, record],
+        }
+        return StepResult(
+            route="retry",
+            update=update,
+            result=result,
+            decision=decision,
+            extra={"guidance": guidance},
+        )
+
+    def _deliver(
+        self,
+        p: Prepared,
+        result: FilteredOutput | RejectedOutput,
+        *,
+        text: str | None,
+        review: dict[str, Any] | None,
+        decision: HumanDecision | None = None,
+    ) -> StepResult:
+        meta = dict(p.draft.response_metadata)
+        meta["qgate"] = result.metadata.model_dump(mode="json")
+        if isinstance(result, FilteredOutput) and result.warning:
+            meta["qgate_warning"] = result.warning
+        if review is not None:
+            meta["qgate_review"] = review
+        if p.audit:
+            meta["qgate_rejected_drafts"] = p.audit
+        content: Any = p.draft.content
+        if text is not None:
+            content = text
+        elif self.annotate and isinstance(result, FilteredOutput):
+            content = result.render_annotated()
+        final = p.draft.model_copy(update={"content": content, "response_metadata": meta})
+        messages: list[BaseMessage] = [final]
+        if self.strip_guidance:
+            messages.extend(RemoveMessage(id=i) for i in p.guidance_ids)
+        update = {
+            "messages": messages,
+            COUNTERS_KEY: p.counters.to_state(),
+            TURN_KEY: p.turn,
+            AUDIT_KEY: p.audit,
+        }
+        return StepResult(route="pass", update=update, result=result, decision=decision)

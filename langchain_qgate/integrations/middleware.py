@@ -1,0 +1,182 @@
+"""``QualityGateMiddleware``: the quality gate inside ``langchain.agents.create_agent``.
+
+The middleware gates every final answer (an ``AIMessage`` without tool calls) in
+``after_model``. A rejected draft is removed from the conversation (kept in the audit trail),
+the model-facing guidance is added as a user turn and the agent jumps back to the model.
+When the retry budget is spent the policy decides: ``"escalate"`` pauses the run with
+LangGraph ``interrupt()`` until a human decides (:class:`HumanDecision`),
+``"pass_with_warning"`` delivers the answer with a warning, ``"raise"`` raises
+``QualityGateRejected``.
+
+Evidence is harvested from the run itself: every ``ToolMessage`` (content, or the ``Document``
+artifact of retriever tools), plus static evidence and an optional ``evidence_fn(state)``.
+All per-run data (counters, retries, rejected drafts) lives in agent state as private
+attributes, so it is checkpointed, survives a process restart and never leaks between threads.
+
+Tool gating is a separate middleware (``ToolGatingMiddleware``); stack both in the same
+``middleware=[...]`` list to gate retrieval results before the model sees them and answers
+after it writes them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any, NotRequired
+
+from langchain.agents.middleware.types import (
+    AgentMiddleware,
+    AgentState,
+    PrivateStateAttr,
+    ResponseT,
+    hook_config,
+)
+from langchain_core.messages import AIMessage
+from langgraph.typing import ContextT
+
+from langchain_qgate.gate import GatePolicy, QualityGate
+from langchain_qgate.integrations._harvest import EvidenceFn, EvidenceItem, flatten_evidence
+from langchain_qgate.integrations._step import (
+    GateRunner,
+    StepResult,
+    current_config,
+    default_gate,
+    gate_load_monitor,
+)
+from langchain_qgate.load import LoadCountersDict
+
+if TYPE_CHECKING:
+    from langgraph.runtime import Runtime
+
+    from langchain_qgate.grounding import HallucinationMonitor
+
+__all__ = ["QualityGateAgentState", "QualityGateMiddleware"]
+
+
+class QualityGateAgentState(AgentState[ResponseT]):
+    """Agent state with the gate's private bookkeeping (checkpointed, not in input/output).
+
+    Attributes:
+        qgate_counters: Load counters of the current turn (model calls, tokens, retries...).
+        qgate_turn: Id of the user message the counters belong to.
+        qgate_audit: Rejected drafts of the current turn with their guidance.
+    """
+
+    qgate_counters: NotRequired[Annotated[LoadCountersDict, PrivateStateAttr]]
+    qgate_turn: NotRequired[Annotated[str | None, PrivateStateAttr]]
+    qgate_audit: NotRequired[Annotated[list[dict[str, Any]], PrivateStateAttr]]
+
+
+class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], ContextT, ResponseT]):
+    """Gate the agent's final answers for grounding, confidence and load.
+
+    Args:
+        gate: A configured :class:`~langchain_qgate.gate.QualityGate`. Built from ``monitor``
+            and ``policy`` when omitted.
+        monitor: Hallucination monitor for the default gate (the bundled model when omitted;
+            loaded lazily on the first check).
+        policy: Gate policy for the default gate (thresholds, retry budget, exhaustion policy).
+        evidence: Static evidence checked alongside the harvested tool results.
+        evidence_fn: ``evidence_fn(state) -> evidence`` for evidence kept elsewhere in state.
+        annotate: Deliver the annotated rendering (citation markers) instead of the raw text.
+        strip_guidance: Remove the gate's guidance turns from the history once an answer passes.
+
+    The per-call profile can be switched through ``config["configurable"]`` (for example
+    ``{"qgate_profile": "strict"}``), as :meth:`GatePolicy.with_overrides` reads it.
+
+    Example:
+        ```python
+        from langchain.agents import create_agent
+        from langgraph.checkpoint.memory import InMemorySaver
+        from langgraph.types import Command
+        from langchain_qgate.integrations import QualityGateMiddleware
+
+        agent = create_agent(
+            model,
+            tools=[search_docs],
+            middleware=[QualityGateMiddleware(policy=GatePolicy(max_retries=2))],
+            checkpointer=InMemorySaver(),
+        )
+        config = {"configurable": {"thread_id": "t1"}}
+        result = agent.invoke({"messages": [("user", "What was 2024 revenue?")]}, config)
+        if "__interrupt__" in result:  # budget spent, a human decides
+            result = agent.invoke(Command(resume={"type": "approve"}), config)
+        result["messages"][-1].response_metadata["qgate"]["score"]
+        ```
+    """
+
+    state_schema = QualityGateAgentState  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        *,
+        gate: QualityGate | None = None,
+        monitor: HallucinationMonitor | None = None,
+        policy: GatePolicy | None = None,
+        evidence: Any = None,
+        evidence_fn: EvidenceFn | None = None,
+        annotate: bool = False,
+        strip_guidance: bool = True,
+    ) -> None:
+        super().__init__()
+        if gate is not None and (monitor is not None or policy is not None):
+            raise ValueError("pass either gate= or monitor=/policy=, not both")
+        if evidence_fn is not None and not callable(evidence_fn):
+            raise ValueError("evidence_fn must be callable")
+        self.gate = gate if gate is not None else default_gate(monitor, policy)
+        static: list[EvidenceItem] = flatten_evidence(evidence)
+        self._runner = GateRunner(
+            self.gate,
+            load_monitor=gate_load_monitor(self.gate),
+            static_evidence=static,
+            evidence_fn=evidence_fn,
+            annotate=annotate,
+            strip_guidance=strip_guidance,
+        )
+
+    @staticmethod
+    def _apply(step: StepResult) -> dict[str, Any]:
+        if step.route == "retry":
+            return {**step.update, "jump_to": "model"}
+        return step.update
+
+    @hook_config(can_jump_to=["model", "end"])
+    def after_model(
+        self, state: QualityGateAgentState[ResponseT], runtime: Runtime[ContextT]
+    ) -> dict[str, Any] | None:
+        """Gate a final answer; jump back to the model with guidance when it fails.
+
+        Args:
+            state: Agent state (messages and the gate's private bookkeeping).
+            runtime: The LangGraph runtime (unused).
+
+        Returns:
+            The state update: the annotated answer, or the draft's removal plus guidance and
+            ``jump_to="model"``; bookkeeping only for tool-calling turns.
+
+        Raises:
+            QualityGateRejected: Budget spent under the ``"raise"`` policy.
+        """
+        messages = state.get("messages") or []
+        draft = messages[-1] if messages else None
+        if not isinstance(draft, AIMessage):
+            return None
+        if draft.tool_calls:
+            return self._runner.record_model_call(state, draft)
+        prepared = self._runner.prepare(state, draft)
+        result = self._runner.check(prepared, current_config())
+        # ``finish`` may call ``interrupt()``: its GraphInterrupt must propagate untouched.
+        return self._apply(self._runner.finish(prepared, result))
+
+    @hook_config(can_jump_to=["model", "end"])
+    async def aafter_model(
+        self, state: QualityGateAgentState[ResponseT], runtime: Runtime[ContextT]
+    ) -> dict[str, Any] | None:
+        """Async :meth:`after_model` (the grounding check runs off the event loop)."""
+        messages = state.get("messages") or []
+        draft = messages[-1] if messages else None
+        if not isinstance(draft, AIMessage):
+            return None
+        if draft.tool_calls:
+            return self._runner.record_model_call(state, draft)
+        prepared = self._runner.prepare(state, draft)
+        result = await self._runner.acheck(prepared, current_config())
+        return self._apply(self._runner.finish(prepared, result))
