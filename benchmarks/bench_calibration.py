@@ -9,8 +9,9 @@ For each development file, on its ``report`` split:
   files, i.e. what a user with a new kind of data sees before calling ``fit``.
 
 One pooled isotonic map (no shapes) and Platt scaling are reported next to it. Input is the
-detection benchmark's per-item scores (``benchmarks/results/detection_scores.jsonl``); ``--synthetic`` runs on generated scores to
-exercise the pipeline. Writes ``benchmarks/results/calibration.json`` and a reliability diagram
+detection benchmark's per-item scores (``benchmarks/results/detection_scores.jsonl``);
+``--synthetic`` runs on generated scores to exercise the pipeline. Writes
+``benchmarks/results/calibration.json`` and a reliability diagram
 ``benchmarks/results/calibration_reliability.png``, and prints a Markdown table.
 
 Usage:
