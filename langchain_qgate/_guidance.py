@@ -152,7 +152,8 @@ def build_guidance_parts(
             actions.append(
                 "State your confidence in line with the evidence; hedge uncertain claims."
             )
-        elif "confidence" in failed:
+        elif "confidence" in failed and "grounding" not in failed:
+            # with grounding also failed, the grounding lines already say what is unsupported
             issues.append(
                 f"The answer is unlikely to be supported (confidence {confidence.calibrated:.2f}, "
                 f"needs {confidence_threshold:.2f})."

@@ -722,3 +722,12 @@ def test_facade_rejects_a_contradicted_answer_with_quoted_evidence(real_gate: Qu
 async def test_facade_acheck_matches_check(real_gate: QualityGate) -> None:
     answer = "Acme was founded in 2019 in Berlin. It employs 500 people."
     assert await real_gate.acheck(answer, EVIDENCE) == real_gate.check(answer, EVIDENCE)
+
+
+def test_confidence_only_failure_asks_to_stick_to_the_evidence() -> None:
+    decision = NoiseGate().filter_output(TEXT, GOOD, conf(0.3))
+    assert isinstance(decision, RejectedOutput)
+    g = decision.guidance
+    assert g.failed_dimensions == ["confidence"]
+    assert g.issues == ["The answer is unlikely to be supported (confidence 0.30, needs 0.50)."]
+    assert g.actions == ["Say only what the evidence states, and hedge the rest."]
