@@ -120,7 +120,7 @@ def plot_reliability(report: CalibrationReport, path: str | Path, *, title: str 
 
         mpl.use("Agg")
         import matplotlib.pyplot as plt
-    except ImportError as exc:  # pragma: no cover - depends on the environment
+    except ImportError as exc:
         msg = "the reliability diagram needs matplotlib: pip install 'langchain-qgate[plot]'"
         raise ImportError(msg) from exc
     out = Path(path)

@@ -338,3 +338,15 @@ def test_shape_map_is_used_by_calibrate_and_survives_json(tmp_path: Path) -> Non
 def test_small_shapes_fall_back_to_the_pooled_map() -> None:
     cmap = ConfidenceCalibrator(None).fit(_shaped(400, 4), by_shape=True, min_group=300)
     assert cmap.groups == {}
+
+
+def test_reliability_diagram_without_matplotlib_says_how_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    cal = ConfidenceCalibrator(None)
+    cal.fit(_synthetic(200, 9))
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(ImportError, match=r"langchain-qgate\[plot\]"):
+        cal.report(plot_path=tmp_path / "x.png")
