@@ -101,6 +101,12 @@ def _artifact_items(artifact: Any, source: Mapping[str, Any]) -> list[EvidenceIt
             out.append(Document(page_content=item.page_content, metadata=meta, id=item.id))
         elif isinstance(item, EvidenceChunk | str):
             out.append(item)
+        elif isinstance(item, Mapping) and isinstance(item.get("page_content"), str):
+            # A Document after a checkpoint round-trip comes back as a plain dict.
+            meta = {**source, **(item.get("metadata") or {})}
+            out.append(
+                Document(page_content=item["page_content"], metadata=meta, id=item.get("id"))
+            )
         else:
             return None  # an artifact we do not understand: fall back to the content
     return out or None

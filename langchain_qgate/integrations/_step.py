@@ -19,6 +19,7 @@ from langchain_core.messages import AIMessage, BaseMessage, RemoveMessage, ToolM
 from langchain_core.runnables import RunnableConfig
 from langgraph.types import interrupt
 
+from langchain_qgate.errors import QualityGateRejected
 from langchain_qgate.gate import FilteredOutput, GatePolicy, QualityGate, RejectedOutput
 from langchain_qgate.integrations._harvest import (
     EvidenceFn,
@@ -249,17 +250,38 @@ class GateRunner:
             return self._deliver(p, result, text=None, review=review, decision=decision)
         if decision.type == "edit":
             review["original_draft"] = message_text(p.draft)
-            return self._deliver(p, result, text=decision.text, review=review, decision=decision)
+            # The draft's claims do not describe the reviewer's text: grade the text itself
+            # (for information; the reviewer's decision stands).
+            edited = self._regrade(p, decision.text or "")
+            return self._deliver(p, edited, text=decision.text, review=review, decision=decision)
         return self._retry(p, result, decision.message or "", decision=decision)
+
+    def _regrade(self, p: Prepared, text: str) -> FilteredOutput | RejectedOutput:
+        try:
+            return self.gate.check(text, p.evidence, question=p.question)
+        except QualityGateRejected as exc:
+            if isinstance(exc.payload, RejectedOutput):
+                return exc.payload
+            raise
 
     def _audit_record(self, p: Prepared, result: RejectedOutput, guidance: str) -> dict[str, Any]:
         return {
             "attempt": len(p.audit) + 1,
             "message_id": p.draft.id,
             "draft": message_text(p.draft),
-            "score": result.metadata.model_dump(mode="json").get("score"),
+            "score": result.metadata.score,
             "summary": result.guidance.summary(),
             "guidance": guidance,
+            "metadata": result.metadata.model_dump(mode="json"),
+        }
+
+    def _escalated_record(self, p: Prepared, review: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "attempt": len(p.audit) + 1,
+            "message_id": p.draft.id,
+            "draft": message_text(p.draft),
+            "escalated": True,
+            "human_decision": {k: v for k, v in review.items() if k != "original_draft"},
         }
 
     def _retry(
@@ -309,10 +331,12 @@ class GateRunner:
         meta["qgate"] = result.metadata.model_dump(mode="json")
         if isinstance(result, FilteredOutput) and result.warning:
             meta["qgate_warning"] = result.warning
+        audit = p.audit
         if review is not None:
             meta["qgate_review"] = review
-        if p.audit:
-            meta["qgate_rejected_drafts"] = p.audit
+            audit = [*audit, self._escalated_record(p, review)]
+        if audit:
+            meta["qgate_rejected_drafts"] = audit
         content: Any = p.draft.content
         if text is not None:
             content = text
@@ -326,6 +350,6 @@ class GateRunner:
             "messages": messages,
             COUNTERS_KEY: p.counters.to_state(),
             TURN_KEY: p.turn,
-            AUDIT_KEY: p.audit,
+            AUDIT_KEY: audit,
         }
         return StepResult(route="pass", update=update, result=result, decision=decision)

@@ -355,3 +355,54 @@ async def test_async_agent_escalates_and_resumes(monitor):
     assert first["__interrupt__"][0].value["draft"] == BAD
     result = await agent.ainvoke(Command(resume={"type": "edit", "text": GOOD}), _cfg())
     assert result["messages"][-1].content == GOOD
+
+
+def test_edit_is_graded_for_the_record_and_the_escalated_draft_is_audited(monitor):
+    agent, _ = _agent(monitor, [BAD], max_retries=1)
+    agent.invoke({"messages": [("user", QUESTION)]}, _cfg())
+    result = agent.invoke(Command(resume={"type": "edit", "text": GOOD}), _cfg())
+    meta = result["messages"][-1].response_metadata
+    assert meta["qgate"]["decision"] == "pass"  # the reviewer's text, not the draft
+    assert next(c["text"] for c in meta["qgate"]["claims"]).startswith("In fiscal year 2024")
+    drafts = meta["qgate_rejected_drafts"]
+    assert [d["draft"] for d in drafts] == [BAD, BAD]
+    assert drafts[-1]["escalated"] is True
+    assert drafts[-1]["human_decision"]["decision"] == "edit"
+
+
+def test_documents_in_checkpointed_artifacts_are_still_evidence():
+    from langchain_qgate.integrations._harvest import tool_output_evidence
+
+    restored = ToolMessage(
+        content="[annual_report_2024#0] text with an id",
+        artifact=[{"id": "d1", "metadata": {"source": "f.md"}, "page_content": "Revenue."}],
+        tool_call_id="c1",
+        name="search_docs",
+    )
+    (doc,) = tool_output_evidence(restored)
+    assert isinstance(doc, Document)
+    assert doc.page_content == "Revenue."
+    assert doc.id == "d1"
+    assert doc.metadata == {"source": "f.md", "tool_call_id": "c1"}
+
+
+def test_error_tool_results_are_not_evidence_but_count_as_tool_errors(monitor):
+    from langchain_qgate.integrations._harvest import harvest_tool_messages
+
+    failed = ToolMessage(content="boom", tool_call_id="c1", status="error", id="t")
+    assert harvest_tool_messages([failed]) == []
+    state = _state(GOOD)
+    state["messages"].insert(3, failed)
+    update = _mw(monitor).after_model(state, Runtime())
+    assert update is not None
+    assert update["qgate_counters"]["tool_errors"] == 1
+
+
+def test_integrations_package_exports_its_public_names():
+    import langchain_qgate.integrations as integrations
+
+    assert integrations.__all__ == sorted(integrations.__all__)
+    for name in integrations.__all__:
+        assert getattr(integrations, name) is not None
+    with pytest.raises(AttributeError):
+        _ = integrations.NotAName

@@ -1,0 +1,288 @@
+"""``qgate demo``: a small RAG agent whose answers go through the quality gate.
+
+The agent (``create_agent`` + :class:`QualityGateMiddleware` + a retriever tool over the
+documents in ``examples/docs``) runs with a scripted chat model, so the demo needs no LLM:
+
+1. The first answer states a wrong revenue figure and an unsupported plan; the gate shows the
+   per-claim verdicts, rejects it and sends guidance back; the corrected answer passes with
+   its citations.
+2. A second question keeps getting a wrong warranty answer; the retry budget runs out, the
+   run pauses with ``interrupt()`` and resumes with a human decision (an edit).
+
+The grounding check uses the real bundled embedding model (loaded once, a few seconds).
+"""
+
+from __future__ import annotations
+
+import argparse
+import textwrap
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from langchain_core.messages import AIMessage, BaseMessage
+    from langchain_core.runnables import RunnableConfig
+
+__all__ = ["DEMO_SCRIPT", "default_docs_dir", "register", "run_demo"]
+
+WIDTH = 96
+
+DEMO_SCRIPT: dict[str, list[str]] = {
+    "What was Nordlicht Robotics' revenue in 2024, and how did it grow?": [
+        "Nordlicht Robotics reported revenue of €52.7 million in fiscal year 2024. "
+        "Revenue grew 31% from €36.8 million in fiscal year 2023. "
+        "The company plans to list its shares on the Frankfurt stock exchange in 2026.",
+        "In fiscal year 2024, Nordlicht Robotics reported revenue of €48.2 million. "
+        "Revenue grew 31% from €36.8 million in fiscal year 2023. "
+        "Net income for 2024 was €3.1 million.",
+    ],
+    "How long is the warranty on the Kestrel P3?": [
+        "The Kestrel P3 comes with a 36-month warranty. "
+        "Owners also get free replacement robots for life.",
+        "The Kestrel P3 comes with a 36-month warranty that covers parts and labour.",
+    ],
+}
+"""Question -> the scripted model's successive answers (the last one repeats)."""
+
+HUMAN_EDIT = (
+    "Every Nordlicht robot, including the Kestrel P3, comes with a 24-month warranty; "
+    "batteries are covered for 12 months."
+)
+
+
+def default_docs_dir() -> Path | None:
+    """``examples/docs`` of a source checkout (or the current directory), if present."""
+    for base in (Path(__file__).resolve().parents[1], Path.cwd()):
+        candidate = base / "examples" / "docs"
+        if candidate.is_dir():
+            return candidate
+    return None
+
+
+def _responder(script: dict[str, list[str]]) -> Callable[[list[BaseMessage]], AIMessage]:
+    """Search first, then the next scripted answer for the question after each rejection."""
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+    from langchain_qgate.integrations._harvest import is_guidance
+
+    def respond(messages: list[BaseMessage]) -> AIMessage:
+        at = max(
+            i for i, m in enumerate(messages) if isinstance(m, HumanMessage) and not is_guidance(m)
+        )
+        question = str(messages[at].content)
+        after = messages[at + 1 :]
+        if not any(isinstance(m, ToolMessage) for m in after):
+            return AIMessage(
+                content="",
+                tool_calls=[{"name": "search_docs", "args": {"query": question}, "id": f"s{at}"}],
+            )
+        answers = script[question]
+        k = sum(isinstance(m, HumanMessage) for m in after)
+        return AIMessage(content=answers[min(k, len(answers) - 1)])
+
+    return respond
+
+
+# -- printing ------------------------------------------------------------------------------
+
+
+def _out(text: str = "") -> None:
+    print(text, flush=True)
+
+
+def _wrap(text: str, indent: int) -> str:
+    return textwrap.fill(text, WIDTH, initial_indent=" " * indent, subsequent_indent=" " * indent)
+
+
+def _short(text: str, n: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _claims_table(meta: dict[str, Any]) -> list[str]:
+    lines = [f"      {'#':>2}  {'grade':<11} {'support':>7}  {'claim':<42}  evidence / reason"]
+    for c in meta.get("claims", []):
+        if c.get("contradiction"):
+            why = f"contradicted: {c['contradiction']}"
+        elif c["grade"] == "grounded" and c.get("evidence_ids"):
+            why = f"[{','.join(str(m) for m in c.get('markers', []))}] {c['evidence_ids'][0]}"
+        else:
+            why = c.get("reason", "")
+        lines.append(
+            f"      {c['index'] + 1:>2}  {c['grade'].upper():<11} {c['support']:>7.2f}  "
+            f"{_short(c['text'], 42):<42}  {_short(why, 50)}"
+        )
+    return lines
+
+
+def _verdict_line(meta: dict[str, Any]) -> str:
+    label = {
+        "pass": "PASS",
+        "pass_with_warning": "PASS WITH WARNING",
+        "retry": "REJECT -> retry with guidance",
+        "escalate": "REJECT -> budget spent, escalate to a human",
+        "raise": "REJECT -> raise",
+    }[meta["decision"]]
+    return (
+        f"  [gate]   {label}   grounding {meta['score']:.2f} (needs "
+        f"{meta['grounding_threshold']:.2f}), confidence {meta['confidence']:.2f}, "
+        f"retries {meta['retries_used']}/{meta['max_retries']}"
+    )
+
+
+def _print_update(node: str, update: dict[str, Any]) -> None:
+    from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage, ToolMessage
+
+    messages = update.get("messages") or []
+    if node == "model":
+        for m in messages:
+            if isinstance(m, AIMessage) and m.tool_calls:
+                for call in m.tool_calls:
+                    _out(f"  [model]  calls {call['name']}({_short(str(call['args']), 70)})")
+            elif isinstance(m, AIMessage):
+                _out("  [model]  answer:")
+                _out(_wrap(str(m.content), 11))
+    elif node == "tools":
+        for m in messages:
+            if isinstance(m, ToolMessage):
+                ids = [d.id for d in (m.artifact or [])]
+                _out(f"  [tool]   {m.name} -> {len(ids)} passages: {', '.join(map(str, ids))}")
+    elif node.endswith(".after_model"):
+        removed = [m for m in messages if isinstance(m, RemoveMessage)]
+        guidance = [m for m in messages if isinstance(m, HumanMessage)]
+        if removed and guidance:
+            record = (update.get("qgate_audit") or [{}])[-1]
+            meta = record.get("metadata") or {}
+            _out("  [gate]   claims:")
+            for line in _claims_table(meta):
+                _out(line)
+            if meta:
+                _out(_verdict_line(meta))
+            _out(
+                "  [gate]   guidance sent back to the model (the draft is removed, kept for audit):"
+            )
+            for line in str(guidance[0].content).splitlines():
+                _out(_wrap(line, 13))
+        for m in messages:
+            if isinstance(m, AIMessage) and "qgate" in m.response_metadata:
+                meta = m.response_metadata["qgate"]
+                review = m.response_metadata.get("qgate_review")
+                if review:
+                    _out(
+                        f"  [human]  decision applied: {review['decision']} by {review['reviewer']}"
+                    )
+                    _out("  [gate]   the reviewer's text, graded for the record:")
+                else:
+                    _out("  [gate]   claims:")
+                for line in _claims_table(meta):
+                    _out(line)
+                if not review:
+                    _out(_verdict_line(meta))
+
+
+def _stream(agent: Any, payload: Any, config: RunnableConfig) -> Iterator[tuple[str, Any]]:
+    for chunk in agent.stream(payload, config, stream_mode="updates"):
+        yield from chunk.items()
+
+
+def _final_answer(agent: Any, config: RunnableConfig) -> None:
+    from langchain_qgate.gate import FilteredOutput, QualityMetadata
+
+    final = agent.get_state(config).values["messages"][-1]
+    meta = QualityMetadata.model_validate(final.response_metadata["qgate"])
+    rendered = FilteredOutput(text=str(final.content), metadata=meta).render_annotated()
+    _out("  Final answer, annotated:")
+    for line in rendered.splitlines():
+        _out(_wrap(line, 4) if line.strip() else "")
+
+
+def run_demo(docs_dir: Path, *, max_retries: int = 1) -> int:
+    """Run both demo conversations and print what happens; returns an exit code."""
+    from langchain.agents import create_agent
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.types import Command
+
+    from langchain_qgate._demo_kit import (
+        KeywordRetriever,
+        ScriptedChatModel,
+        load_docs,
+        make_search_tool,
+    )
+    from langchain_qgate.gate import GatePolicy
+    from langchain_qgate.grounding import HallucinationMonitor
+    from langchain_qgate.integrations.middleware import QualityGateMiddleware
+
+    docs = load_docs(docs_dir)
+    files = sorted({d.metadata["source"] for d in docs})
+    _out("=" * WIDTH)
+    _out("qgate demo: a RAG agent (create_agent + QualityGateMiddleware), scripted model")
+    _out("=" * WIDTH)
+    _out(f"Documents: {len(files)} files, {len(docs)} passages from {docs_dir}")
+    started = time.perf_counter()
+    monitor = HallucinationMonitor()
+    monitor.verify_grounding("Warm-up sentence.", ["Warm-up sentence."])
+    _out(f"Embedding model loaded in {time.perf_counter() - started:.1f}s")
+    policy = GatePolicy(max_retries=max_retries, on_exhausted="escalate")
+    _out(
+        f"Policy: grounding >= {policy.grounding_threshold}, confidence >= "
+        f"{policy.confidence_threshold}, {policy.max_retries} retry, then escalate to a human"
+    )
+    agent = create_agent(
+        ScriptedChatModel(respond=_responder(DEMO_SCRIPT)),
+        tools=[make_search_tool(KeywordRetriever(docs=docs, k=3))],
+        middleware=[QualityGateMiddleware(monitor=monitor, policy=policy)],
+        checkpointer=InMemorySaver(),
+    )
+    questions = list(DEMO_SCRIPT)
+    t0 = time.perf_counter()
+
+    for run, question in enumerate(questions, 1):
+        config: RunnableConfig = {"configurable": {"thread_id": f"demo-{run}"}}
+        _out()
+        _out(f"Run {run}: {question}")
+        _out("-" * WIDTH)
+        interrupted = None
+        for node, update in _stream(agent, {"messages": [("user", question)]}, config):
+            if node == "__interrupt__":
+                interrupted = update[0]
+            elif isinstance(update, dict):
+                _print_update(node, update)
+        if interrupted is not None:
+            value = interrupted.value
+            _out("  [gate]   claims of the last draft:")
+            for line in _claims_table(value["metadata"]):
+                _out(line)
+            _out(_verdict_line(value["metadata"]))
+            _out("  [pause]  interrupt() -> the run waits for a reviewer. The reviewer sees:")
+            for line in value["summary"].splitlines():
+                _out(_wrap(line, 13))
+            decision = {"type": "edit", "text": HUMAN_EDIT, "reviewer": "support-lead"}
+            _out("  [human]  Command(resume={'type': 'edit', 'text': ...}) with:")
+            _out(_wrap(HUMAN_EDIT, 13))
+            for node, update in _stream(agent, Command(resume=decision), config):
+                if isinstance(update, dict):
+                    _print_update(node, update)
+        _final_answer(agent, config)
+        audit = agent.get_state(config).values.get("qgate_audit", [])
+        _out(f"  Audit: {len(audit)} rejected draft(s) kept in state for this turn.")
+
+    _out()
+    _out(f"Both runs took {time.perf_counter() - t0:.1f}s after the model load.")
+    return 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    docs = Path(args.docs) if args.docs else default_docs_dir()
+    if docs is None or not docs.is_dir():
+        raise SystemExit("qgate demo: documents not found; pass --docs examples/docs")
+    return run_demo(docs, max_retries=args.max_retries)
+
+
+def register(subparsers: Any) -> None:
+    """Add ``qgate demo`` to the CLI."""
+    demo = subparsers.add_parser("demo", help="run the RAG agent demo with the quality gate")
+    demo.add_argument("--docs", default=None, help="folder of .md/.txt documents")
+    demo.add_argument("--max-retries", type=int, default=1, help="retry budget before escalating")
+    demo.set_defaults(func=_cmd_demo)
