@@ -161,3 +161,10 @@ def test_node_factory_validates_its_arguments() -> None:
         judge_node(SIGNALS, accepted_key="results")
     with pytest.raises(InvalidInputError):
         judge_node(SIGNALS)({"results": "not a list"})
+
+
+async def test_send_fan_out_async_run_excludes_the_same_agent() -> None:
+    graph = build_send_graph(judge_node(SIGNALS)).compile()
+    out = await graph.ainvoke({})
+    assert sorted(out["report"]) == ["app", "infra"]
+    assert [r.agent_name for r in out["rejections"]] == ["network"]
