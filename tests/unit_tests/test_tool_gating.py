@@ -206,8 +206,14 @@ def test_suggestions_are_sorted_by_priority() -> None:
         SuggestedAction.NARROW_SCOPE,
     )
     assert [a.priority for a in SuggestedAction] == list(range(6))
-    assert list(SuggestedAction)[0] is SuggestedAction.REFINE_QUERY
-    assert list(SuggestedAction)[-1] is SuggestedAction.CONSOLIDATE_MEMORY
+    assert [a.value for a in SuggestedAction] == [
+        "refine_query",
+        "add_context",
+        "ask_for_clarification",
+        "narrow_scope",
+        "get_neighborhood",
+        "consolidate_memory",
+    ]
 
 
 # -- config, custom thresholds, hard gating ------------------------------------------------
