@@ -237,11 +237,16 @@ class StructuredCitationMiddleware(AgentMiddleware[AgentState[ResponseT], Contex
             }
         if human.type == "edit":
             text = human.text or ""
-            update["structured_response"] = (
-                type(structured).model_validate_json(text)
-                if isinstance(structured, BaseModel)
-                else json.loads(text)
-            )
+            try:
+                update["structured_response"] = (
+                    type(structured).model_validate_json(text)
+                    if isinstance(structured, BaseModel)
+                    else json.loads(text)
+                )
+            except ValueError as exc:  # pydantic ValidationError and JSONDecodeError
+                raise InvalidInputError(
+                    "resume", f"the edited answer is not a valid {type(structured).__name__}: {exc}"
+                ) from exc
         if ai is not None:
             meta = rejected.metadata.model_copy(
                 update={"warning": f"approved by a reviewer ({human.type})"}

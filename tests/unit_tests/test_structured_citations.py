@@ -278,6 +278,15 @@ def test_escalation_edit_replaces_the_answer() -> None:
     assert result["structured_response"].claims[1].evidence_ids == ["doc-2"]
 
 
+def test_escalation_edit_with_an_invalid_answer_is_refused_clearly() -> None:
+    model = ScriptedChatModel(responses=[search_call(), answer_call("c1", "doc-1", "x")])
+    agent = escalating_agent(model)
+    config = {"configurable": {"thread_id": "esc-bad-edit"}}
+    agent.invoke(QUESTION, config)
+    with pytest.raises(ValueError, match="the edited answer is not a valid CitedAnswer"):
+        agent.invoke(Command(resume={"type": "edit", "text": "{not json"}), config)
+
+
 def test_escalation_reject_sends_feedback_to_the_model() -> None:
     model = ScriptedChatModel(
         responses=[
