@@ -42,6 +42,7 @@ from langchain_qgate.schemas import EvidenceChunk, GroundingReport
 __all__ = [
     "REJECTION_MARKER",
     "as_judge",
+    "evidence_ids_from",
     "evidence_ids_from_messages",
     "gate_structured_output",
 ]
@@ -127,6 +128,25 @@ def evidence_ids_from_messages(
         if pattern is not None:
             for match in pattern.finditer(text):
                 out.setdefault(match.group(1) if pattern.groups else match.group(0), "")
+    return out
+
+
+def evidence_ids_from(evidence: Any) -> dict[str, str]:
+    """The ids of evidence given directly: ``Document`` (``id`` or ``metadata["id"]`` ...),
+    ``EvidenceChunk`` (its id and source id), mappings with an id key, ``ToolMessage`` (as in
+    :func:`evidence_ids_from_messages`), or a list of these.
+
+    Returns:
+        ``{evidence id: its text}`` in first-seen order.
+    """
+    items = evidence if isinstance(evidence, list | tuple) else [evidence]
+    out: dict[str, str] = {}
+    for item in items:
+        if isinstance(item, ToolMessage):
+            for key, text in evidence_ids_from_messages([item]).items():
+                out.setdefault(key, text)
+        elif item is not None:
+            _add_any(out, item)
     return out
 
 

@@ -8,7 +8,8 @@ a fabricated claim would be, the model retries, and when the retry budget of the
 :class:`~langchain_qgate.gate.GatePolicy` is spent its ``on_exhausted`` policy applies.
 
 - :func:`gate_structured_output`: the gate step for one structured answer (no agent needed).
-- :func:`evidence_ids_from_messages`: the evidence ids a run retrieved, read from its
+- :func:`evidence_ids_from` / :func:`evidence_ids_from_messages`: the ids of evidence given
+  directly (``Document``, ``EvidenceChunk``, dicts), or retrieved by a run, read from its
   ``ToolMessage`` artifacts (``Document.id`` / ``metadata["id"]``, ``EvidenceChunk.id``) and
   JSON tool results (``"id"`` / ``"evidence_id"`` / ``"doc_id"`` ... keys).
 - :class:`StructuredCitationMiddleware`: the same inside ``create_agent``.
@@ -42,6 +43,7 @@ from langchain_qgate.gate import FilteredOutput, GatePolicy, QualityMetadata, Re
 from langchain_qgate.integrations._citations import (
     REJECTION_MARKER,
     as_judge,
+    evidence_ids_from,
     evidence_ids_from_messages,
     gate_structured_output,
 )
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
 __all__ = [
     "REJECTION_MARKER",
     "StructuredCitationMiddleware",
+    "evidence_ids_from",
     "evidence_ids_from_messages",
     "gate_structured_output",
 ]

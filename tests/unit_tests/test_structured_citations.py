@@ -24,6 +24,7 @@ from langchain_qgate.gate import FilteredOutput, GatePolicy, RejectedOutput
 from langchain_qgate.integrations.structured import (
     REJECTION_MARKER,
     StructuredCitationMiddleware,
+    evidence_ids_from,
     evidence_ids_from_messages,
     gate_structured_output,
 )
@@ -476,3 +477,18 @@ def test_middleware_validates_arguments() -> None:
         StructuredCitationMiddleware("claims[].evidence_ids", static_ids="abc")
     with pytest.raises(ValueError):
         StructuredCitationMiddleware("claims[.evidence_ids")
+
+
+def test_evidence_ids_from_documents_chunks_and_dicts_feed_the_gate_step() -> None:
+    evidence = [
+        Document(page_content="ACME was founded in 2020.", metadata={"id": "doc-1"}),
+        EvidenceChunk(id="kb#3", text="ACME has 500 employees.", source_id="kb"),
+        {"doc_id": "doc-2", "text": "x"},
+        ToolMessage(json.dumps([{"id": "t-1"}]), tool_call_id="9"),
+    ]
+    ids = evidence_ids_from(evidence)
+    assert list(ids) == ["doc-1", "kb#3", "kb", "doc-2", "t-1"]
+    answer = CitedAnswer.model_validate(answer_args("doc-1", "kb#3"))
+    decision = gate_structured_output(answer, ids.keys(), judge="claims[].evidence_ids", quotes=ids)
+    assert isinstance(decision, FilteredOutput)
+    assert decision.metadata.sources[1].quote == "ACME has 500 employees."
