@@ -344,13 +344,13 @@ class GroundingMonitor(Protocol):
     """What the facade needs from a grounding monitor (``HallucinationMonitor`` fits)."""
 
     def verify_grounding(
-        self, output: Any, evidence: Any, question: str | None = None
+        self, output: Any, evidence: Any, *, question: str | None = None
     ) -> GroundingReport:
         """Grade ``output`` against ``evidence``."""
         ...
 
     async def averify_grounding(
-        self, output: Any, evidence: Any, question: str | None = None
+        self, output: Any, evidence: Any, *, question: str | None = None
     ) -> GroundingReport:
         """Async twin."""
         ...

@@ -65,18 +65,43 @@ def compute_features(data: Path, cache: Path) -> dict[str, list[dict]]:
     for name in FILES:
         t0 = time.time()
         rows = load_rows(data, name)
+        warm_cache(monitor, rows)
         feats = []
         for r in rows:
             claims, _, items = monitor.prepare(r["response"], r["context"], question=r["question"])
-            x = np.array([it.signals.vector() for it in items]) if items else np.zeros((0, len(FEATURE_NAMES)))
+            x = (
+                np.array([it.signals.vector() for it in items])
+                if items
+                else np.zeros((0, len(FEATURE_NAMES)))
+            )
             counted = np.array([c.type is not ClaimType.OPINION for c in claims], dtype=bool)
-            feats.append({"id": r["id"], "label": r["label"], "split": r["split"], "x": x,
-                          "counted": counted})
+            feats.append(
+                {
+                    "id": r["id"],
+                    "label": r["label"],
+                    "split": r["split"],
+                    "x": x,
+                    "counted": counted,
+                }
+            )
         out[name] = feats
         print(f"{name}: {len(rows)} rows in {time.time() - t0:.0f}s", file=sys.stderr)
     with open(cache, "wb") as fh:
         pickle.dump(out, fh)
     return out
+
+
+def warm_cache(monitor, rows: list[dict]) -> None:
+    """Embed every chunk and claim of ``rows`` in large batches (fills the content cache)."""
+    from langchain_qgate.grounding.evidence import EvidenceIndex
+
+    texts: list[str] = []
+    for r in rows:
+        texts.extend(c.text for c in monitor.extractor(r["response"], question=r["question"]))
+        texts.extend(c.text for c in EvidenceIndex(r["context"], embedder=monitor.embedder).chunks)
+    uniq = list(dict.fromkeys(texts))
+    for i in range(0, len(uniq), 512):
+        monitor.embedder.embed(uniq[i : i + 512])
 
 
 def sigmoid(z: np.ndarray) -> np.ndarray:
@@ -91,7 +116,9 @@ def aggregate(row: dict, cols: list[int]) -> np.ndarray:
     return sel[:, cols].min(axis=0)
 
 
-def fit(rows_by_ds: dict[str, list[dict]], cols: list[int], l2: float = 1e-3) -> tuple[np.ndarray, float]:
+def fit(
+    rows_by_ds: dict[str, list[dict]], cols: list[int], l2: float = 1e-3
+) -> tuple[np.ndarray, float]:
     """Dataset-balanced logistic regression of 'supported' with weights >= 0."""
     xs, ys, ws = [], [], []
     for rows in rows_by_ds.values():
@@ -122,7 +149,9 @@ def fit(rows_by_ds: dict[str, list[dict]], cols: list[int], l2: float = 1e-3) ->
     return res.x[1:], float(res.x[0])
 
 
-def output_scores(rows: list[dict], cols: list[int], weights: np.ndarray, bias: float) -> np.ndarray:
+def output_scores(
+    rows: list[dict], cols: list[int], weights: np.ndarray, bias: float
+) -> np.ndarray:
     """Mean claim support (the monitor's grounding score with default grade weights)."""
     out = []
     for r in rows:
@@ -138,8 +167,11 @@ def output_scores(rows: list[dict], cols: list[int], weights: np.ndarray, bias: 
 def evaluate(rows: list[dict], scores: np.ndarray, threshold: float) -> dict[str, float]:
     y = np.array([r["label"] for r in rows])
     pred = (scores < threshold).astype(int)
-    return {"auroc": float(roc_auc_score(y, 1 - scores)),
-            "bacc": float(balanced_accuracy_score(y, pred)), "n": len(rows)}
+    return {
+        "auroc": float(roc_auc_score(y, 1 - scores)),
+        "bacc": float(balanced_accuracy_score(y, pred)),
+        "n": len(rows),
+    }
 
 
 def best_threshold(rows_by_ds: dict[str, list[dict]], cols, weights, bias) -> float:
@@ -160,13 +192,19 @@ def best_threshold(rows_by_ds: dict[str, list[dict]], cols, weights, bias) -> fl
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "benchdata")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/qgate_features.pkl"))
     ap.add_argument("--features", default=",".join(FEATURE_NAMES))
     ap.add_argument("--write", action="store_true", help="write the shipped model file")
-    ap.add_argument("--gate-threshold", type=float, default=0.6,
-                    help="the gate's default grounding threshold the score is aligned to")
+    ap.add_argument(
+        "--gate-threshold",
+        type=float,
+        default=0.6,
+        help="the gate's default grounding threshold the score is aligned to",
+    )
     args = ap.parse_args()
 
     feats = compute_features(args.data, args.cache)
@@ -176,7 +214,9 @@ def main() -> None:
     rep_rows = {k: [r for r in v if r["split"] == "report"] for k, v in feats.items()}
 
     print(f"features: {names}")
-    print(f"{'dataset':24s} {'ID auroc':>9s} {'ID bacc':>8s} {'LODO auroc':>11s} {'LODO bacc':>10s}")
+    print(
+        f"{'dataset':24s} {'ID auroc':>9s} {'ID bacc':>8s} {'LODO auroc':>11s} {'LODO bacc':>10s}"
+    )
     for name in FILES:
         w_id, b_id = fit({name: fit_rows[name]}, cols)
         t_id = best_threshold({name: fit_rows[name]}, cols, w_id, b_id)
@@ -185,7 +225,10 @@ def main() -> None:
         w_lo, b_lo = fit(others, cols)
         t_lo = best_threshold(others, cols, w_lo, b_lo)
         e_lo = evaluate(rep_rows[name], output_scores(rep_rows[name], cols, w_lo, b_lo), t_lo)
-        print(f"{name:24s} {e_id['auroc']:9.3f} {e_id['bacc']:8.3f} {e_lo['auroc']:11.3f} {e_lo['bacc']:10.3f}")
+        print(
+            f"{name:24s} {e_id['auroc']:9.3f} {e_id['bacc']:8.3f} "
+            f"{e_lo['auroc']:11.3f} {e_lo['bacc']:10.3f}"
+        )
 
     weights, bias = fit(fit_rows, cols)
     t = best_threshold(fit_rows, cols, weights, bias)
@@ -193,8 +236,10 @@ def main() -> None:
     # threshold: ranking is unchanged, and "score < 0.6 -> reject" means what it should.
     logit = lambda p: np.log(p / (1 - p))  # noqa: E731
     shift = float(logit(args.gate_threshold) - logit(t))
-    print(f"all-fit weights {dict(zip(names, np.round(weights, 3)))} bias {bias:.3f} "
-          f"best threshold {t:.2f} -> bias shift {shift:+.3f}")
+    print(
+        f"all-fit weights {dict(zip(names, np.round(weights, 3), strict=True))} bias {bias:.3f} "
+        f"best threshold {t:.2f} -> bias shift {shift:+.3f}"
+    )
     if args.write:
         full = np.zeros(len(FEATURE_NAMES))
         full[cols] = weights

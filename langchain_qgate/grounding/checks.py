@@ -210,11 +210,7 @@ def extract_quantities(text: str) -> list[Quantity]:
             kind = "number"
         if is_word and value <= 1 and not scale_word:
             continue  # "one of the", "zero-shot": too ambiguous to check
-        add(
-            Quantity(
-                kind, value * scale, text[start:end].strip(), start, end, precision, currency
-            )
-        )
+        add(Quantity(kind, value * scale, text[start:end].strip(), start, end, precision, currency))
     out.sort(key=lambda q: q.start)
     return out
 
@@ -222,7 +218,7 @@ def extract_quantities(text: str) -> list[Quantity]:
 def _round_sig(x: float, digits: int) -> float:
     if x == 0:
         return 0.0
-    return round(x, -int(math.floor(math.log10(abs(x)))) + (digits - 1))
+    return round(x, -math.floor(math.log10(abs(x))) + (digits - 1))
 
 
 def quantities_match(claim: Quantity, evidence: Quantity) -> bool:

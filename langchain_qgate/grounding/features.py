@@ -116,7 +116,12 @@ def compute_signals(
         per_chunk_cov.append((coverage(stems, index.stems(i)), i))
     sig.coverage_topk = coverage(stems, topk_stems)
     sig.coverage_all = coverage(stems, index.all_stems)
-    sig.missing = sorted(s for s in stems if s not in index.all_stems)
+    seen: set[str] = set()
+    for tok in tokens(bare):
+        st = stem(tok.lower())
+        if st in stems and st not in index.all_stems and st not in seen:
+            seen.add(st)
+            sig.missing.append(tok)
     # The chunk that talks about the same thing: best coverage, ties to the most similar.
     aligned_cov, aligned = max(per_chunk_cov, key=lambda t: t[0])
 
@@ -136,8 +141,11 @@ def compute_signals(
                     if q.kind == "number" and rival.kind == "money":
                         kind = "money"
                     sig.contradiction = Contradiction(
-                        kind=kind, claim_value=q.raw, evidence_value=rival.raw,
-                        evidence_id=index.chunks[aligned].id, quote=index.chunks[aligned].text,
+                        kind=kind,
+                        claim_value=q.raw,
+                        evidence_value=rival.raw,
+                        evidence_id=index.chunks[aligned].id,
+                        quote=index.chunks[aligned].text,
                     )
                     sig.no_contradiction = 0.0
                     break
@@ -149,16 +157,19 @@ def compute_signals(
         sig.entities_ok = 1.0 - len(missing_entities) / len(entities)
         if missing_entities and sig.contradiction is None and aligned_cov >= 0.6:
             claim_lower = claim_text.lower()
-            rivals = [
-                e for e in index.chunk_entities(aligned)
-                if e.lower() not in claim_lower and not any(
-                    stem(t.lower()) in stems for t in tokens(e)
-                )
+            entity_rivals = [
+                e
+                for e in index.chunk_entities(aligned)
+                if e.lower() not in claim_lower
+                and not any(stem(t.lower()) in stems for t in tokens(e))
             ]
-            if rivals:
+            if entity_rivals:
                 sig.contradiction = Contradiction(
-                    kind="entity", claim_value=missing_entities[0], evidence_value=rivals[0],
-                    evidence_id=index.chunks[aligned].id, quote=index.chunks[aligned].text,
+                    kind="entity",
+                    claim_value=missing_entities[0],
+                    evidence_value=entity_rivals[0],
+                    evidence_id=index.chunks[aligned].id,
+                    quote=index.chunks[aligned].text,
                 )
                 sig.no_contradiction = 0.0
 
@@ -170,8 +181,11 @@ def compute_signals(
             sig.negation_consistent = 0.0
             if sig.contradiction is None:
                 sig.contradiction = Contradiction(
-                    kind="negation", claim_value=claim_text, evidence_value="",
-                    evidence_id=index.chunks[aligned].id, quote=index.chunks[aligned].text,
+                    kind="negation",
+                    claim_value=claim_text,
+                    evidence_value="",
+                    evidence_id=index.chunks[aligned].id,
+                    quote=index.chunks[aligned].text,
                 )
                 sig.no_contradiction = 0.0
     return sig

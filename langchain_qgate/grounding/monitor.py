@@ -204,13 +204,16 @@ class HallucinationMonitor:
         counted = [v for v in graded if v.counted]
         if not counted:
             return GroundingReport(
-                score=self.policy.no_claims_score, verdicts=graded,
-                reason="only opinions: labelled, not counted against the output", **base,
+                score=self.policy.no_claims_score,
+                verdicts=graded,
+                reason="only opinions: labelled, not counted against the output",
+                **base,
             )
         score = float(np.mean([v.credit for v in counted]))
         reason = "" if len(index) else "no evidence was provided: nothing can be grounded"
-        return GroundingReport(score=min(1.0, max(0.0, score)), verdicts=graded, reason=reason,
-                               **base)
+        return GroundingReport(
+            score=min(1.0, max(0.0, score)), verdicts=graded, reason=reason, **base
+        )
 
     def _grade(
         self, item: VerificationItem, verdict: VerifierVerdict, index: EvidenceIndex
@@ -218,8 +221,10 @@ class HallucinationMonitor:
         sig = item.signals
         links = [
             EvidenceLink(
-                evidence_id=index.chunks[i].id, source_id=index.chunks[i].source_id,
-                quote=index.chunks[i].text, score=round(float(s), 4),
+                evidence_id=index.chunks[i].id,
+                source_id=index.chunks[i].source_id,
+                quote=index.chunks[i].text,
+                score=round(float(s), 4),
             )
             for i, s in sig.top[:3]
         ]
@@ -230,8 +235,11 @@ class HallucinationMonitor:
 
             best = next((lk for lk in links if lk.evidence_id == verdict.evidence_id), links[0])
             contradiction = Contradiction(
-                kind="negation", claim_value=item.claim.text, evidence_value="",
-                evidence_id=best.evidence_id, quote=best.quote,
+                kind="negation",
+                claim_value=item.claim.text,
+                evidence_value="",
+                evidence_id=best.evidence_id,
+                quote=best.quote,
             )
         if not len(index):
             grade, reason = Grade.FABRICATED, "no evidence was provided"
@@ -256,10 +264,16 @@ class HallucinationMonitor:
         if verdict.reason and verdict.verifier != "deterministic":
             reason = f"{reason} [{verdict.verifier}: {verdict.reason}]"
         return ClaimVerdict(
-            claim=item.claim, grade=grade, support=round(support, 6),
+            claim=item.claim,
+            grade=grade,
+            support=round(support, 6),
             credit=round(_credit(support, self.policy), 6),
-            counted=item.claim.type is not ClaimType.OPINION, reason=reason, evidence=links,
-            contradiction=contradiction, verifier=verdict.verifier, signals=sig.as_dict(),
+            counted=item.claim.type is not ClaimType.OPINION,
+            reason=reason,
+            evidence=links,
+            contradiction=contradiction,
+            verifier=verdict.verifier,
+            signals=sig.as_dict(),
         )
 
     def _infer(
@@ -276,7 +290,8 @@ class HallucinationMonitor:
                 continue
             stems = content_stems(v.claim.text)
             premises = [
-                g.claim.index for g in grounded
+                g.claim.index
+                for g in grounded
                 if g.claim.index != v.claim.index and set(content_stems(g.claim.text)) & set(stems)
             ]
             if not premises:
@@ -292,12 +307,20 @@ class HallucinationMonitor:
                 v.claim.type is ClaimType.REASONING and coverage(stems, pool) >= _INFERRED_COVERAGE
             ):
                 support = max(v.support, self.fabricated_threshold)
-                out.append(v.model_copy(update={
-                    "grade": Grade.INFERRED, "premises": premises, "support": support,
-                    "credit": round(_credit(support, self.policy), 6),
-                    "reason": v.reason if v.grade is Grade.INFERRED
-                    else "inferred from grounded claims " + ", ".join(f"#{p}" for p in premises),
-                }))
+                out.append(
+                    v.model_copy(
+                        update={
+                            "grade": Grade.INFERRED,
+                            "premises": premises,
+                            "support": support,
+                            "credit": round(_credit(support, self.policy), 6),
+                            "reason": v.reason
+                            if v.grade is Grade.INFERRED
+                            else "inferred from grounded claims "
+                            + ", ".join(f"#{p}" for p in premises),
+                        }
+                    )
+                )
             else:
                 out.append(v)
         return out
@@ -345,19 +368,26 @@ class HallucinationMonitor:
         For a GROUNDED claim the chain has no steps and its direct evidence; for an
         INFERRED claim each step is a grounded premise with the evidence it rests on.
         """
-        idx = claim if isinstance(claim, int) else (
-            claim.claim.index if isinstance(claim, ClaimVerdict) else claim.index
+        idx = (
+            claim
+            if isinstance(claim, int)
+            else (claim.claim.index if isinstance(claim, ClaimVerdict) else claim.index)
         )
         by_index = {v.claim.index: v for v in report.verdicts}
         if idx not in by_index:
             raise InvalidInputError("claim", f"no claim with index {idx} in the report")
         target = by_index[idx]
         steps = [
-            ChainStep(claim_index=p, claim_text=by_index[p].claim.text, grade=by_index[p].grade,
-                      evidence=by_index[p].evidence)
-            for p in target.premises if p in by_index
+            ChainStep(
+                claim_index=p,
+                claim_text=by_index[p].claim.text,
+                grade=by_index[p].grade,
+                evidence=by_index[p].evidence,
+            )
+            for p in target.premises
+            if p in by_index
         ]
         direct = target.evidence if target.grade is Grade.GROUNDED else []
-        return EvidenceChain(claim_index=idx, claim_text=target.claim.text, steps=steps,
-                             direct_evidence=direct)
-
+        return EvidenceChain(
+            claim_index=idx, claim_text=target.claim.text, steps=steps, direct_evidence=direct
+        )

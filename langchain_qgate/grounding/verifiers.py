@@ -82,7 +82,9 @@ VerifierLike = Verifier | Callable[[Sequence[VerificationItem]], list[VerifierVe
 """A verifier object or a plain function with the same signature."""
 
 
-def run_verifier(verifier: VerifierLike, items: Sequence[VerificationItem]) -> list[VerifierVerdict]:
+def run_verifier(
+    verifier: VerifierLike, items: Sequence[VerificationItem]
+) -> list[VerifierVerdict]:
     """Call a verifier object or function and check it answered every item."""
     fn = verifier.verify if isinstance(verifier, Verifier) else verifier
     out = list(fn(items))
@@ -241,12 +243,15 @@ class NLIVerifier:
 
     def _label_names(self) -> list[str]:
         if self._labels is not None:
-            return self._labels
-        id2label = getattr(self.model.config, "id2label", None) or {}
-        names = [str(id2label[i]).lower() for i in sorted(id2label)]
+            names = self._labels
+        else:
+            id2label = getattr(self.model.config, "id2label", None) or {}
+            names = [str(id2label[i]).lower() for i in sorted(id2label)]
         if not any("entail" in n for n in names):
-            msg = (f"cannot find an entailment label in {names}; pass labels=[...] in the "
-                   "model's output order")
+            msg = (
+                f"cannot find an entailment label in {names}; pass labels=[...] in the "
+                "model's output order"
+            )
             raise ValueError(msg)
         return names
 
@@ -271,7 +276,9 @@ class NLIVerifier:
             contradicted = con is not None and int(np.argmax(p)) == con
             out.append(
                 VerifierVerdict(
-                    support=float(p[ent]), verifier=self.name, contradicted=contradicted,
+                    support=float(p[ent]),
+                    verifier=self.name,
+                    contradicted=contradicted,
                     reason=f"NLI entailment {p[ent]:.2f}"
                     + (f", contradiction {p[con]:.2f}" if con is not None else ""),
                     evidence_id=it.evidence[0].id if it.evidence else None,
@@ -337,8 +344,11 @@ class LLMVerifier:
         else:
             support = 0.5 - 0.3 * judged.confidence
         return VerifierVerdict(
-            support=support, verifier=self.name, contradicted=judged.verdict == "contradicted",
-            reason=judged.reason, evidence_id=judged.evidence_id,
+            support=support,
+            verifier=self.name,
+            contradicted=judged.verdict == "contradicted",
+            reason=judged.reason,
+            evidence_id=judged.evidence_id,
         )
 
     def verify(self, items: Sequence[VerificationItem]) -> list[VerifierVerdict]:

@@ -75,7 +75,9 @@ def test_decades_and_ambiguous_words_are_not_quantities() -> None:
 
 
 def test_abbreviation_periods_do_not_make_numbers() -> None:
-    assert [q.raw for q in extract_quantities("Dr. Smith joined the U.S. Army in 1990.")] == ["1990"]
+    assert [q.raw for q in extract_quantities("Dr. Smith joined the U.S. Army in 1990.")] == [
+        "1990"
+    ]
 
 
 def test_entities_skip_sentence_initial_common_words_and_years() -> None:

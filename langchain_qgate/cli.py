@@ -1,0 +1,191 @@
+"""The ``qgate`` command line.
+
+``qgate check``   check an answer against evidence files, print the per-claim report.
+``qgate bench``   run the benchmarks (``qgate bench detection --data FILE ...``).
+``qgate demo``    run the agent demo (when the integrations are installed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from importlib import import_module
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from langchain_qgate.schemas import GroundingReport
+
+__all__ = ["main"]
+
+# Modules that add subcommands: each exposes ``register(subparsers)``.
+_PLUGINS = ("langchain_qgate._cli_demo",)
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SystemExit(f"qgate: cannot read {path}: {exc.strerror}") from exc
+
+
+def _evidence_docs(paths: Sequence[str]) -> list[Any]:
+    from langchain_core.documents import Document
+
+    docs = []
+    for p in paths:
+        text = _read(p)
+        if p.endswith(".jsonl"):
+            for n, line in enumerate(text.splitlines(), 1):
+                if line.strip():
+                    item = json.loads(line)
+                    docs.append(
+                        Document(
+                            page_content=str(item.get("page_content", item.get("text", ""))),
+                            metadata={"source": f"{p}:{n}", **item.get("metadata", {})},
+                        )
+                    )
+        else:
+            docs.append(Document(page_content=text, metadata={"source": Path(p).name}))
+    return docs
+
+
+def format_report(report: GroundingReport) -> str:
+    """One line per claim (type, grade, support, reason, evidence), then the score."""
+    lines = []
+    for v in report.verdicts:
+        ev = v.evidence[0].evidence_id if v.evidence else "-"
+        counted = "" if v.counted else " (not counted)"
+        lines.append(
+            f"[{v.claim.index}] {v.claim.type.value:9s} {v.grade.value.upper():10s} "
+            f"support={v.support:.2f} evidence={ev}{counted}"
+        )
+        lines.append(f"     claim:  {v.claim.text}")
+        lines.append(f"     reason: {v.reason}")
+        if v.contradiction is not None:
+            lines.append(f"     quote:  {v.contradiction.quote!r}")
+        elif v.evidence and v.grade.value == "grounded":
+            lines.append(f"     quote:  {v.evidence[0].quote!r}")
+    counts = ", ".join(f"{g.value} {n}" for g, n in report.counts.items())
+    lines.append(f"grounding score: {report.score:.2f} ({counts})")
+    if report.reason:
+        lines.append(f"note: {report.reason}")
+    return "\n".join(lines)
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from langchain_qgate.config import GroundingPolicy
+    from langchain_qgate.grounding.monitor import HallucinationMonitor
+
+    answer = _read(args.answer)
+    evidence = _evidence_docs(args.evidence)
+    from langchain_qgate.gate import QualityGate, format_decision
+
+    monitor = HallucinationMonitor(policy=GroundingPolicy(model_name=args.model))
+    report = monitor.verify_grounding(answer, evidence, question=args.question)
+    decision = QualityGate(monitor=monitor).decide(answer, report)
+    if args.json:
+        payload = {
+            "report": report.model_dump(mode="json"),
+            "decision": decision.model_dump(mode="json"),
+        }
+        print(json.dumps(payload, indent=2))
+    else:
+        print(format_report(report))
+        print()
+        print(format_decision(decision))
+    return 0
+
+
+def _cmd_bench_detection(args: argparse.Namespace) -> int:
+    from langchain_qgate.config import GroundingPolicy
+    from langchain_qgate.evaluation import format_table, run_detection
+    from langchain_qgate.grounding.monitor import HallucinationMonitor
+
+    monitor = HallucinationMonitor(policy=GroundingPolicy(model_name=args.model))
+    scores: list[dict[str, Any]] = []
+    result = run_detection(
+        [Path(p) for p in args.data],
+        monitor,
+        limit=args.limit,
+        split=args.split,
+        progress=None if args.quiet else sys.stderr,
+        scores_out=scores,
+        with_baseline=not args.no_baseline,
+    )
+    print(format_table(result))
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    if args.scores:
+        with open(args.scores, "w", encoding="utf-8") as fh:
+            for s in scores:
+                fh.write(json.dumps(s) + "\n")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (exposed for tests and docs)."""
+    from langchain_qgate.grounding.embeddings import DEFAULT_MODEL_NAME
+
+    parser = argparse.ArgumentParser(prog="qgate", description="langchain-qgate quality gate")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    check = sub.add_parser("check", help="check an answer against evidence files")
+    check.add_argument(
+        "--evidence",
+        nargs="+",
+        required=True,
+        help="evidence files (text, markdown, or JSONL of documents); - for stdin",
+    )
+    check.add_argument("--answer", required=True, help="the answer file; - for stdin")
+    check.add_argument("--question", default=None, help="the question the answer responds to")
+    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.add_argument("--model", default=DEFAULT_MODEL_NAME, help="embedding model")
+    check.set_defaults(func=_cmd_check)
+
+    bench = sub.add_parser("bench", help="run a benchmark")
+    bench_sub = bench.add_subparsers(dest="bench", required=True)
+    det = bench_sub.add_parser("detection", help="hallucination detection on labelled JSONL")
+    det.add_argument("--data", nargs="+", required=True, help="JSONL files (benchdata schema)")
+    det.add_argument("--limit", type=int, default=None, help="rows per file (label-balanced)")
+    det.add_argument(
+        "--split",
+        choices=["report", "fit", "all"],
+        default="report",
+        help="which half of the rows (the shipped weights are fitted on 'fit')",
+    )
+    det.add_argument("--json", default=None, help="write the results as JSON here")
+    det.add_argument("--scores", default=None, help="write per-row scores (JSONL) here")
+    det.add_argument("--no-baseline", action="store_true", help="skip the naive baseline")
+    det.add_argument("--quiet", action="store_true", help="no progress bar")
+    det.add_argument("--model", default=DEFAULT_MODEL_NAME, help="embedding model")
+    det.set_defaults(func=_cmd_bench_detection)
+
+    for name in _PLUGINS:
+        try:
+            module = import_module(name)
+        except ImportError:
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``qgate`` console script."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    result: int = args.func(args)
+    return result
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,274 @@
+"""Detection benchmark: run the monitor on labelled JSONL data and score it.
+
+Rows follow the schema of ``../shared/benchdata/README.md`` (``id``, ``dataset``, ``task``,
+``question``, ``context``, ``response``, ``label`` with 1 = hallucinated). The question, when
+present, is part of what is checked. Hallucinated is the positive class; the monitor's
+hallucination score is ``1 - grounding score``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+import numpy as np
+
+from langchain_qgate._splits import Split, split_of
+from langchain_qgate.errors import InvalidInputError
+
+if TYPE_CHECKING:
+    from langchain_qgate.grounding.embeddings import Embedder
+    from langchain_qgate.grounding.monitor import HallucinationMonitor
+
+__all__ = ["BenchRow", "baseline_score", "binary_metrics", "load_rows", "run_detection"]
+
+
+@dataclass(frozen=True)
+class BenchRow:
+    """One labelled example."""
+
+    id: str
+    dataset: str
+    task: str
+    question: str | None
+    context: str
+    response: str
+    label: int
+    split: Split
+
+
+def load_rows(path: Path, *, limit: int | None = None, split: str = "all") -> list[BenchRow]:
+    """Read a JSONL file in the benchdata schema (``split``: all, fit or report)."""
+    rows: list[BenchRow] = []
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                r = json.loads(line)
+                q = r.get("question")
+                row = BenchRow(
+                    id=str(r["id"]),
+                    dataset=str(r.get("dataset", path.stem)),
+                    task=str(r.get("task", "")),
+                    question=None if q in (None, "", "None") else q,
+                    context=str(r["context"]),
+                    response=str(r["response"]),
+                    label=int(r["label"]),
+                    split=split_of(str(r["id"])),
+                )
+            except (KeyError, ValueError, TypeError) as exc:
+                raise InvalidInputError(str(path), f"line {n}: {exc}") from exc
+            if split in ("all", row.split):
+                rows.append(row)
+    if limit is not None:
+        rows = _stratified_head(rows, limit)
+    return rows
+
+
+def _stratified_head(rows: list[BenchRow], limit: int) -> list[BenchRow]:
+    """The first ``limit`` rows, keeping both labels when the file is sorted by label."""
+    pos = [r for r in rows if r.label == 1]
+    neg = [r for r in rows if r.label == 0]
+    half = limit // 2
+    take = pos[: max(half, limit - len(neg))] + neg[: max(limit - half, limit - len(pos))]
+    return take[:limit]
+
+
+def binary_metrics(
+    labels: Sequence[int], risk: Sequence[float], threshold: float
+) -> dict[str, Any]:
+    """AUROC of ``risk`` and threshold metrics (positive = hallucinated = risk >= threshold)."""
+    from sklearn.metrics import (
+        balanced_accuracy_score,
+        f1_score,
+        precision_score,
+        recall_score,
+        roc_auc_score,
+    )
+
+    y = np.asarray(labels, dtype=int)
+    r = np.asarray(risk, dtype=float)
+    pred = (r >= threshold).astype(int)
+    both = len(set(y.tolist())) == 2
+    return {
+        "n": len(y),
+        "positives": int(y.sum()),
+        "auroc": round(float(roc_auc_score(y, r)), 4) if both else None,
+        "balanced_accuracy": round(float(balanced_accuracy_score(y, pred)), 4) if both else None,
+        "precision": round(float(precision_score(y, pred, zero_division=0)), 4),
+        "recall": round(float(recall_score(y, pred, zero_division=0)), 4),
+        "f1": round(float(f1_score(y, pred, zero_division=0)), 4),
+        "threshold": round(threshold, 4),
+    }
+
+
+def baseline_score(
+    response: str, context: str, embedder: Embedder, question: str | None = None
+) -> float:
+    """The naive embedding-provenance baseline: the weakest response sentence's best cosine.
+
+    Each response sentence is embedded and compared with every evidence sentence; the
+    response's support is the minimum over its sentences of the best similarity.
+    """
+    from langchain_qgate.grounding.segment import split_sentences
+
+    sents = [response[s:e] for s, e in split_sentences(response)] or [response]
+    if question:
+        sents = [f"{question} {s}" for s in sents]
+    ev = [context[s:e] for s, e in split_sentences(context)] or [context]
+    a = embedder.embed(sents)
+    b = embedder.embed(ev)
+    return float((a @ b.T).max(axis=1).min())
+
+
+def _percentile(values: list[float], q: float) -> float | None:
+    return round(float(np.percentile(values, q)), 4) if values else None
+
+
+def _progress(out: TextIO | None) -> Callable[[int, int, str], None]:
+    def show(i: int, n: int, name: str) -> None:
+        if out is None:
+            return
+        if i == n or i % 25 == 0:
+            width = 30
+            done = int(width * i / max(n, 1))
+            out.write(f"\r{name:24s} [{'#' * done}{'.' * (width - done)}] {i}/{n}")
+            if i == n:
+                out.write("\n")
+            out.flush()
+
+    return show
+
+
+def run_detection(
+    files: Iterable[Path],
+    monitor: HallucinationMonitor,
+    *,
+    limit: int | None = None,
+    split: str = "report",
+    threshold: float | None = None,
+    progress: TextIO | None = sys.stderr,
+    scores_out: list[dict[str, Any]] | None = None,
+    with_baseline: bool = True,
+) -> dict[str, Any]:
+    """Run the monitor (and the naive baseline) on each file; metrics per file and per task.
+
+    Args:
+        files: JSONL files in the benchdata schema.
+        monitor: The monitor to evaluate.
+        limit: At most this many rows per file (balanced by label).
+        split: ``report`` (default: rows never fitted on), ``fit`` or ``all``.
+        threshold: Grounding-score threshold below which an answer counts as hallucinated;
+            the shipped default when None.
+        progress: Where to draw the progress bar (None: silent).
+        scores_out: When given, one dict per row is appended (id, dataset, label, score, split).
+        with_baseline: Also score the naive embedding-similarity baseline.
+
+    Returns:
+        ``{"datasets": {stem: {...metrics, "p50_s", "p95_s", "baseline": {...},
+        "tasks": {task: {...}}}}, "threshold": ..., "split": ...}``
+    """
+    from langchain_qgate.grounding.embeddings import CachedEmbedder
+    from langchain_qgate.grounding.verifiers import load_combination
+
+    if threshold is None:
+        threshold = float(load_combination().info.get("decision_threshold", 0.6))
+    show = _progress(progress)
+    results: dict[str, Any] = {}
+    for path in files:
+        rows = load_rows(Path(path), limit=limit, split=split)
+        labels, risks, base_risks, times, base_times = [], [], [], [], []
+        by_task: dict[str, tuple[list[int], list[float]]] = {}
+        for i, row in enumerate(rows, 1):
+            if isinstance(monitor.embedder, CachedEmbedder):
+                monitor.embedder.clear()  # measure with the evidence not cached
+            t0 = time.perf_counter()
+            report = monitor.verify_grounding(row.response, row.context, question=row.question)
+            times.append(time.perf_counter() - t0)
+            labels.append(row.label)
+            risks.append(1.0 - report.score)
+            by_task.setdefault(row.task, ([], []))
+            by_task[row.task][0].append(row.label)
+            by_task[row.task][1].append(1.0 - report.score)
+            if scores_out is not None:
+                scores_out.append(
+                    {
+                        "id": row.id,
+                        "dataset": Path(path).stem,
+                        "label": row.label,
+                        "score": report.score,
+                        "split": row.split,
+                    }
+                )
+            if with_baseline:
+                t0 = time.perf_counter()
+                base_risks.append(
+                    1.0 - baseline_score(row.response, row.context, monitor.embedder, row.question)
+                )
+                base_times.append(time.perf_counter() - t0)
+            show(i, len(rows), Path(path).stem)
+        entry = binary_metrics(labels, risks, 1.0 - threshold)
+        entry.update(p50_s=_percentile(times, 50), p95_s=_percentile(times, 95))
+        entry["tasks"] = {
+            t: binary_metrics(ls, rs, 1.0 - threshold) for t, (ls, rs) in by_task.items()
+        }
+        if with_baseline:
+            # The baseline has no shipped threshold: use the one that maximises balanced
+            # accuracy on these very rows (generous to the baseline).
+            bt = _best_threshold(labels, base_risks)
+            base = binary_metrics(labels, base_risks, bt)
+            base.update(p50_s=_percentile(base_times, 50), p95_s=_percentile(base_times, 95))
+            entry["baseline"] = base
+        results[Path(path).stem] = entry
+    return {"datasets": results, "threshold": threshold, "split": split}
+
+
+def _best_threshold(labels: list[int], risks: list[float]) -> float:
+    from sklearn.metrics import balanced_accuracy_score
+
+    if len(set(labels)) < 2:
+        return 0.5
+    cands = np.unique(np.round(risks, 4))
+    best, best_t = -1.0, 0.5
+    for t in cands:
+        v = balanced_accuracy_score(labels, (np.asarray(risks) >= t).astype(int))
+        if v > best:
+            best, best_t = float(v), float(t)
+    return best_t
+
+
+def format_table(result: dict[str, Any]) -> str:
+    """The per-file table the CLI prints."""
+    head = (
+        f"{'dataset':24s} {'n':>5s} {'pos':>5s} {'AUROC':>6s} {'bAcc':>6s} {'P':>6s} "
+        f"{'R':>6s} {'F1':>6s} {'p50 s':>7s} {'p95 s':>7s} | {'base AUROC':>10s} {'base bAcc':>9s}"
+    )
+    lines = [head, "-" * len(head)]
+
+    def f(v: Any, w: int, p: int = 3) -> str:
+        return f"{v:{w}.{p}f}" if isinstance(v, float) else f"{'-':>{w}s}"
+
+    for name, e in result["datasets"].items():
+        b = e.get("baseline", {})
+        lines.append(
+            f"{name:24s} {e['n']:5d} {e['positives']:5d} {f(e['auroc'], 6)} "
+            f"{f(e['balanced_accuracy'], 6)} {f(e['precision'], 6)} {f(e['recall'], 6)} "
+            f"{f(e['f1'], 6)} {f(e['p50_s'], 7)} {f(e['p95_s'], 7)} | "
+            f"{f(b.get('auroc'), 10)} {f(b.get('balanced_accuracy'), 9)}"
+        )
+        if len(e["tasks"]) > 1:
+            for task, t in e["tasks"].items():
+                lines.append(
+                    f"  task={task:17s} {t['n']:5d} {t['positives']:5d} {f(t['auroc'], 6)} "
+                    f"{f(t['balanced_accuracy'], 6)}"
+                )
+    lines.append(
+        f"split: {result['split']}; hallucinated when grounding score < {result['threshold']:.2f}"
+    )
+    return "\n".join(lines)
