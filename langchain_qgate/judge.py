@@ -22,7 +22,7 @@ import logging
 from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -66,6 +66,8 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 _TITLE_CHARS = 60
+
+_R = TypeVar("_R", bound="AgentResult | Mapping[str, Any]")
 
 
 # --------------------------------------------------------------------------- models
@@ -206,11 +208,9 @@ class JudgeLayer:
         memo: dict[str, str] = {}  # the valid-ids listing, built once per batch if needed
         return [self._judge(r, valid_ids, memo) for r in results]
 
-    def judge_many(
-        self, results: Iterable[AgentResult | Mapping[str, Any]]
-    ) -> list[AgentResult | Mapping[str, Any]]:
+    def judge_many(self, results: Iterable[_R]) -> list[_R]:
         """Keep the valid results of a batch, in order; log each rejection with its reason."""
-        kept: list[AgentResult | Mapping[str, Any]] = []
+        kept: list[_R] = []
         for verdict in self.judge_each(results):
             if verdict.valid:
                 kept.append(verdict.result)
@@ -259,7 +259,7 @@ class JudgeLayer:
                 )
             if unknown is None:
                 for sid in signals:
-                    if type(sid) is not str or sid not in valid_ids:
+                    if (type(sid) is not str and not isinstance(sid, str)) or sid not in valid_ids:
                         unknown = (i, sid)
                         break
             if bad_conf is None:
