@@ -11,6 +11,7 @@ in state under the ``qgate_*`` keys (checkpointed, never on the instance):
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -50,6 +51,8 @@ TURN_KEY = "qgate_turn"
 AUDIT_KEY = "qgate_audit"
 
 Route = Literal["pass", "retry"]
+
+_INTERRUPT_TAKES_SCHEMA = "response_schema" in inspect.signature(interrupt).parameters
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -243,7 +246,11 @@ class GateRunner:
             metadata=result.metadata.model_dump(mode="json"),
             retries_used=p.counters.retries,
         )
-        raw = interrupt(request.model_dump(mode="json"), response_schema=HumanDecision)
+        if _INTERRUPT_TAKES_SCHEMA:
+            # LangGraph validates the resume value; an invalid one can be answered again.
+            raw = interrupt(request.model_dump(mode="json"), response_schema=HumanDecision)
+        else:  # pragma: no cover - older langgraph
+            raw = interrupt(request.model_dump(mode="json"))
         decision = raw if isinstance(raw, HumanDecision) else HumanDecision.model_validate(raw)
         review: dict[str, Any] = {"decision": decision.type, "reviewer": decision.reviewer}
         if decision.type == "approve":
