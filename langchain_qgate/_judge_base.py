@@ -133,7 +133,7 @@ def format_valid_ids(ids: AbstractSet[str], *, limit: int = DEFAULT_MAX_LISTED_I
     a heap so the cost stays linear in the number of ids.
     """
     if not ids:
-        return "none (no signals are recorded)"
+        return "none (no ids are recorded)"
     if len(ids) <= limit:
         return repr(sorted(ids))
     head = heapq.nsmallest(limit, ids)

@@ -131,7 +131,7 @@ def test_unknown_signal_with_empty_memory_says_nothing_is_recorded() -> None:
     )
     assert verdict.rejection_reason == (
         "hypothesis 0 ('Disk full') cites unknown signal id 'sig-a'; "
-        "valid ids: none (no signals are recorded)"
+        "valid ids: none (no ids are recorded)"
     )
 
 
@@ -301,7 +301,7 @@ def test_large_input_ten_thousand_hypotheses_one_hundred_thousand_ids() -> None:
 def test_format_valid_ids_lists_small_sets_in_full_and_truncates_large_ones() -> None:
     assert format_valid_ids({"b", "a"}) == "['a', 'b']"
     assert format_valid_ids({"c", "a", "b"}, limit=2) == "['a', 'b'] ... and 1 more"
-    assert format_valid_ids(set(), limit=2) == "none (no signals are recorded)"
+    assert format_valid_ids(set(), limit=2) == "none (no ids are recorded)"
     assert format_valid_ids({str(i) for i in range(20)}).count("'") == 40  # 20 listed, no tail
 
 
