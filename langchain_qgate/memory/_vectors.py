@@ -10,7 +10,7 @@ import numpy as np
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["decode_vector", "encode_vector", "max_cosine", "normalise"]
+__all__ = ["decode_vector", "encode_vector", "max_cosine", "normalise", "ranked_cosine"]
 
 
 def encode_vector(vector: NDArray[np.float32]) -> str:
@@ -47,10 +47,10 @@ def normalise(matrix: NDArray[np.float32]) -> NDArray[np.float32]:
     return out
 
 
-def max_cosine(
+def ranked_cosine(
     query: NDArray[np.float32], candidates: NDArray[np.float32], *, faiss_min: int = 256
-) -> tuple[int, float]:
-    """Index and cosine similarity of the candidate row closest to ``query``.
+) -> tuple[list[int], list[float]]:
+    """Candidate row indices by descending cosine similarity to ``query``, with the scores.
 
     Exact either way: numpy for small sets, FAISS ``IndexFlatIP`` from ``faiss_min`` rows.
 
@@ -68,8 +68,16 @@ def max_cosine(
 
         index = faiss.IndexFlatIP(c.shape[1])
         index.add(c)
-        scores, ids = index.search(q, 1)
-        return int(ids[0, 0]), float(scores[0, 0])
+        scores, ids = index.search(q, c.shape[0])
+        return [int(i) for i in ids[0]], [float(s) for s in scores[0]]
     sims = c @ q[0]
-    best = int(np.argmax(sims))
-    return best, float(sims[best])
+    order = np.argsort(-sims, kind="stable")
+    return [int(i) for i in order], [float(sims[i]) for i in order]
+
+
+def max_cosine(
+    query: NDArray[np.float32], candidates: NDArray[np.float32], *, faiss_min: int = 256
+) -> tuple[int, float]:
+    """Index and cosine similarity of the candidate row closest to ``query``."""
+    order, scores = ranked_cosine(query, candidates, faiss_min=faiss_min)
+    return order[0], scores[0]

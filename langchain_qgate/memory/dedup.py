@@ -3,28 +3,37 @@
 A new episode is compared with the active episodes created inside the time window (48 h by
 default). When the best cosine similarity is strictly above the threshold (0.85) the new
 episode is skipped; the existing record is never modified and its key is never reused.
-If the embedder fails, the check degrades to "not a duplicate" with a warning.
+If the embedder fails, the check degrades to "not a duplicate" with a warning. By default a
+near-duplicate that brings numbers or identifiers its match lacks is kept (see
+``MemoryFilterPolicy.dedup_keep_new_details``).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import warnings
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
+from numpy.typing import NDArray
 
-from langchain_qgate.memory._vectors import max_cosine
+from langchain_qgate.memory._vectors import ranked_cosine
 from langchain_qgate.memory.models import DedupUnavailableWarning, DuplicateCheck
 from langchain_qgate.memory.policy import MemoryFilterPolicy
 
 if TYPE_CHECKING:
-    from numpy.typing import NDArray
-
     from langchain_qgate.grounding.embeddings import Embedder
 
-__all__ = ["find_duplicate", "try_embed", "warn_dedup_unavailable", "within_window"]
+__all__ = [
+    "DedupCandidate",
+    "detail_tokens",
+    "find_duplicate",
+    "try_embed",
+    "warn_dedup_unavailable",
+    "within_window",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -62,16 +71,54 @@ def within_window(created_at: float, now: float, window_seconds: float) -> bool:
     return created_at >= now - window_seconds
 
 
+class DedupCandidate(NamedTuple):
+    """An active episode inside the window: its key, embedding and (optionally) text."""
+
+    key: str
+    vector: NDArray[np.float32]
+    text: str | None = None
+
+
+_TOKEN = re.compile(r"[^\s,;()\[\]{}<>\"'`]+")
+_IDENT = re.compile(r"\d|\w[./:_@]\w|[a-z][A-Z]|^[A-Z]{2,}\d*$")
+
+
+def detail_tokens(text: str) -> frozenset[str]:
+    """Numbers and identifiers in ``text``: what tells two similar facts apart.
+
+    A token counts when it has a digit (``512Mi``, ``v2.3``, ``02:00``), internal ``.``,
+    ``/``, ``:``, ``_`` or ``@`` (``secret/auth/prod``, ``db.example.com``), camelCase or
+    is an acronym (``DATABASE_URL``). Trailing sentence punctuation is ignored.
+
+    Example:
+        >>> sorted(detail_tokens("Scaled billing to 11 pods via hpa/queue-depth."))
+        ['11', 'hpa/queue-depth']
+    """
+    out: set[str] = set()
+    for raw in _TOKEN.findall(text):
+        tok = raw.strip(".:!?")
+        if tok and _IDENT.search(tok):
+            out.add(tok)
+    return frozenset(out)
+
+
 def find_duplicate(
     vector: NDArray[np.float32] | None,
-    candidates: Sequence[tuple[str, NDArray[np.float32]]],
+    candidates: Sequence[DedupCandidate | tuple[str, NDArray[np.float32]]],
     policy: MemoryFilterPolicy | None = None,
+    *,
+    text: str | None = None,
 ) -> DuplicateCheck:
-    """Compare a new episode's vector with candidate ``(key, vector)`` pairs.
+    """Compare a new episode's vector with the candidates by direct cosine similarity.
 
     The caller passes only active candidates inside the time window. ``vector=None``
     (the embedder failed) yields a degraded "not a duplicate" result. Candidates of another
     dimension (a different model) are ignored.
+
+    With ``policy.dedup_keep_new_details`` (the default) and ``text`` given, a candidate
+    above the threshold only makes the new episode a duplicate when it contains every
+    number and identifier of the new one (:func:`detail_tokens`): "billing pods scaled to
+    11" and "search pods scaled to 15" score 0.9 with MiniLM yet are different facts.
 
     Example:
         >>> import numpy as np
@@ -89,21 +136,48 @@ def find_duplicate(
             reason="embedding failed; stored without the duplicate check",
         )
     dim = int(np.asarray(vector).reshape(-1).shape[0])
-    usable = [(k, v) for k, v in candidates if v.reshape(-1).shape[0] == dim]
+    usable = [DedupCandidate(*c) for c in candidates]
+    usable = [c for c in usable if c.vector.reshape(-1).shape[0] == dim]
     if not usable:
         return DuplicateCheck(
             is_duplicate=False, threshold=threshold, reason="no active episode in the window"
         )
-    matrix = np.stack([v.reshape(-1) for _, v in usable]).astype(np.float32)
-    best, score = max_cosine(vector, matrix, faiss_min=policy.faiss_min_candidates)
-    key = usable[best][0]
-    dup = score > threshold + _FLOAT32_SLACK
-    verb = "above" if dup else "not above"
+    matrix = np.stack([c.vector.reshape(-1) for c in usable]).astype(np.float32)
+    order, scores = ranked_cosine(vector, matrix, faiss_min=policy.faiss_min_candidates)
+    guard = policy.dedup_keep_new_details and text is not None
+    mine = detail_tokens(text) if guard and text is not None else frozenset()
+    best_key, best_score = usable[order[0]].key, scores[0]
+    vetoed: tuple[str, ...] = ()
+    for idx, score in zip(order, scores, strict=True):
+        if score <= threshold + _FLOAT32_SLACK:
+            break
+        cand = usable[idx]
+        missing = mine - detail_tokens(cand.text) if cand.text is not None else frozenset()
+        if not missing:
+            return DuplicateCheck(
+                is_duplicate=True,
+                score=round(score, 6),
+                match_key=cand.key,
+                candidates=len(usable),
+                threshold=threshold,
+                reason=f"episode {cand.key!r} has cosine {score:.3f}, above {threshold}",
+            )
+        if not vetoed:
+            vetoed = tuple(sorted(missing))
+    if vetoed:
+        shown = ", ".join(vetoed[:5])
+        reason = (
+            f"closest episode {best_key!r} has cosine {best_score:.3f}, above {threshold}, "
+            f"but the new episode adds details it lacks ({shown}); kept"
+        )
+    else:
+        reason = f"closest episode {best_key!r} has cosine {best_score:.3f}, not above {threshold}"
     return DuplicateCheck(
-        is_duplicate=dup,
-        score=round(score, 6),
-        match_key=key,
+        is_duplicate=False,
+        score=round(best_score, 6),
+        match_key=best_key,
         candidates=len(usable),
         threshold=threshold,
-        reason=f"closest episode {key!r} has cosine {score:.3f}, {verb} {threshold}",
+        new_details=vetoed,
+        reason=reason,
     )

@@ -78,6 +78,8 @@ class DuplicateCheck(_Frozen):
         candidates: Active episodes inside the time window that were compared.
         threshold: The threshold used.
         degraded: ``True`` when the embedder failed and the check was skipped.
+        new_details: Numbers/identifiers of the new episode missing from an above-threshold
+            match, which kept it (empty otherwise).
         reason: One line saying what happened.
     """
 
@@ -87,6 +89,7 @@ class DuplicateCheck(_Frozen):
     candidates: int = 0
     threshold: float
     degraded: bool = False
+    new_details: tuple[str, ...] = ()
     reason: str
 
 

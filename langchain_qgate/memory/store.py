@@ -45,6 +45,7 @@ from langchain_qgate.memory.decisions import (
     warn_noisy_decision,
 )
 from langchain_qgate.memory.dedup import (
+    DedupCandidate,
     find_duplicate,
     try_embed,
     warn_dedup_unavailable,
@@ -59,9 +60,6 @@ from langchain_qgate.memory.significance import (
 )
 
 if TYPE_CHECKING:
-    import numpy as np
-    from numpy.typing import NDArray
-
     from langchain_qgate.grounding.embeddings import Embedder
 
 __all__ = ["NamespaceLock", "QualityFilteredStore"]
@@ -270,7 +268,12 @@ class QualityFilteredStore(BaseStore):
                 notes.append(lambda: warn_dedup_unavailable(error))
             check: DuplicateCheck | None = None
             if self.policy.dedup:
-                check = find_duplicate(vector, self._candidates(ns, key, now), self.policy)
+                check = find_duplicate(
+                    vector,
+                    self._candidates(ns, key, now),
+                    self.policy,
+                    text=episode_text(value),
+                )
             if check is not None and check.is_duplicate:
                 self._write([PutOp(meta_ns, session_id, meta.model_dump(mode="json"))])
                 return PutOutcome(
@@ -330,14 +333,12 @@ class QualityFilteredStore(BaseStore):
         self._write([op._replace(value=value)])
         return PutOutcome(namespace=op.namespace, key=op.key, kind="episode", action="updated")
 
-    def _candidates(
-        self, namespace: tuple[str, ...], key: str, now: float
-    ) -> list[tuple[str, NDArray[np.float32]]]:
+    def _candidates(self, namespace: tuple[str, ...], key: str, now: float) -> list[DedupCandidate]:
         """Active episodes of ``namespace`` created inside the window (exact, by day filter)."""
         window = self.policy.dedup_window_seconds
         first_day = int((now - window) // DAY_SECONDS)
         last_day = int(now // DAY_SECONDS)
-        out: list[tuple[str, NDArray[np.float32]]] = []
+        out: list[DedupCandidate] = []
         for item in self._scan(
             namespace, [{ACTIVE: True, DAY: d} for d in range(first_day, last_day + 1)]
         ):
@@ -349,7 +350,7 @@ class QualityFilteredStore(BaseStore):
             if vec is None or not isinstance(created, int | float):
                 continue
             if within_window(float(created), now, window):
-                out.append((item.key, vec))
+                out.append(DedupCandidate(item.key, vec, episode_text(item.value)))
         return out
 
     def _scan(self, namespace: tuple[str, ...], filters: list[dict[str, Any]]) -> Iterator[Item]:

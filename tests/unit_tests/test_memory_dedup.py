@@ -175,3 +175,48 @@ def test_embeddings_round_trip_through_the_stored_value():
     assert np.array_equal(decode_vector(encode_vector(vec)), vec)
     assert decode_vector("not base64!") is None
     assert decode_vector([0.5, 0.5]).shape == (2,)
+
+
+SCALED_11 = "Scaled billing consumers to 11 with an HPA on queue depth"
+SCALED_15 = "Scaled search consumers to 15 with an HPA on queue depth"  # cosine 0.90
+
+
+def _swap_store(clock, **policy):
+    embedder = ChosenVectorEmbedder(
+        {SCALED_11: [1.0, 0.0], SCALED_15: unit_at_cosine(0.90), NEAR: unit_at_cosine(0.95)}
+    )
+    return QualityFilteredStore(
+        InMemoryStore(), embedder=embedder, clock=clock, policy=MemoryFilterPolicy(**policy)
+    )
+
+
+def test_near_duplicate_with_new_numbers_is_kept_as_a_different_fact(clock):
+    store = _swap_store(clock)
+    put(store, "a", SCALED_11, "s1")
+    outcome = put(store, "b", SCALED_15, "s2")
+    assert outcome.action == "stored"
+    assert outcome.duplicate.is_duplicate is False
+    assert outcome.duplicate.score == pytest.approx(0.90, abs=1e-5)
+    assert outcome.duplicate.new_details == ("15",)
+    assert "adds details" in outcome.duplicate.reason
+
+
+def test_pure_cosine_dedup_when_the_detail_guard_is_off(clock):
+    store = _swap_store(clock, dedup_keep_new_details=False)
+    put(store, "a", SCALED_11, "s1")
+    assert put(store, "b", SCALED_15, "s2").action == "skipped_duplicate"
+
+
+def test_a_lower_match_that_has_the_details_still_makes_a_duplicate(clock):
+    lacking = "Scaled billing consumers to 11 with an HPA"  # cosine 0.95 to the new one
+    having = "Search consumers: 15 replicas via the HPA"  # cosine 0.88, has "15" and "HPA"
+    embedder = ChosenVectorEmbedder(
+        {SCALED_15: [1.0, 0.0], lacking: unit_at_cosine(0.95), having: unit_at_cosine(0.88)}
+    )
+    store = QualityFilteredStore(InMemoryStore(), embedder=embedder, clock=clock)
+    put(store, "a", lacking, "s1")
+    assert put(store, "b", having, "s2").action == "stored"  # brings "15" and the new words
+    outcome = put(store, "c", SCALED_15, "s3")
+    assert outcome.action == "skipped_duplicate"
+    assert outcome.duplicate.match_key == "b"
+    assert outcome.duplicate.score == pytest.approx(0.88, abs=1e-5)
