@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 # Modules that add subcommands: each exposes ``register(subparsers)``.
-_PLUGINS = ("langchain_qgate._cli_demo",)
+_PLUGINS = ("langchain_qgate._cli_demo", "langchain_qgate._cli_judge")
 
 
 def _read(path: str) -> str:

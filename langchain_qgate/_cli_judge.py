@@ -1,0 +1,132 @@
+"""``qgate judge``: judge agent results (or any JSON with citations) against valid ids.
+
+Examples:
+    qgate judge results.json --ids signals.txt
+    qgate judge answer.json --ids evidence_ids.json --citations "claims[].evidence_ids"
+
+``RESULTS`` is a JSON file holding one object or a list of them (or JSON Lines, one object a
+line). ``--ids`` is a text file with one id a line, or a JSON list. Without ``--citations``
+each object is judged as an ``AgentResult`` by :class:`~langchain_qgate.judge.JudgeLayer`;
+with it, by a :class:`~langchain_qgate.judge.CitationJudge` over those paths. Exit status:
+0 when every object passes, 1 when any is rejected, 2 on unreadable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from langchain_qgate.judge import DEFAULT_MAX_LISTED_IDS, CitationJudge, JudgeLayer
+
+__all__ = ["judge_file", "register"]
+
+
+def _load_objects(path: Path) -> list[Any]:
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    return data if isinstance(data, list) else [data]
+
+
+def _load_ids(path: Path) -> frozenset[str]:
+    text = path.read_text(encoding="utf-8")
+    if text.lstrip().startswith("["):
+        data = json.loads(text)
+        return frozenset(str(i) for i in data)
+    return frozenset(line.strip() for line in text.splitlines() if line.strip())
+
+
+def judge_file(
+    results: Path,
+    ids: Path,
+    *,
+    citations: list[str] | None = None,
+    max_listed_ids: int = DEFAULT_MAX_LISTED_IDS,
+) -> list[dict[str, Any]]:
+    """Judge every object of ``results`` against the ids in ``ids``.
+
+    Returns:
+        One record per object: ``index``, ``name`` (agent name, when there is one),
+        ``valid``, ``check`` (the failed check or issue kind) and ``reason``.
+    """
+    objects = _load_objects(results)
+    valid_ids = _load_ids(ids)
+    records: list[dict[str, Any]] = []
+    if citations:
+        judge = CitationJudge(citations, valid_ids=valid_ids, max_listed_ids=max_listed_ids)
+        for index, obj in enumerate(objects):
+            check = judge.check(obj)
+            records.append(
+                {
+                    "index": index,
+                    "name": obj.get("agent_name") if isinstance(obj, dict) else None,
+                    "valid": check.valid,
+                    "check": check.issues[0].kind if check.issues else None,
+                    "reason": check.reason or None,
+                }
+            )
+        return records
+    layer = JudgeLayer(valid_ids, max_listed_ids=max_listed_ids)
+    for index, verdict in enumerate(layer.judge_each(objects)):
+        obj = verdict.result
+        records.append(
+            {
+                "index": index,
+                "name": obj.get("agent_name") if isinstance(obj, dict) else None,
+                "valid": verdict.valid,
+                "check": verdict.failed_check,
+                "reason": verdict.rejection_reason,
+            }
+        )
+    return records
+
+
+def _cmd_judge(args: argparse.Namespace) -> int:
+    try:
+        records = judge_file(
+            Path(args.results),
+            Path(args.ids),
+            citations=args.citations,
+            max_listed_ids=args.max_listed_ids,
+        )
+    except (OSError, ValueError) as exc:
+        print(f"qgate judge: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(records, indent=2, ensure_ascii=False))
+    else:
+        for r in records:
+            label = f"#{r['index']}" + (f" {r['name']!r}" if r["name"] is not None else "")
+            print(f"PASS {label}" if r["valid"] else f"REJECT {label}: {r['reason']}")
+        rejected = sum(not r["valid"] for r in records)
+        print(f"{len(records) - rejected} passed, {rejected} rejected")
+    return 0 if all(r["valid"] for r in records) else 1
+
+
+def register(subparsers: Any) -> None:
+    """Add ``qgate judge`` to the CLI."""
+    cmd = subparsers.add_parser(
+        "judge", help="judge agent results (or cited JSON) against the valid ids"
+    )
+    cmd.add_argument("results", help="JSON / JSON Lines file with one object or a list")
+    cmd.add_argument("--ids", required=True, help="valid ids: one a line, or a JSON list")
+    cmd.add_argument(
+        "--citations",
+        action="append",
+        default=None,
+        metavar="PATH",
+        help='citation path for generic JSON, e.g. "claims[].evidence_ids" (repeatable)',
+    )
+    cmd.add_argument(
+        "--max-listed-ids",
+        type=int,
+        default=DEFAULT_MAX_LISTED_IDS,
+        help="valid ids listed in a rejection message before '... and N more'",
+    )
+    cmd.add_argument("--json", action="store_true", help="print the verdicts as JSON")
+    cmd.set_defaults(func=_cmd_judge)
