@@ -1,7 +1,8 @@
 """Overhead of QualityGateMiddleware beyond the gate itself, for a 3-tool-call agent run.
 
 The same ``create_agent`` run (scripted model: three search calls, one per turn, then the final
-answer; ``InMemorySaver``; a fresh thread per run) with and without ``QualityGateMiddleware``,
+answer; ``InMemorySaver``; a fresh thread per run; times are process CPU time, so other
+processes on a busy machine do not inflate them) with and without ``QualityGateMiddleware``,
 interleaved run by run so machine noise hits both alike. Inside the gated run the time spent in
 the gate check and in the middleware's own code (``GateRunner.prepare`` / ``finish`` /
 ``record_model_call``: evidence harvesting, counters, message building) is measured directly:
@@ -65,6 +66,11 @@ ANSWER = (
 )
 
 
+def _clock() -> float:
+    """CPU time of this process (all threads): other processes' load does not inflate it."""
+    return time.process_time()
+
+
 def respond(messages):
     done = sum(isinstance(m, ToolMessage) for m in messages)
     if done < len(QUERIES):
@@ -86,11 +92,11 @@ class HookTimer:
 
     def _wrap(self, fn, key):
         def timed(*args, **kwargs):
-            t = time.perf_counter()
+            t = _clock()
             try:
                 return fn(*args, **kwargs)
             finally:
-                self.total[key] += (time.perf_counter() - t) * 1000
+                self.total[key] += (_clock() - t) * 1000
 
         return timed
 
@@ -180,22 +186,22 @@ def main(argv=None) -> int:
     timer.take()
     rows: dict[str, list[float]] = {k: [] for k in VARIANTS}
     for i in range(args.runs):  # interleaved, so machine noise hits every variant alike
-        t = time.perf_counter()
+        t = _clock()
         go_plain(f"plain-{i}")
-        rows["agent"].append((time.perf_counter() - t) * 1000)
+        rows["agent"].append((_clock() - t) * 1000)
         timer.take()
-        t = time.perf_counter()
+        t = _clock()
         go_gated(f"gated-{i}")
-        rows["agent+gate"].append((time.perf_counter() - t) * 1000)
+        rows["agent+gate"].append((_clock() - t) * 1000)
         inside = timer.take()
         rows["gate check inside the agent"].append(inside["check"])
         rows["middleware code (harvest, state)"].append(inside["own"])
         rows["graph cost of the hook nodes"].append(
             rows["agent+gate"][-1] - rows["agent"][-1] - inside["check"] - inside["own"]
         )
-        t = time.perf_counter()
+        t = _clock()
         gate_only("")
-        rows["gate alone"].append((time.perf_counter() - t) * 1000)
+        rows["gate alone"].append((_clock() - t) * 1000)
     timings = {k: summary(v) for k, v in rows.items()}
     overhead = (
         timings["middleware code (harvest, state)"]["median_ms"]
@@ -227,7 +233,10 @@ def main(argv=None) -> int:
     width = max(len(k) for k in timings)
     print(f"3-tool-call agent run, {args.runs} runs, embedder {results['embedder']}")
     for name, t in timings.items():
-        print(f"  {name:<{width}}  median {t['median_ms']:7.2f} ms   p90 {t['p90_ms']:7.2f} ms")
+        print(
+            f"  {name:<{width}}  min {t['min_ms']:7.2f}  median {t['median_ms']:7.2f}  "
+            f"p90 {t['p90_ms']:7.2f} ms"
+        )
     print(
         f"  middleware overhead beyond the gate: {overhead:.2f} ms per run "
         f"({100 * results['overhead_share_of_agent_run']:.1f}% of the gated run); "
