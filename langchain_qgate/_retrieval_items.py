@@ -5,6 +5,7 @@ Shared by :mod:`langchain_qgate.tool_gating` and the tool-gating middleware.
 
 from __future__ import annotations
 
+import ast
 import json
 import math
 import re
@@ -18,6 +19,7 @@ __all__ = [
     "SCORE_KEYS",
     "RetrievedItem",
     "documents_in",
+    "documents_in_text",
     "split_passages",
     "to_items",
 ]
@@ -52,6 +54,8 @@ def _score_from_metadata(metadata: Mapping[str, Any]) -> float | None:
 
 
 def _one(obj: Any) -> RetrievedItem | None:
+    if isinstance(obj, RetrievedItem):
+        return obj
     if isinstance(obj, Document):
         return RetrievedItem(obj.page_content, _score_from_metadata(obj.metadata))
     if isinstance(obj, str):
@@ -135,16 +139,49 @@ def _documents_from_json(text: str) -> list[RetrievedItem] | None:
     return items if len(items) == len(data) else None
 
 
+_DOC_REPR = re.compile(
+    r"Document\(.*?page_content=('(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")", re.DOTALL
+)
+
+
+def _documents_from_repr(text: str) -> list[RetrievedItem] | None:
+    if "Document(" not in text:
+        return None
+    items = []
+    for match in _DOC_REPR.finditer(text):
+        try:
+            value = ast.literal_eval(match.group(1))
+        except (ValueError, SyntaxError):
+            continue
+        if isinstance(value, str) and value.strip():
+            items.append(RetrievedItem(value))
+    return items or None
+
+
+def documents_in_text(text: str) -> list[RetrievedItem] | None:
+    """Documents serialised into a tool's text output, or ``None`` when there are none.
+
+    Recognises a JSON list of documents (dicts with ``page_content``) and the ``repr`` of
+    ``Document`` objects, which is what a tool returning ``list[Document]`` produces as
+    ``ToolMessage`` content.
+    """
+    parsed = _documents_from_json(text)
+    if parsed is not None and text.find("page_content") >= 0:
+        return parsed
+    return _documents_from_repr(text)
+
+
 _BLANK_LINE = re.compile(r"\n\s*\n")
 
 
 def split_passages(text: str) -> list[RetrievedItem]:
     """Split a retrieval tool's plain-text output into passages.
 
-    A JSON list of documents/dicts/strings is parsed as such; otherwise passages are
-    separated by blank lines, or by single newlines when there is no blank line.
+    A JSON list of documents/dicts/strings, or the ``repr`` of Documents, is parsed as such;
+    otherwise passages are separated by blank lines, or by single newlines when there is no
+    blank line.
     """
-    parsed = _documents_from_json(text)
+    parsed = _documents_from_json(text) or _documents_from_repr(text)
     if parsed is not None:
         return parsed
     parts = _BLANK_LINE.split(text) if _BLANK_LINE.search(text) else text.split("\n")

@@ -10,7 +10,13 @@ from langchain.agents.middleware.types import AgentMiddleware, AgentState, Respo
 from langchain_core.messages import ToolMessage
 from langgraph.typing import ContextT
 
-from langchain_qgate._retrieval_items import RetrievedItem, documents_in, split_passages, to_items
+from langchain_qgate._retrieval_items import (
+    RetrievedItem,
+    documents_in,
+    documents_in_text,
+    split_passages,
+    to_items,
+)
 from langchain_qgate.tool_gating import (
     WARNING_METADATA_KEY,
     GatingLevel,
@@ -54,9 +60,10 @@ class ToolGatingMiddleware(AgentMiddleware[AgentState[ResponseT], ContextT, Resp
     """Measures each retrieval tool result and attaches a tool-gating warning.
 
     A tool counts as a retrieval tool when its name is in ``retrieval_tools``, when its
-    ``metadata`` has ``{"qgate_retrieval": True}``, or (with ``detect_documents``) when its
-    ``ToolMessage.artifact`` holds ``Document`` objects (a tool declared with
-    ``response_format="content_and_artifact"``).
+    ``metadata`` has ``{"qgate_retrieval": True}``, or (with ``detect_documents``) when it
+    returns Documents: in ``ToolMessage.artifact`` (a tool declared with
+    ``response_format="content_and_artifact"``) or serialised into the content (the ``repr``
+    a tool returning ``list[Document]`` produces, or a JSON list with ``page_content``).
     The retrieved items are the artifact's Documents (with their scores, if any) or else the
     passages of the text content (a JSON list of documents, or blank-line/line separated).
     The query is ``args[query_arg]`` or, by default, the first string argument of the call; a
@@ -128,7 +135,12 @@ class ToolGatingMiddleware(AgentMiddleware[AgentState[ResponseT], ContextT, Resp
         metadata = getattr(request.tool, "metadata", None) or {}
         if metadata.get(RETRIEVAL_FLAG):
             return True
-        return self.detect_documents and documents_in(result.artifact) is not None
+        if not self.detect_documents:
+            return False
+        return (
+            documents_in(result.artifact) is not None
+            or documents_in_text(_content_text(result.content)) is not None
+        )
 
     def _items(self, result: ToolMessage) -> list[RetrievedItem]:
         docs = documents_in(result.artifact)
