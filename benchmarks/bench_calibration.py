@@ -56,13 +56,13 @@ def synthetic_rows(seed: int = 0) -> list[dict]:
     rng = random.Random(seed)
     rows = []
     specs = [
-        ("a", 2000, 2.0, 1.0, 30),
-        ("b", 4000, 1.5, 0.0, 250),
-        ("c", 700, 1.0, 0.0, 45),
-        ("d", 850, 2.5, 0.0, 60),
-        ("e", 1000, 1.2, 0.0, 130),
+        ("a", 2000, 2.0, 1.0, 30, 3),
+        ("b", 4000, 1.5, 0.0, 250, 12),
+        ("c", 700, 1.0, 0.0, 45, 1),
+        ("d", 850, 2.5, 0.0, 60, 5),
+        ("e", 1000, 1.2, 0.0, 130, 10),
     ]
-    for k, (name, n, power, has_q, chars) in enumerate(specs):
+    for k, (name, n, power, has_q, chars, chunks) in enumerate(specs):
         for i in range(n):
             s = rng.betavariate(2, 2)
             rid = f"{name}-{k}-{i}"
@@ -75,6 +75,7 @@ def synthetic_rows(seed: int = 0) -> list[dict]:
                     "split": split_of(rid),
                     "has_question": has_q,
                     "output_chars": float(max(5, int(rng.gauss(chars, chars / 3)))),
+                    "evidence_chunks": float(chunks),
                 }
             )
     return rows

@@ -26,7 +26,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -58,6 +58,7 @@ __all__ = [
     "ConfidenceCalibrator",
     "ConfidenceSignal",
     "ConfidenceSource",
+    "ShapeRule",
     "TaskShape",
     "brier_score",
     "expected_calibration_error",
@@ -70,21 +71,46 @@ __all__ = [
 ConfidenceSource = Literal["verbalized", "logprobs", "grounding"]
 """Where a confidence signal came from."""
 
-TaskShape = Literal["question", "short", "medium", "long"]
+TaskShape = Literal["question", "short_small_evidence", "short", "medium", "long"]
 """The shape of a checked output, which changes what a grounding score means: an answer to a
-given question, or (no question) a short claim, a medium passage or a long summary; the
-length bounds are ``CalibrationMap.shape_bounds``."""
+given question; or (no question) a short output checked against small evidence (a claim and
+its evidence sentence), a short output against larger evidence, a medium passage, a long
+summary. The bounds are :class:`ShapeRule`."""
+
+
+class ShapeRule(BaseModel):
+    """Bounds of the :data:`TaskShape` buckets.
+
+    Attributes:
+        short_chars: Outputs shorter than this are short.
+        long_chars: Outputs at least this long are long (between: medium).
+        small_evidence: Short outputs with at most this many evidence chunks are
+            ``short_small_evidence``.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    short_chars: int = 100
+    long_chars: int = 200
+    small_evidence: int = 2
 
 
 def task_shape(
-    *, has_question: bool, output_chars: int, bounds: tuple[int, int] = (100, 200)
+    *,
+    has_question: bool,
+    output_chars: int,
+    evidence_chunks: int | None = None,
+    rule: ShapeRule | None = None,
 ) -> TaskShape:
-    """The :data:`TaskShape` of an output (``bounds``: short/medium and medium/long, chars)."""
+    """The :data:`TaskShape` of an output (``evidence_chunks`` unknown: never small)."""
+    r = rule if rule is not None else ShapeRule()
     if has_question:
         return "question"
-    if output_chars < bounds[0]:
+    if output_chars < r.short_chars:
+        if evidence_chunks is not None and evidence_chunks <= r.small_evidence:
+            return "short_small_evidence"
         return "short"
-    return "medium" if output_chars < bounds[1] else "long"
+    return "medium" if output_chars < r.long_chars else "long"
 
 
 class _Model(BaseModel):
@@ -142,7 +168,7 @@ class CalibrationMap(_Model):
         fitted_on: Free text naming the data.
         groups: Optional per-:data:`TaskShape` maps (fitted where a shape had enough
             records); other shapes use this map.
-        shape_bounds: Character bounds short/medium and medium/long for :func:`task_shape`.
+        shape_rule: Bounds of the shapes (:func:`task_shape`).
     """
 
     method: CalibrationMethod = "identity"
@@ -154,7 +180,7 @@ class CalibrationMap(_Model):
     n_records: int = 0
     fitted_on: str = ""
     groups: dict[str, CalibrationMap] = Field(default_factory=dict)
-    shape_bounds: tuple[int, int] = (100, 200)
+    shape_rule: ShapeRule = Field(default_factory=ShapeRule)
 
     def apply(self, value: float, *, shape: str | None = None) -> float:
         """Map one feature value to a probability in [0, 1] (the ``shape``'s map if fitted)."""
@@ -183,16 +209,18 @@ class CalibrationMap(_Model):
 
 Record = tuple[float | Mapping[str, float], bool | int]
 """A labelled outcome: ``(feature value or features, correct)``. Features: ``grounding`` (or
-``score``), ``stated``, and for per-shape maps ``has_question`` (0/1) and ``output_chars``."""
+``score``), ``stated``, and for per-shape maps ``has_question`` (0/1), ``output_chars`` and
+``evidence_chunks``."""
 
 
-def _shape_of(features: float | Mapping[str, float], bounds: tuple[int, int]) -> str | None:
+def _shape_of(features: float | Mapping[str, float], rule: ShapeRule) -> str | None:
     if not isinstance(features, Mapping) or "output_chars" not in features:
         return None
     return task_shape(
         has_question=bool(features.get("has_question", 0)),
         output_chars=int(features["output_chars"]),
-        bounds=bounds,
+        evidence_chunks=int(features["evidence_chunks"]) if "evidence_chunks" in features else None,
+        rule=rule,
     )
 
 
@@ -328,7 +356,8 @@ class ConfidenceCalibrator:
         shape = task_shape(
             has_question=report.question is not None,
             output_chars=len(output_text(output)),
-            bounds=self.map.shape_bounds,
+            evidence_chunks=report.evidence_count,
+            rule=self.map.shape_rule,
         )
         calibrated = self.map.apply(feature, shape=shape)
         gap = raw - calibrated if raw is not None else 0.0
@@ -368,7 +397,7 @@ class ConfidenceCalibrator:
         feature: Literal["grounding", "stated"] = "grounding",
         by_shape: bool = False,
         min_group: int = 300,
-        shape_bounds: tuple[int, int] = (100, 200),
+        shape_rule: ShapeRule | None = None,
         fitted_on: str = "",
     ) -> CalibrationMap:
         """Learn a calibration map from labelled outcomes and use it from now on.
@@ -383,7 +412,7 @@ class ConfidenceCalibrator:
                 and ``has_question``) where a shape has ``min_group`` records with at least
                 30 of each outcome; other shapes use the pooled map.
             min_group: Minimum records for a per-shape map.
-            shape_bounds: Character bounds of the shapes.
+            shape_rule: Bounds of the shapes (defaults of :class:`ShapeRule`).
             fitted_on: Description of the data, stored in the map.
 
         Returns:
@@ -394,21 +423,20 @@ class ConfidenceCalibrator:
         """
         if method not in ("isotonic", "platt"):
             raise ValueError(f"method must be 'isotonic' or 'platt', got {method!r}")
-        rows = [
-            (_feature_of(f, feature), int(bool(c)), _shape_of(f, shape_bounds)) for f, c in records
-        ]
+        rule = shape_rule if shape_rule is not None else ShapeRule()
+        rows = [(_feature_of(f, feature), int(bool(c)), _shape_of(f, rule)) for f, c in records]
         if len(rows) < 2 or len({c for _, c, _ in rows}) < 2:
             raise ValueError("fit needs at least 2 records with both outcomes")
         pooled = _fit_1d([(x, c) for x, c, _ in rows], method, feature)
         groups: dict[str, CalibrationMap] = {}
         if by_shape:
-            for shape in ("question", "short", "medium", "long"):
+            for shape in get_args(TaskShape):
                 sub = [(x, c) for x, c, sh in rows if sh == shape]
                 pos = sum(c for _, c in sub)
                 if len(sub) >= min_group and min(pos, len(sub) - pos) >= 30:
                     groups[shape] = _fit_1d(sub, method, feature)
         self.map = pooled.model_copy(
-            update={"groups": groups, "shape_bounds": shape_bounds, "fitted_on": fitted_on}
+            update={"groups": groups, "shape_rule": rule, "fitted_on": fitted_on}
         )
         self._fit_records = rows
         return self.map
@@ -431,10 +459,10 @@ class ConfidenceCalibrator:
         Raises:
             ValueError: No records.
         """
-        bounds = self.map.shape_bounds
+        rule = self.map.shape_rule
         rows = (
             [
-                (_feature_of(f, self.map.feature), int(bool(c)), _shape_of(f, bounds))
+                (_feature_of(f, self.map.feature), int(bool(c)), _shape_of(f, rule))
                 for f, c in records
             ]
             if records is not None

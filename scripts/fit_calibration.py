@@ -5,9 +5,10 @@ Reads the per-item scores written by the detection benchmark
 "split"}``, label 1 = hallucinated), fits on the rows whose split is ``"fit"`` (all five
 development files pooled) and writes ``langchain_qgate/data/calibration_default.json``.
 
-By default one map per output shape (answer to a question / short / medium / long output, see
-``langchain_qgate.calibration.task_shape``) is fitted next to the pooled map; the shape comes
-from the development file's row (joined on id). ``--pooled`` fits the pooled map only.
+By default one map per output shape (answer to a question / short output against small
+evidence / short / medium / long output, see ``langchain_qgate.calibration.task_shape``) is
+fitted next to the pooled map; the shape comes from the development file's row (joined on
+id). ``--pooled`` fits the pooled map only.
 
 Usage:
     python scripts/fit_calibration.py [--scores PATH] [--out PATH] [--method isotonic|platt]
@@ -35,24 +36,39 @@ DEFAULT_OUT = ROOT / "langchain_qgate" / "data" / "calibration_default.json"
 DEFAULT_BENCHDATA = Path(os.environ.get("QGATE_BENCHDATA", ROOT.parent / "shared" / "benchdata"))
 
 
+def evidence_chunks(context: str) -> int:
+    """Evidence chunks of a context (sentences with a letter or digit, as the evidence index)."""
+    from langchain_qgate.grounding.segment import split_sentences
+
+    return sum(any(ch.isalnum() for ch in context[s:e]) for s, e in split_sentences(context))
+
+
 def attach_shapes(rows: list[dict], benchdata: Path) -> int:
-    """Add ``has_question`` and ``output_chars`` from the development files (joined on id).
+    """Add ``has_question``, ``output_chars`` and ``evidence_chunks`` from the development
+    files (joined on id).
 
     Returns:
         The number of rows that found their source row.
     """
-    found: dict[str, tuple[float, float]] = {}
+    wanted = {r["id"] for r in rows}
+    found: dict[str, tuple[float, float, float]] = {}
     for path in sorted(benchdata.glob("*.jsonl")):
         with path.open(encoding="utf-8") as fh:
             for line in fh:
                 src = json.loads(line)
+                if str(src["id"]) not in wanted:
+                    continue
                 q = src.get("question")
                 has_q = 0.0 if q in (None, "", "None") else 1.0
-                found[str(src["id"])] = (has_q, float(len(src["response"])))
+                found[str(src["id"])] = (
+                    has_q,
+                    float(len(src["response"])),
+                    float(evidence_chunks(src["context"])),
+                )
     hits = 0
     for r in rows:
         if r["id"] in found:
-            r["has_question"], r["output_chars"] = found[r["id"]]
+            r["has_question"], r["output_chars"], r["evidence_chunks"] = found[r["id"]]
             hits += 1
     return hits
 
@@ -85,6 +101,7 @@ def records(rows: list[dict], *, split: str, datasets: set[str] | None = None) -
         if "output_chars" in r:
             feats["has_question"] = r["has_question"]
             feats["output_chars"] = r["output_chars"]
+            feats["evidence_chunks"] = r["evidence_chunks"]
         out.append((feats, 1 - r["label"]))
     return out
 

@@ -79,7 +79,8 @@ def test_live_rows_get_calibrated_probabilities(benchdata_dir: Path, real_embedd
             shape = task_shape(
                 has_question=question is not None,
                 output_chars=len(r["response"]),
-                bounds=cal.map.shape_bounds,
+                evidence_chunks=report.evidence_count,
+                rule=cal.map.shape_rule,
             )
             seen.add(shape)
             assert 0.0 <= result.calibrated <= 1.0

@@ -16,6 +16,7 @@ from langchain_qgate.calibration import (
     CalibrationMap,
     CalibrationReport,
     ConfidenceCalibrator,
+    ShapeRule,
     brier_score,
     expected_calibration_error,
     logprob_confidence,
@@ -25,7 +26,7 @@ from langchain_qgate.calibration import (
 from langchain_qgate.schemas import Claim, ClaimVerdict, Grade, GroundingReport
 
 
-def _report(score: float, n_claims: int = 1) -> GroundingReport:
+def _report(score: float, n_claims: int = 1, evidence_count: int = 5) -> GroundingReport:
     verdicts = [
         ClaimVerdict(
             claim=Claim(text=f"claim {i}", start=0, end=7, index=i),
@@ -36,7 +37,7 @@ def _report(score: float, n_claims: int = 1) -> GroundingReport:
         )
         for i in range(n_claims)
     ]
-    return GroundingReport(score=score, verdicts=verdicts)
+    return GroundingReport(score=score, verdicts=verdicts, evidence_count=evidence_count)
 
 
 def _values(text: str) -> list[float]:
@@ -288,11 +289,27 @@ def test_default_calibrator_loads_the_shipped_map() -> None:
 
 
 @pytest.mark.parametrize(
-    ("has_question", "chars", "shape"),
-    [(True, 500, "question"), (False, 40, "short"), (False, 150, "medium"), (False, 200, "long")],
+    ("has_question", "chars", "chunks", "shape"),
+    [
+        (True, 500, 1, "question"),
+        (False, 40, None, "short"),
+        (False, 40, 3, "short"),
+        (False, 40, 2, "short_small_evidence"),
+        (False, 150, 1, "medium"),
+        (False, 200, 1, "long"),
+    ],
 )
-def test_task_shape(has_question: bool, chars: int, shape: str) -> None:
-    assert task_shape(has_question=has_question, output_chars=chars) == shape
+def test_task_shape(has_question: bool, chars: int, chunks: int | None, shape: str) -> None:
+    got = task_shape(has_question=has_question, output_chars=chars, evidence_chunks=chunks)
+    assert got == shape
+
+
+def test_task_shape_rule_is_configurable() -> None:
+    rule = ShapeRule(short_chars=10, long_chars=20, small_evidence=0)
+    assert task_shape(has_question=False, output_chars=15, rule=rule) == "medium"
+    assert task_shape(has_question=False, output_chars=5, evidence_chunks=0, rule=rule) == (
+        "short_small_evidence"
+    )
 
 
 def _shaped(n: int, seed: int) -> list[tuple[dict[str, float], int]]:
