@@ -1,0 +1,346 @@
+"""Claim extraction: split an output into atomic, typed claims with exact spans.
+
+Pipeline: :func:`~langchain_qgate.grounding.segment.segment_text` (code blocks, block quotes,
+headings and table rows are dropped) -> strip meta preambles ("Based on the documents, ")
+-> skip non-claims (questions, greetings, meta text, list intros ending in ":") -> split
+compound sentences into standalone clauses -> type each clause (factual, reasoning,
+opinion).
+
+Typing rules, in order: a recommendation or first-person preference ("I recommend", "you
+should", "in my opinion", "the best") is an OPINION; an evaluative predicate ("X is a great
+language") without numbers is an OPINION; a conclusion ("therefore", "which means", ", so")
+is REASONING; a hedge or first-person belief ("probably", "I think", "it seems") is FACTUAL
+when the rest carries checkable content (a number or a named entity) and no evaluative word
+("I think Paris is the capital of France" -> FACTUAL; the calibrator reads the hedge
+separately), otherwise an OPINION. Everything else is FACTUAL.
+"""
+
+from __future__ import annotations
+
+import re
+
+from langchain_qgate.errors import InvalidInputError
+from langchain_qgate.grounding._compound import split_compound
+from langchain_qgate.grounding._lexicon import (
+    has_finite_verb,
+    tokens_with_offsets,
+    verb_at,
+    word_set,
+)
+from langchain_qgate.grounding.segment import Segment, segment_text
+from langchain_qgate.schemas import Claim, ClaimType
+
+__all__ = ["classify_sentence", "extract_claims", "strip_preamble"]
+
+_I = re.IGNORECASE
+_SOURCES = (
+    r"(?:documents?|context|information|sources?|search results?|results?|data|text|passages?"
+    r"|evidence|articles?|excerpts?|materials?|references?|snippets?|findings?|records?)"
+)
+_PREAMBLE = re.compile(
+    r"(?:(?:based on|according to|from|per|using|in) (?:the |my |your |these |this )?"
+    r"(?:provided |given |available |retrieved |above |attached |supplied |search |relevant )?"
+    + _SOURCES
+    + r"(?: (?:provided|above|given|you (?:provided|shared|gave)|i found|available))?\s*[,:]"
+    r"|(?:sure|certainly|of course|absolutely|okay|ok|alright|well|yes|no|indeed"
+    r"|great question|good question)\s*[,!.]"
+    r"|(?:hi|hello|hey)(?: there)?\s*[,!]"
+    r"|(?:in summary|to summarize|in short|in conclusion|to conclude|to answer your question"
+    r"|to sum up|in brief|briefly|summary|tl;?dr|answer|short answer)\s*[,:]"
+    r"|(?:please )?note(?: that\b|\s*:)|it(?: is|'s) (?:worth noting|important to note"
+    r"|worth mentioning) that\b|it should be noted that\b|importantly,|notably,"
+    r"|interestingly,|i found that\b|as (?:mentioned|noted)(?: above| earlier| before)?,)\s*",
+    _I,
+)
+_GREETING = re.compile(
+    r"(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening)|dear)\b[^.!?]{0,30}[.!?,]*$",
+    _I,
+)
+_PLEASANTRY = re.compile(
+    r"(?:(?:i )?hope (?:this|that|it) helps|let me know|feel free|(?:please )?(?:don't|do not)"
+    r" hesitate|happy to help|glad (?:i could|to) help|good luck|have a (?:great|nice|good"
+    r"|wonderful|lovely)|you(?:'re| are) welcome|thanks?\b(?! to\b)|thank you|cheers\b"
+    r"|(?:great|good|excellent|interesting|nice) question|i(?:'d| would) be (?:happy|glad)"
+    r"|i(?:'m| am) (?:happy|glad) to|no problem|my pleasure|if you have (?:any )?(?:other"
+    r"|more|further|additional)|is there anything else|anything else\b"
+    r"|(?:sure|certainly|of course|absolutely|okay|ok|alright|great|yes|no|indeed)\W*$)",
+    _I,
+)
+_META = re.compile(
+    r"(?:here(?:'s| is| are)\b|below (?:is|are)\b|let me\b|let's\b"
+    r"|the following (?:is|are|list|table|summary|points|facts|information|sources)\b"
+    r"|i(?:'ll| will| can) (?:explain|summarize|describe|walk|outline|break|go|list|provide"
+    r"|start|help|check|look)|i (?:searched|looked|checked|have searched|reviewed)\b"
+    r"|as an ai\b|i(?:'m| am) an ai\b|i(?:'m| am) (?:just )?a language model"
+    r"|(?:sources?|references?|citations?|further reading|see also|disclaimer|summary"
+    r"|key (?:facts|points|takeaways))\s*[:\-–]"
+    r"|i (?:don't|do not|cannot|can't|couldn't|could not|am unable|was unable|have no)"
+    r"(?! (?:think|believe|agree))\b|i(?:'m| am) (?:not sure|unable|sorry)"
+    r"|(?:the )?(?:provided |given |available )?" + _SOURCES + r" (?:do(?:es)? not|don't"
+    r"|doesn't|did not|didn't) (?:mention|provide|contain|say|include|specify|state|discuss"
+    r"|give|cover)\b)",
+    _I,
+)
+_URL_OR_CITATION = re.compile(r"\S+://\S+|www\.\S+|\[\d+(?:[,\-–]\s*\d+)*\]|\[\^?\w+\]")
+_WORDY = re.compile(r"[^\W\d_]{2,}")
+_INITIAL_REASONING = re.compile(
+    r"(?:so\b(?!-|\s+(?:far|many|much|long|that|called)\b)|thus|hence|therefore|consequently"
+    r"|accordingly|as a result|it follows that"
+    r"|this (?:means|implies|suggests|shows|indicates))\b",
+    _I,
+)
+_REASONING = re.compile(
+    r"\b(?:therefore|thus|hence|consequently|as a result|it follows that|(?:this|which|that)"
+    r" (?:means|implies|suggests|shows|indicates)|for this reason|we can conclude"
+    r"|one can conclude|(?:this|which) is why)\b"
+    r"|,\s+so\s+(?!that\b|far\b|much\b|many\b|on\b|forth\b|long\b|as\b|-)",
+    _I,
+)
+_OPINION_STRONG = re.compile(
+    r"\b(?:i|we)(?: would|'d)? (?:strongly |highly |personally |really )?(?:recommend|suggest"
+    r"|advise|prefer|love|like|hate|enjoy|dislike|adore)\b"
+    r"|\b(?:you|we|one) (?:should|ought to|might want to|may want to|could consider|need to"
+    r"|must)\b|\bin my (?:opinion|view|experience|estimation)\b|\bpersonally\b"
+    r"|\bit(?: is|'s) (?:recommended|advisable|a good idea|wise|better|best)\b"
+    r"|\bmy (?:favorite|favourite)\b|\bi'd (?:say|go with)\b|\bhonestly\b"
+    r"|^(?:consider|try|avoid|make sure|be sure|remember to|don't forget|choose|go with"
+    r"|opt for|stick with|start with|check out|keep in mind)\b",
+    _I,
+)
+_BEST = re.compile(r"\bthe (?:best|worst|greatest)\b(?![-\s]+(?:known|selling|seller))")
+_EVALUATIVE = (
+    r"(?:great|excellent|amazing|awesome|wonderful|terrible|awful|horrible|good|bad|better"
+    r"|worse|beautiful|ugly|fantastic|impressive|outstanding|brilliant|interesting|boring"
+    r"|fascinating|remarkable|superb|poor|nice|lovely|overrated|underrated|elegant|ideal"
+    r"|perfect|superior|inferior|exciting|enjoyable|delicious|disappointing|incredible"
+    r"|stunning|magnificent|mediocre|useful|helpful|valuable|worthwhile|convenient|easy"
+    r"|intuitive|clunky|messy|simple|pleasant|unpleasant|cool|fun|important|essential"
+    r"|crucial|overpriced|worth it|a must)"
+)
+_EVALUATIVE_WORDS = frozenset(_EVALUATIVE.strip("(?:)").split("|")) - {"worth it", "a must"}
+_WORD = re.compile(r"[a-z']+")
+_OPINION_TRIGGERS = word_set(
+    """recommend suggest advise prefer love like hate enjoy dislike adore should ought might
+    may could need must opinion view experience estimation personally recommended advisable
+    good wise better best favorite favourite i'd honestly consider try avoid make be remember
+    don't choose go opt stick start check keep"""
+)
+_BEST_TRIGGERS = frozenset({"best", "worst", "greatest"})
+_REASONING_TRIGGERS = word_set(
+    """therefore thus hence consequently result follows means implies suggests shows
+    indicates reason conclude why so"""
+)
+_HEDGE_TRIGGERS = word_set(
+    """think believe feel guess suppose reckon assume seems appears seem arguably perhaps
+    probably maybe likely apparently general possibly"""
+)
+_EVALUATIVE_PREDICATE = re.compile(
+    r"\b(?:is|are|was|were|be|been|seems?|looks?|sounds?|feels?)(?: not)?(?: (?:a|an|the|very"
+    r"|really|quite|so|truly|extremely|incredibly|pretty|rather|particularly|absolutely"
+    r"|genuinely|definitely|one of the|such an?|more|most|less|least))* " + _EVALUATIVE + r"\b",
+    _I,
+)
+_HEDGE = re.compile(
+    r"\b(?:i|we) (?:think|believe|feel|guess|suppose|reckon|assume)\b|\bit (?:seems|appears)"
+    r"\b|\b(?:seems|seem) to\b|\barguably\b|\bperhaps\b|\bprobably\b|\bmaybe\b|\blikely\b"
+    r"|\bapparently\b|\bin general\b|\bpossibly\b",
+    _I,
+)
+_CHECKABLE_ENTITY = re.compile(r"(?<=\s)[\"“(]?(?!I\b)[A-Z][\w’'.-]*")
+_BOLD_LINE = re.compile(r"(?:\*\*|__).+(?:\*\*|__):?$")
+_EMPHASIS = re.compile(r"\*\*|__")
+_YES_NO = re.compile(r"(?:yes|no)\W*$", _I)
+_FRAGMENT_MAX_WORDS = 12
+_HEADING_MAX_WORDS = 6
+
+
+def strip_preamble(sentence: str) -> int:
+    """Length of the leading meta preamble of ``sentence`` ("Based on the documents, ").
+
+    Example:
+        >>> s = "Based on the provided context, Acme was founded in 2020."
+        >>> s[strip_preamble(s) :]
+        'Acme was founded in 2020.'
+    """
+    pos = 0
+    for _ in range(3):
+        m = _PREAMBLE.match(sentence, pos)
+        if not m or m.end() >= len(sentence.rstrip()):
+            break
+        pos = m.end()
+    return pos
+
+
+def _checkable(text: str) -> bool:
+    """A number or a capitalised name after the first word: something evidence can check."""
+    return any(ch.isdigit() for ch in text) or _CHECKABLE_ENTITY.search(text) is not None
+
+
+def _is_non_claim(text: str) -> bool:
+    stripped = text.strip().rstrip("*_ ")
+    if not stripped:
+        return True
+    if stripped.endswith(("?", "？", '?"', "?”", "?)")) or stripped.endswith((":", "：")):
+        return True
+    if _GREETING.match(stripped) or _PLEASANTRY.match(stripped) or _META.match(stripped):
+        return True
+    residue = _URL_OR_CITATION.sub(" ", stripped)
+    return _WORDY.search(residue) is None and not any(ch.isdigit() for ch in residue)
+
+
+def classify_sentence(text: str) -> ClaimType | None:
+    """Type of one sentence, or None when it is not a claim.
+
+    Not claims: questions, greetings and pleasantries, meta text ("Here is a summary:",
+    lines ending in ":", "Sources: ..."), abstentions ("I don't know"), bare URLs.
+
+    Args:
+        text: One sentence (a leading meta preamble is ignored).
+
+    Returns:
+        ``ClaimType.FACTUAL``, ``REASONING`` or ``OPINION``; None for non-claims.
+
+    Example:
+        >>> classify_sentence("Therefore, revenue will double.")
+        <ClaimType.REASONING: 'reasoning'>
+        >>> classify_sentence("Hope this helps!") is None
+        True
+    """
+    if not isinstance(text, str):
+        raise InvalidInputError("text", f"expected a string, got {type(text).__name__}")
+    if _is_non_claim(text):
+        return None
+    skip = strip_preamble(text)
+    body = text[skip:].strip()
+    if skip and _is_non_claim(body):
+        return None
+    # Cheap word triggers decide which of the (slower) pattern searches can match at all.
+    words = frozenset(_WORD.findall(body.lower()))
+    if (words & _OPINION_TRIGGERS and _OPINION_STRONG.search(body)) or (
+        words & _BEST_TRIGGERS and _BEST.search(body)
+    ):
+        return ClaimType.OPINION
+    evaluative = bool(words & _EVALUATIVE_WORDS or "worth it" in body or "a must" in body)
+    has_digits = any(ch.isdigit() for ch in body)
+    if evaluative and not has_digits and _EVALUATIVE_PREDICATE.search(body):
+        return ClaimType.OPINION
+    if _INITIAL_REASONING.match(body) or (words & _REASONING_TRIGGERS and _REASONING.search(body)):
+        return ClaimType.REASONING
+    hedged = bool(words & _HEDGE_TRIGGERS) and _HEDGE.search(body) is not None
+    if hedged and (evaluative or not _checkable(body)):
+        return ClaimType.OPINION
+    if evaluative and not _checkable(body):
+        return ClaimType.OPINION
+    return ClaimType.FACTUAL
+
+
+def _heading_like(text: str, seg: Segment) -> bool:
+    """A stand-alone label line ("Key facts", "**Summary**", "Media Play News")."""
+    if seg.item or not (seg.line_start and seg.line_end):
+        return False
+    stripped = text.strip()
+    if _BOLD_LINE.fullmatch(stripped):
+        return True
+    if stripped[-1:] in ".!?。！？" or any(ch.isdigit() for ch in stripped):
+        return False
+    return len(stripped.split()) <= _HEADING_MAX_WORDS and not has_finite_verb(stripped)
+
+
+def _clean(text: str) -> str:
+    return _EMPHASIS.sub("", text) if ("**" in text or "__" in text) else text
+
+
+def _sentence_claims(text: str, seg: Segment) -> list[tuple[int, int, str, ClaimType]]:
+    start = seg.start + strip_preamble(text[seg.start : seg.end])
+    sentence = text[start : seg.end]
+    if _heading_like(sentence, seg):
+        return []
+    ctype = classify_sentence(sentence)
+    if ctype is None:
+        return []
+    parts = split_compound(sentence)
+    if len(parts) == 1:
+        return [(start, seg.end, _clean(sentence), ctype)]
+    out: list[tuple[int, int, str, ClaimType]] = []
+    reasoning = bool(_INITIAL_REASONING.match(sentence))
+    for part in parts:
+        ptype = classify_sentence(part.text)
+        if ptype is None:
+            continue
+        if ptype is ClaimType.REASONING:
+            reasoning = True
+        elif ptype is ClaimType.FACTUAL and reasoning:
+            ptype = ClaimType.REASONING
+        out.append((start + part.start, start + part.end, _clean(part.text), ptype))
+    return out
+
+
+def _is_fragment(answer: str) -> bool:
+    """A short answer that is not a full sentence: no finite verb, or no subject."""
+    tokens, _ = tokens_with_offsets(answer)
+    if not tokens or len(tokens) > _FRAGMENT_MAX_WORDS:
+        return False
+    return not has_finite_verb(answer) or verb_at(tokens, 0)  # "is a British author"
+
+
+def _question_claim(text: str, segments: list[Segment], question: str) -> Claim | None:
+    """One claim ``"<question> <answer>"`` when the answer is a short fragment."""
+    if len(segments) != 1 or segments[0].kind != "sentence":
+        return None
+    seg = segments[0]
+    start = seg.start + strip_preamble(text[seg.start : seg.end])
+    answer = text[start : seg.end]
+    if not _is_fragment(answer):
+        return None
+    stripped = answer.strip()
+    pleasantry = _PLEASANTRY.match(stripped) and not _YES_NO.match(stripped)
+    if stripped.endswith(("?", "？")) or pleasantry or _META.match(stripped):
+        return None
+    return Claim(
+        text=f"{question.strip()} {_clean(answer)}",
+        type=ClaimType.FACTUAL,
+        start=start,
+        end=seg.end,
+        index=0,
+    )
+
+
+def extract_claims(text: str, *, question: str | None = None) -> list[Claim]:
+    """Split ``text`` into atomic claims with exact character spans.
+
+    Args:
+        text: The output to check (plain text or markdown).
+        question: The user question. When the answer is a short fragment without a finite
+            verb ("Delhi", "Arthur's Magazine", "1844"), the result is one FACTUAL claim
+            ``"<question> <answer>"`` spanning the answer, so the pair is verified together.
+
+    Returns:
+        Claims in output order; ``claim.index`` is the position, ``text[claim.start:
+        claim.end]`` the claim's span. A split clause's ``claim.text`` carries the subject
+        ("Acme has 500 employees.") while its span covers only that clause.
+
+    Raises:
+        InvalidInputError: ``text`` or ``question`` is not a string.
+
+    Example:
+        >>> [c.text for c in extract_claims("Acme was founded in 2020 and has 500 staff.")]
+        ['Acme was founded in 2020.', 'Acme has 500 staff.']
+    """
+    if not isinstance(text, str):
+        raise InvalidInputError("text", f"expected a string, got {type(text).__name__}")
+    if question is not None and not isinstance(question, str):
+        raise InvalidInputError("question", f"expected a string, got {type(question).__name__}")
+    if not text.strip():
+        return []
+    segments = segment_text(text, skip_code=True)
+    if question and question.strip():
+        claim = _question_claim(text, segments, question)
+        if claim is not None:
+            return [claim]
+    claims: list[Claim] = []
+    for seg in segments:
+        if seg.kind != "sentence":
+            continue
+        for start, end, ctext, ctype in _sentence_claims(text, seg):
+            claims.append(Claim(text=ctext, type=ctype, start=start, end=end, index=len(claims)))
+    return claims
