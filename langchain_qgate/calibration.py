@@ -234,7 +234,28 @@ def _feature_of(features: float | Mapping[str, float], feature: str) -> float:
     return float(features)
 
 
+def _fit_auto(pairs: list[tuple[float, int]], feature: str, folds: int = 5) -> CalibrationMap:
+    """Isotonic or Platt, whichever has the lower cross-validated Brier score on ``pairs``."""
+    if len(pairs) < 2 * folds:
+        return _fit_1d(pairs, "platt", feature)
+    order = np.random.default_rng(0).permutation(len(pairs))
+    loss = {"isotonic": 0.0, "platt": 0.0}
+    for k in range(folds):
+        held = set(order[k::folds].tolist())
+        train = [p for i, p in enumerate(pairs) if i not in held]
+        test = [p for i, p in enumerate(pairs) if i in held]
+        if len({c for _, c in train}) < 2:
+            return _fit_1d(pairs, "platt", feature)
+        for method in loss:
+            cmap = _fit_1d(train, method, feature)
+            probs = cmap.apply_many([x for x, _ in test])
+            loss[method] += brier_score(probs, [c for _, c in test]) * len(test)
+    return _fit_1d(pairs, min(loss, key=loss.__getitem__), feature)
+
+
 def _fit_1d(pairs: list[tuple[float, int]], method: str, feature: str) -> CalibrationMap:
+    if method == "auto":
+        return _fit_auto(pairs, feature)
     from sklearn.isotonic import IsotonicRegression
     from sklearn.linear_model import LogisticRegression
 
@@ -393,7 +414,7 @@ class ConfidenceCalibrator:
         self,
         records: Iterable[Record],
         *,
-        method: Literal["isotonic", "platt"] = "isotonic",
+        method: Literal["isotonic", "platt", "auto"] = "isotonic",
         feature: Literal["grounding", "stated"] = "grounding",
         by_shape: bool = False,
         min_group: int = 300,
@@ -406,7 +427,9 @@ class ConfidenceCalibrator:
             records: ``(features, correct)`` pairs; ``features`` is the feature value or a
                 mapping (see :data:`Record`); ``correct`` is truthy when the output was
                 supported.
-            method: Isotonic regression or Platt scaling (scikit-learn).
+            method: Isotonic regression or Platt scaling (scikit-learn); ``auto`` picks,
+                for the pooled map and each shape's map, the one with the lower 5-fold
+                cross-validated Brier score on the records given.
             feature: Which feature the map takes.
             by_shape: Also fit one map per :data:`TaskShape` (records need ``output_chars``
                 and ``has_question``) where a shape has ``min_group`` records with at least
@@ -421,8 +444,8 @@ class ConfidenceCalibrator:
         Raises:
             ValueError: Fewer than 2 records, only one outcome, or an unknown method.
         """
-        if method not in ("isotonic", "platt"):
-            raise ValueError(f"method must be 'isotonic' or 'platt', got {method!r}")
+        if method not in ("isotonic", "platt", "auto"):
+            raise ValueError(f"method must be 'isotonic', 'platt' or 'auto', got {method!r}")
         rule = shape_rule if shape_rule is not None else ShapeRule()
         rows = [(_feature_of(f, feature), int(bool(c)), _shape_of(f, rule)) for f, c in records]
         if len(rows) < 2 or len({c for _, c, _ in rows}) < 2:

@@ -11,7 +11,7 @@ fitted next to the pooled map; the shape comes from the development file's row (
 id). ``--pooled`` fits the pooled map only.
 
 Usage:
-    python scripts/fit_calibration.py [--scores PATH] [--out PATH] [--method isotonic|platt]
+    python scripts/fit_calibration.py [--scores PATH] [--out PATH] [--method auto|isotonic|platt]
         [--pooled] [--benchdata DIR]
 """
 
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scores", type=Path, default=DEFAULT_SCORES)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    parser.add_argument("--method", choices=["isotonic", "platt"], default="isotonic")
+    parser.add_argument("--method", choices=["auto", "isotonic", "platt"], default="auto")
     parser.add_argument("--benchdata", type=Path, default=DEFAULT_BENCHDATA)
     parser.add_argument(
         "--pooled", action="store_true", help="one map for every output shape (no per-shape maps)"

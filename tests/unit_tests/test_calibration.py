@@ -367,3 +367,25 @@ def test_reliability_diagram_without_matplotlib_says_how_to_install(
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     with pytest.raises(ImportError, match=r"langchain-qgate\[plot\]"):
         cal.report(plot_path=tmp_path / "x.png")
+
+
+def _step(n: int, seed: int) -> list[tuple[float, int]]:
+    """P(correct) jumps from 0.1 to 0.9 at score 0.5: a shape Platt scaling cannot follow."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        s = rng.random()
+        out.append((s, int(rng.random() < (0.1 if s < 0.5 else 0.9))))
+    return out
+
+
+def test_auto_method_picks_isotonic_for_a_step_and_is_calibrated() -> None:
+    cal = ConfidenceCalibrator(None)
+    cmap = cal.fit(_step(3000, 1), method="auto")
+    assert cmap.method == "isotonic"
+    assert cal.report(_step(3000, 2)).ece < 0.05
+
+
+def test_auto_method_on_a_tiny_sample_falls_back_to_platt() -> None:
+    cmap = ConfidenceCalibrator(None).fit([(0.1, 0), (0.9, 1), (0.2, 0), (0.8, 1)], method="auto")
+    assert cmap.method == "platt"
