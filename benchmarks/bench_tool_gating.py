@@ -141,6 +141,28 @@ def run(pairs: list[Pair], config: ToolGatingConfig, top_k: int) -> dict[str, di
     return out
 
 
+def coherence_check(pairs: list[Pair], config: ToolGatingConfig, top_k: int) -> dict[str, float]:
+    """Coherence of one context's top-k chunks vs k chunks drawn from k different contexts."""
+    evaluator = ToolGatingEvaluator(config, embedder=default_embedder())
+    same: list[float] = []
+    mixed: list[float] = []
+    for i, p in enumerate(pairs):
+        if len(p.chunks) < 2:
+            continue
+        same.append(evaluator.measure(p.query, retrieve(p.query, p.chunks, top_k)).coherence)
+        others = [pairs[(i + j * 7 + 1) % len(pairs)] for j in range(top_k)]
+        scattered = [o.chunks[_stable(o.row_id) % len(o.chunks)] for o in others]
+        mixed.append(evaluator.measure(p.query, scattered).coherence)
+    low = config.warning_coherence
+    return {
+        "n": len(same),
+        "same_context_mean": round(float(np.mean(same)), 4),
+        "mixed_contexts_mean": round(float(np.mean(mixed)), 4),
+        "same_context_low_rate": round(float(np.mean([c <= low for c in same])), 4),
+        "mixed_contexts_low_rate": round(float(np.mean([c <= low for c in mixed])), 4),
+    }
+
+
 def tune(pairs: list[Pair], top_k: int) -> ToolGatingConfig:
     """Grid search on fit rows: maximise the mean per-dataset gap of Warning+ rates."""
     base = ToolGatingConfig()
@@ -151,7 +173,9 @@ def tune(pairs: list[Pair], top_k: int) -> ToolGatingConfig:
     ]
     best: tuple[float, ToolGatingConfig] = (-1.0, base)
     # Coherence is not tuned here: both retrievals of a pair draw from the same context.
-    grid = itertools.product((0.05, 0.1, 0.15), (0.5, 0.6, 0.7), (0.05, 0.1), (0.7, 0.8, 0.9))
+    grid = itertools.product(
+        (0.05, 0.1, 0.15, 0.2, 0.25), (0.5, 0.6, 0.7, 0.8), (0.05, 0.1, 0.2), (0.6, 0.7, 0.8, 0.9)
+    )
     for floor, ceil, temp, weight in grid:
         cfg = replace(
             base, similarity_floor=floor, similarity_ceiling=ceil, temperature=temp,
@@ -196,6 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     pairs = load_pairs(args.data, args.split, args.per_dataset)
     config = tune(pairs, args.top_k) if args.tune else ToolGatingConfig()
     results = run(pairs, config, args.top_k)
+    coherence = coherence_check(pairs, config, args.top_k)
     elapsed = time.perf_counter() - start
     print(f"{'dataset':18} {'n':>5} {'relevant W+':>12} {'irrelevant W+':>14} "
           f"{'rel crit':>9} {'irr crit':>9}")  # fmt: skip
@@ -205,6 +230,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['irrelevant_warning']:14.1%} {r['relevant_critical']:9.1%} "
             f"{r['irrelevant_critical']:9.1%}"
         )
+    print(f"coherence (<= warning {config.warning_coherence}): {coherence}")
     print(f"elapsed {elapsed:.1f}s")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -217,6 +243,7 @@ def main(argv: list[str] | None = None) -> int:
             "model": "all-MiniLM-L6-v2",
             "config": cfg,
             "results": results,
+            "coherence_check": coherence,
             "elapsed_s": round(elapsed, 1),
         }
         args.json.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")

@@ -29,6 +29,14 @@ from langchain_qgate.tool_gating import (
 )
 
 EPS = 1e-6
+FORMULA = ToolGatingConfig(
+    similarity_floor=0.1,
+    similarity_ceiling=0.6,
+    temperature=0.1,
+    weak_match_weight=0.8,
+    coherence_floor=0.0,
+    coherence_ceiling=0.35,
+)
 CORPUS = [
     "Paris is the capital of France.",
     "France is a country in Western Europe; its capital is Paris.",
@@ -353,7 +361,7 @@ def test_no_items_is_maximal_uncertainty() -> None:
 def test_entropy_combines_weak_match_and_flatness_exactly() -> None:
     # cosines 0.6 and 0.35 map to 1.0 and 0.5 with floor 0.1, ceiling 0.6.
     emb = TableEmbedder({"q": [1, 0, 0], "a": unit(0.6), "b": unit(0.35, math.pi / 2)})
-    signal = compute_learning_signal("q", ["b", "a"], embedder=emb)
+    signal = compute_learning_signal("q", ["b", "a"], embedder=emb, config=FORMULA)
     p = np.exp(np.array([1.0, 0.5]) / 0.1)
     p /= p.sum()
     flat = float(-(p * np.log(p)).sum() / math.log(2))
@@ -367,7 +375,7 @@ def test_entropy_combines_weak_match_and_flatness_exactly() -> None:
 
 def test_flat_weak_matches_reach_critical() -> None:
     emb = TableEmbedder({"q": [1, 0, 0], "a": unit(0.05), "b": unit(0.08, 0.3)})
-    signal = compute_learning_signal("q", ["a", "b"], embedder=emb)
+    signal = compute_learning_signal("q", ["a", "b"], embedder=emb, config=FORMULA)
     assert signal.best_match == 0.0
     assert signal.flatness == pytest.approx(1.0)
     assert signal.entropy == pytest.approx(1.0)
@@ -375,7 +383,7 @@ def test_flat_weak_matches_reach_critical() -> None:
 
 def test_single_item_is_coherent_and_entropy_is_the_weak_match() -> None:
     emb = TableEmbedder({"q": [1, 0, 0], "a": unit(0.35)})
-    signal = compute_learning_signal("q", ["a"], embedder=emb)
+    signal = compute_learning_signal("q", ["a"], embedder=emb, config=FORMULA)
     assert signal.coherence == 1.0
     assert signal.flatness == 0.0
     assert signal.entropy == pytest.approx(0.5, abs=1e-6)

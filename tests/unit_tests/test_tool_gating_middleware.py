@@ -326,3 +326,23 @@ async def test_agent_hard_gated_retrieval_makes_the_model_refine_its_query_async
         {"messages": [HumanMessage("Tell me things")]}, {"configurable": {"thread_id": "ha"}}
     )
     check_hard_run(model, result)
+
+
+def test_stacks_with_the_quality_gate_middleware() -> None:
+    from langchain_qgate.grounding import HallucinationMonitor
+    from langchain_qgate.integrations.middleware import QualityGateMiddleware
+
+    model = RefiningModel()
+    gate = QualityGateMiddleware(monitor=HallucinationMonitor(embedder=HashingEmbedder()))
+    graph = create_agent(
+        model,
+        tools=[search_docs],
+        middleware=[gate, mw(config=HARD)],
+        checkpointer=InMemorySaver(),
+    )
+    result = graph.invoke(
+        {"messages": [HumanMessage("Tell me things")]}, {"configurable": {"thread_id": "q"}}
+    )
+    check_hard_run(model, result)
+    final = result["messages"][-1]
+    assert "qgate" in final.response_metadata or "qgate" in final.additional_kwargs
