@@ -1,0 +1,36 @@
+"""Check an answer against documents and read the per-claim report.
+
+Run: python examples/check_answer.py   (offline: the bundled MiniLM model, no LLM)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from langchain_core.documents import Document
+
+from langchain_qgate.gate import FilteredOutput, GatePolicy, QualityGate
+
+DOCS = Path(__file__).parent / "docs"
+docs = [Document(p.read_text(encoding="utf-8"), id=p.stem) for p in sorted(DOCS.glob("*.md"))]
+answer = (
+    "Nordlicht Robotics was founded in 2016 in Hamburg. "
+    "It reported revenue of €52.7 million in fiscal year 2024. "
+    "The Kestrel P3 picks up to 1,200 items per hour."
+)
+
+gate = QualityGate(policy=GatePolicy.from_profile("strict"))  # bundled MiniLM, no LLM
+decision = gate.check(answer, docs, question="Tell me about Nordlicht Robotics.")
+for claim in decision.metadata.claims:
+    print(f"{claim.grade.upper():<10} {claim.support:.2f}  {claim.text}  <- {claim.reason}")
+print(f"grounding {decision.metadata.score:.2f} -> {decision.metadata.decision}")
+if isinstance(decision, FilteredOutput):
+    print(decision.render_annotated())  # citation markers + sources
+else:
+    print(decision.guidance.to_model_message())  # what the model should fix
+
+# The same answer under the default profile (threshold 0.6), chosen per call:
+relaxed = gate.check(answer, docs, config={"configurable": {"qgate_profile": "default"}})
+print(f"default profile -> {relaxed.metadata.decision}")
+if isinstance(relaxed, FilteredOutput):
+    print(relaxed.render_annotated())
