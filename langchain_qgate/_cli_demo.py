@@ -273,7 +273,17 @@ def run_demo(docs_dir: Path, *, max_retries: int = 1) -> int:
     return 0
 
 
+def _quiet_model_loading() -> None:
+    """Hide the transformers weight-loading progress bar (the demo prints its own timing)."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:  # pragma: no cover - transformers comes with sentence-transformers
+        return
+    hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
+    _quiet_model_loading()
     docs = Path(args.docs) if args.docs else default_docs_dir()
     if docs is None or not docs.is_dir():
         raise SystemExit("qgate demo: documents not found; pass --docs examples/docs")
