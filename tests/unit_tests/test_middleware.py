@@ -406,3 +406,16 @@ def test_integrations_package_exports_its_public_names():
         assert getattr(integrations, name) is not None
     with pytest.raises(AttributeError):
         _ = integrations.NotAName
+
+
+def test_qgate_demo_subcommand_is_registered():
+    from langchain_qgate._cli_demo import default_docs_dir
+    from langchain_qgate.cli import build_parser
+
+    args = build_parser().parse_args(["demo", "--max-retries", "2"])
+    assert args.command == "demo"
+    assert args.max_retries == 2
+    assert callable(args.func)
+    docs = default_docs_dir()
+    assert docs is not None
+    assert sorted(p.name for p in docs.glob("*.md"))[0] == "annual_report_2024.md"
