@@ -12,6 +12,7 @@ have no verb on one side and stay whole.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from langchain_qgate.grounding._lexicon import (
@@ -32,6 +33,7 @@ from langchain_qgate.grounding._lexicon import (
 __all__ = ["Part", "split_compound"]
 
 _MAX_TOKENS = 150
+_MAYBE_COMPOUND = re.compile(r"\b(?:and|but|while|whereas|yet)\b|;")
 _CONJUNCTIONS = frozenset({"and", "but", "while", "whereas", "yet"})
 _NEEDS_COMMA = frozenset({"while", "whereas", "yet"})
 _NO_SPLIT_AFTER = frozenset({"both", "between", "either", "neither", "from"})
@@ -233,6 +235,8 @@ def split_compound(sentence: str) -> list[Part]:
         carried subject and a full stop). A single part's text is the sentence itself.
     """
     whole = [Part(0, len(sentence), sentence)]
+    if _MAYBE_COMPOUND.search(sentence) is None:
+        return whole
     tokens, starts = tokens_with_offsets(sentence)
     if len(tokens) < 5 or len(tokens) > _MAX_TOKENS:
         return whole
