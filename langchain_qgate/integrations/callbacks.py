@@ -139,12 +139,14 @@ class QualityGateCallbackHandler(BaseCallbackHandler):
         self._parents: dict[UUID, UUID | None] = {}
         self._evidence: dict[UUID, list[EvidenceItem]] = {}
         self._questions: dict[UUID, str] = {}
+        self._members: dict[UUID, list[UUID]] = {}
         self._checks: OrderedDict[UUID, QualityCheck] = OrderedDict()
 
     # -- run tree --------------------------------------------------------------------------
     def _start(self, run_id: UUID, parent_run_id: UUID | None) -> None:
         with self._lock:
             self._parents[run_id] = parent_run_id
+            self._members.setdefault(self._root(run_id), []).append(run_id)
 
     def _root(self, run_id: UUID) -> UUID:
         seen = set()
@@ -160,8 +162,8 @@ class QualityGateCallbackHandler(BaseCallbackHandler):
         with self._lock:
             self._evidence.pop(run_id, None)
             self._questions.pop(run_id, None)
-            for child in [k for k, v in self._parents.items() if run_id in (v, k)]:
-                self._parents.pop(child, None)
+            for member in self._members.pop(run_id, [run_id]):
+                self._parents.pop(member, None)
 
     def on_chain_start(
         self,
@@ -347,3 +349,4 @@ class QualityGateCallbackHandler(BaseCallbackHandler):
             self._evidence.clear()
             self._questions.clear()
             self._parents.clear()
+            self._members.clear()

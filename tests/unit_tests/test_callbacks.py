@@ -151,3 +151,12 @@ def test_handler_keeps_at_most_max_checks(monitor):
 def test_handler_validates_its_arguments(monitor):
     with pytest.raises(ValueError, match="max_checks"):
         QualityGateCallbackHandler(monitor=monitor, max_checks=0)
+
+
+def test_finished_runs_leave_no_run_tree_behind(monitor):
+    handler = QualityGateCallbackHandler(monitor=monitor)
+    for _ in range(3):
+        _rag_chain(GOOD).invoke(QUESTION, {"callbacks": [handler]})
+    assert len(handler.checks) == 3
+    assert handler._parents == {}
+    assert handler._evidence == {}
