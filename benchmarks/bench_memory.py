@@ -170,6 +170,10 @@ def score(sessions: list[Session], run: dict[str, Any]) -> dict[str, Any]:
         "repeated_turns": len(repeats),
         "repeated_turns_removed": len(removed),
         "repeat_removed_share": round(len(removed) / max(1, len(repeats)), 4),
+        "repeats_removed_by_kind": {
+            k: [sum(1 for t in removed if t.kind == k), sum(1 for t in repeats if t.kind == k)]
+            for k in sorted({t.kind for t in repeats})
+        },
         "real_facts": len(facts),
         "real_facts_lost": len(lost),
         "lost_facts": lost,
@@ -292,8 +296,11 @@ def render(results: dict[str, Any]) -> str:
         "| kind of turn | turns | kept as active episodes |",
         "|---|---:|---:|",
     ]
+    lines[-2] = "| kind of turn | turns | kept as active episodes | repeats removed |"
+    lines[-1] = "|---|---:|---:|---:|"
     for kind, (kept, total) in sorted(q["episodes_by_kind"].items()):
-        lines.append(f"| {kind} | {total} | {kept} |")
+        rem, rep = q["repeats_removed_by_kind"].get(kind, [0, 0])
+        lines.append(f"| {kind} | {total} | {kept} | {rem} / {rep} |")
     lines += ["", "| backend | put | no filters mean / p95 ms | with filters mean / p95 ms |"]
     lines.append("|---|---|---:|---:|")
     for name, row in results["backends"].items():

@@ -5,12 +5,18 @@
 near-duplicate dedup for episodes, the decision-noise filter for decisions. Trivial episodes
 are soft-deleted (``active=False``) and restorable, never destroyed. ``MemoryRecordFilter``
 applies the same filters to plain records for callers not on LangGraph stores.
+
+Concurrency: puts into one namespace are serialised inside a process (the dedup check and
+the write are atomic there). Several processes on one ``PostgresStore`` pass
+``namespace_lock=PostgresAdvisoryLock(dsn)`` to get the same guarantee across processes;
+without it two processes may both store one near-duplicate if they race.
 """
 
 from __future__ import annotations
 
 from langchain_qgate.memory.decisions import assess_decision
-from langchain_qgate.memory.dedup import find_duplicate
+from langchain_qgate.memory.dedup import detail_tokens, find_duplicate
+from langchain_qgate.memory.locks import PostgresAdvisoryLock
 from langchain_qgate.memory.models import (
     DecisionNoiseVerdict,
     DecisionNoiseWarning,
@@ -46,6 +52,7 @@ __all__ = [
     "MemoryRecordFilter",
     "NamespaceLock",
     "NoiseReason",
+    "PostgresAdvisoryLock",
     "PutAction",
     "PutOutcome",
     "QualityFilteredStore",
@@ -54,6 +61,7 @@ __all__ = [
     "SignificanceVerdict",
     "assess_decision",
     "assess_significance",
+    "detail_tokens",
     "find_duplicate",
     "is_remember_request",
     "is_trivial_session",

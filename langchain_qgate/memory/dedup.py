@@ -80,15 +80,16 @@ class DedupCandidate(NamedTuple):
 
 
 _TOKEN = re.compile(r"[^\s,;()\[\]{}<>\"'`]+")
-_IDENT = re.compile(r"\d|\w[./:_@]\w|[a-z][A-Z]|^[A-Z]{2,}\d*$")
+_IDENT = re.compile(r"\d|\w[./:_@-]\w|[a-z][A-Z]|^[A-Z]{2,}\d*$")
 
 
 def detail_tokens(text: str) -> frozenset[str]:
     """Numbers and identifiers in ``text``: what tells two similar facts apart.
 
     A token counts when it has a digit (``512Mi``, ``v2.3``, ``02:00``), internal ``.``,
-    ``/``, ``:``, ``_`` or ``@`` (``secret/auth/prod``, ``db.example.com``), camelCase or
-    is an acronym (``DATABASE_URL``). Trailing sentence punctuation is ignored.
+    ``/``, ``:``, ``_``, ``@`` or ``-`` (``secret/auth/prod``, ``db.example.com``,
+    ``billing-dlq``), camelCase or is an acronym (``DATABASE_URL``). Trailing sentence
+    punctuation is ignored.
 
     Example:
         >>> sorted(detail_tokens("Scaled billing to 11 pods via hpa/queue-depth."))

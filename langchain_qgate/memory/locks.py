@@ -30,7 +30,7 @@ class PostgresAdvisoryLock:
         max_connections: Pool size: how many namespaces this process can lock at once.
 
     Example:
-        >>> lock = PostgresAdvisoryLock("postgresql://postgres@127.0.0.1:54329/postgres")
+        >>> lock = PostgresAdvisoryLock(dsn)  # doctest: +SKIP
         >>> store = QualityFilteredStore(pg_store, namespace_lock=lock)  # doctest: +SKIP
     """
 

@@ -90,8 +90,10 @@ class QualityFilteredStore(BaseStore):
         embedder: Embeds episodes for dedup (the bundled model by default, loaded lazily).
         policy: Filter options.
         clock: Seconds since the epoch (``time.time``); inject one in tests.
-        namespace_lock: Optional cross-process lock per namespace; without it the dedup
-            check-then-put is atomic within this process only.
+        namespace_lock: Optional cross-process lock per namespace (``PostgresAdvisoryLock``
+            for ``PostgresStore``); without it the dedup check-then-put is atomic within this
+            process only, and two processes racing on the same near-duplicate may both
+            store it.
 
     Example:
         >>> from langgraph.store.memory import InMemoryStore
