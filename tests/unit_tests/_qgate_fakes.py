@@ -7,7 +7,6 @@ turns) since the question: the first draft, the answer after one round of guidan
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -44,13 +43,6 @@ WARRANTY_BAD = (
 
 def make_monitor():
     """The real monitor with the deterministic hashing embedder (no model)."""
-    if os.environ.get("QGATE_DEV_STUB"):  # pragma: no cover - local development only
-        import sys
-
-        sys.path.insert(0, "/tmp/qdev")
-        from stubmon import StubMonitor  # type: ignore[import-not-found]
-
-        return StubMonitor()
     from langchain_qgate.grounding import HallucinationMonitor
     from langchain_qgate.grounding.embeddings import HashingEmbedder
 
