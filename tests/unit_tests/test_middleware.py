@@ -419,3 +419,21 @@ def test_qgate_demo_subcommand_is_registered():
     docs = default_docs_dir()
     assert docs is not None
     assert sorted(p.name for p in docs.glob("*.md"))[0] == "annual_report_2024.md"
+
+
+def test_stacks_with_tool_gating_middleware(monitor):
+    from langchain_qgate.grounding.embeddings import HashingEmbedder
+    from langchain_qgate.integrations.tool_gating_middleware import ToolGatingMiddleware
+
+    gating = ToolGatingMiddleware(embedder=HashingEmbedder(), retrieval_tools={"search_docs"})
+    agent = create_agent(
+        scripted_model([BAD, GOOD]),
+        tools=[SEARCH_TOOL],
+        middleware=[gating, _mw(monitor, max_retries=2)],
+        checkpointer=InMemorySaver(),
+    )
+    result = agent.invoke({"messages": [("user", QUESTION)]}, _cfg())
+    final = result["messages"][-1]
+    assert final.content == GOOD
+    assert final.response_metadata["qgate"]["decision"] == "pass"
+    assert final.response_metadata["qgate_rejected_drafts"][0]["draft"] == BAD
