@@ -9,6 +9,7 @@ items the hallucination monitor accepts (``str``, ``Document``, ``EvidenceChunk`
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeAlias
@@ -136,10 +137,17 @@ def tool_output_evidence(
         source["tool_call_id"] = tool_call_id
     if output is None:
         return []
+    if isinstance(output, str):
+        return [Document(page_content=output, metadata=source)] if output.strip() else []
     items = _artifact_items(output, source)
     if items is not None:
         return items
-    text = str(output)
+    if isinstance(output, Mapping | list | tuple):
+        text = json.dumps(output, default=str, ensure_ascii=False)
+    elif isinstance(output, int | float | bool):
+        text = str(output)
+    else:
+        return []  # e.g. a Command returned by a tool: no evidence in it
     return [Document(page_content=text, metadata=source)] if text.strip() else []
 
 

@@ -160,3 +160,18 @@ def test_finished_runs_leave_no_run_tree_behind(monitor):
     assert len(handler.checks) == 3
     assert handler._parents == {}
     assert handler._evidence == {}
+
+
+def test_tool_outputs_become_evidence_by_shape():
+    from langchain_core.documents import Document
+    from langgraph.types import Command
+
+    from langchain_qgate.integrations._harvest import tool_output_evidence
+
+    (as_json,) = tool_output_evidence({"revenue": "€48.2 million"}, tool_name="finance")
+    assert as_json.page_content == '{"revenue": "€48.2 million"}'
+    assert as_json.metadata == {"source": "tool:finance"}
+    docs = tool_output_evidence([Document(page_content="A.")], tool_name="search")
+    assert docs[0].metadata["source"] == "tool:search"
+    assert tool_output_evidence(Command(update={})) == []
+    assert tool_output_evidence("  ") == []
