@@ -437,3 +437,33 @@ def test_stacks_with_tool_gating_middleware(monitor):
     assert final.content == GOOD
     assert final.response_metadata["qgate"]["decision"] == "pass"
     assert final.response_metadata["qgate_rejected_drafts"][0]["draft"] == BAD
+
+
+async def test_concurrent_async_threads_on_one_agent_keep_their_own_state(monitor):
+    import asyncio
+
+    from langchain_qgate._demo_kit import ScriptedChatModel
+    from tests.unit_tests._qgate_fakes import rag_responder
+
+    bad, good = rag_responder([BAD]), rag_responder([WARRANTY_GOOD])
+
+    def respond(messages):
+        return bad(messages) if str(messages[0].content) == QUESTION else good(messages)
+
+    agent = create_agent(
+        ScriptedChatModel(respond=respond),
+        tools=[SEARCH_TOOL],
+        middleware=[_mw(monitor, max_retries=1)],
+        checkpointer=InMemorySaver(),
+    )
+    a, b = await asyncio.gather(
+        agent.ainvoke({"messages": [("user", QUESTION)]}, _cfg("a")),
+        agent.ainvoke({"messages": [("user", WARRANTY_Q)]}, _cfg("b")),
+    )
+    assert a["__interrupt__"][0].value["draft"] == BAD
+    assert b["messages"][-1].content == WARRANTY_GOOD
+    state_a = (await agent.aget_state(_cfg("a"))).values
+    state_b = (await agent.aget_state(_cfg("b"))).values
+    assert state_a["qgate_counters"]["retries"] == 1
+    assert state_b["qgate_counters"] == {**state_b["qgate_counters"], "retries": 0}
+    assert state_b["qgate_counters"]["model_calls"] == 2
