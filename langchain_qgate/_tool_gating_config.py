@@ -135,7 +135,9 @@ class ToolGatingConfig:
         similarity_ceiling: Cosine mapped to match 1 (relevant passages sit around 0.5-0.8).
         temperature: Softmax temperature over the mapped matches for the flatness term.
         weak_match_weight: Weight of ``1 - best match`` in the entropy; the normalized
-            Shannon entropy of the softmax gets ``1 - weak_match_weight``.
+            Shannon entropy of the softmax gets ``1 - weak_match_weight``. The defaults of
+            the similarity floor/ceiling, temperature and this weight were grid-searched for
+            all-MiniLM-L6-v2 on the "fit" half of the development data (BENCHMARKS.md).
         coherence_floor: Mean pairwise item cosine mapped to coherence 0.
         coherence_ceiling: Mean pairwise item cosine mapped to coherence 1.
         max_items: Keep only the best ``max_items`` items (``None``: all).
@@ -155,10 +157,10 @@ class ToolGatingConfig:
         default_factory=lambda: frozenset({JohariQuadrant.BLIND, JohariQuadrant.UNKNOWN})
     )
     hard_gating: bool = False
-    similarity_floor: float = 0.1
-    similarity_ceiling: float = 0.6
-    temperature: float = 0.1
-    weak_match_weight: float = 0.8
+    similarity_floor: float = 0.15
+    similarity_ceiling: float = 0.8
+    temperature: float = 0.2
+    weak_match_weight: float = 0.6
     coherence_floor: float = 0.0
     coherence_ceiling: float = 0.35
     max_items: int | None = None
