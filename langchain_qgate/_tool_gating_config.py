@@ -44,8 +44,6 @@ class GatingLevel(StrEnum):
             return self.rank >= other.rank
         return NotImplemented
 
-    __hash__ = StrEnum.__hash__
-
 
 class JohariQuadrant(StrEnum):
     """Where a retrieval sits on the entropy x coherence plane.

@@ -223,7 +223,7 @@ def compute_learning_signal(
         mapped = map_unit(raw, cfg.similarity_floor, cfg.similarity_ceiling)
         vectors = vecs[1:]
         source = "embedder"
-    order = np.argsort(-mapped, kind="stable")[: cfg.max_items]
+    order = np.argsort(-raw, kind="stable")[: cfg.max_items]  # the mapping is monotone
     mapped, raw = mapped[order], raw[order]
     best = float(mapped[0])
     flat = flatness(mapped, cfg.temperature)

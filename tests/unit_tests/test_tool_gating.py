@@ -521,3 +521,10 @@ async def test_gated_retriever_hard_gating_replaces_the_result_async() -> None:
     assert docs[0].page_content.startswith("Search results withheld")
     good = await retriever.ainvoke("capital of France")
     assert len(good) == 3
+
+
+def test_scores_are_ranked_by_raw_cosine_even_when_both_map_to_one() -> None:
+    emb = TableEmbedder({"q": [1, 0, 0], "a": unit(0.85), "b": unit(0.9, 1.0)})
+    signal = compute_learning_signal("q", ["a", "b"], embedder=emb)
+    assert signal.scores == pytest.approx((0.9, 0.85), abs=1e-6)
+    assert signal.best_match == 1.0
