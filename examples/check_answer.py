@@ -1,6 +1,6 @@
 """Check an answer against documents and read the per-claim report.
 
-Run: python examples/check_answer.py   (offline: the bundled MiniLM model, no LLM)
+Run from the repository root: python examples/check_answer.py   (offline: bundled MiniLM)
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from langchain_core.documents import Document
 
 from langchain_qgate.gate import FilteredOutput, GatePolicy, QualityGate
 
-DOCS = Path(__file__).parent / "docs"
+DOCS = Path("examples/docs")  # run from the repository root
 docs = [Document(p.read_text(encoding="utf-8"), id=p.stem) for p in sorted(DOCS.glob("*.md"))]
 answer = (
     "Nordlicht Robotics was founded in 2016 in Hamburg. "

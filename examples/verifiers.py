@@ -1,0 +1,63 @@
+"""Verifier choice: the deterministic default, a cascade to an NLI model or an LLM.
+
+Every claim gets the cheap deterministic verdict; a ``CascadeVerifier`` sends only the claims
+whose support falls in an uncertain band to a second, expensive verifier. Any object with
+``verify(items)`` or a plain function works as a verifier; here the second stage is a small
+function (offline), and the NLI cross-encoder and the LLM versions run when configured.
+
+Run from the repository root: python examples/verifiers.py
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from langchain_core.documents import Document
+
+from langchain_qgate.gate import QualityGate
+from langchain_qgate.grounding import (
+    CascadeVerifier,
+    HallucinationMonitor,
+    VerificationItem,
+    VerifierVerdict,
+)
+
+DOCS = Path("examples/docs")
+docs = [Document(p.read_text(encoding="utf-8"), id=p.stem) for p in sorted(DOCS.glob("*.md"))]
+answer = (
+    "Nordlicht Robotics employs 340 people. The company is listed on the Frankfurt stock exchange."
+)
+
+
+def second_opinion(items: Sequence[VerificationItem]) -> list[VerifierVerdict]:
+    """Stand-in for an expensive verifier: sees only the claims the first stage is unsure of."""
+    for item in items:
+        print("sent to the second stage:", item.claim.text)
+    return [
+        VerifierVerdict(support=0.1, verifier="second-opinion", reason="not stated anywhere")
+        for _ in items
+    ]
+
+
+cascade = CascadeVerifier(second=second_opinion, band=(0.1, 0.9))  # default (0.25, 0.75)
+gate = QualityGate(monitor=HallucinationMonitor(verifier=cascade))
+decision = gate.check(answer, docs)
+for claim in decision.metadata.claims:
+    print(f"{claim.grade:<10} {claim.support:.2f}  {claim.text}  <- {claim.reason}")
+
+if os.environ.get("QGATE_NLI_MODEL"):  # e.g. "cross-encoder/nli-deberta-v3-small"
+    from langchain_qgate.grounding import NLIVerifier
+
+    nli = CascadeVerifier(second=NLIVerifier(os.environ["QGATE_NLI_MODEL"]))
+    gate = QualityGate(monitor=HallucinationMonitor(verifier=nli))
+
+if os.environ.get("OPENAI_API_KEY"):  # any chat model with structured output
+    from langchain.chat_models import init_chat_model
+
+    from langchain_qgate.grounding import LLMVerifier
+
+    llm = LLMVerifier(init_chat_model("openai:gpt-4o-mini", temperature=0))
+    gate = QualityGate(monitor=HallucinationMonitor(verifier=CascadeVerifier(llm, max_second=5)))
+    print(gate.check(answer, docs).metadata.decision)
