@@ -53,12 +53,13 @@ HUMAN_EDIT = (
 
 
 def default_docs_dir() -> Path | None:
-    """``examples/docs`` of a source checkout (or the current directory), if present."""
+    """``examples/docs`` of a source checkout, the current directory, or the installed wheel."""
     for base in (Path(__file__).resolve().parents[1], Path.cwd()):
         candidate = base / "examples" / "docs"
         if candidate.is_dir():
             return candidate
-    return None
+    packaged = Path(__file__).resolve().parent / "data" / "demo_docs"
+    return packaged if packaged.is_dir() else None
 
 
 def _responder(script: dict[str, list[str]]) -> Callable[[list[BaseMessage]], AIMessage]:

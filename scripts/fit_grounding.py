@@ -20,6 +20,7 @@ Run: python scripts/fit_grounding.py --data ../shared/benchdata --write
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import pickle
 import sys
@@ -37,7 +38,7 @@ from langchain_qgate._splits import split_of  # noqa: E402
 from langchain_qgate.grounding.features import FEATURE_NAMES  # noqa: E402
 from langchain_qgate.schemas import ClaimType  # noqa: E402
 
-FILES = ["halueval_qa", "summedits", "fever_symmetric_dev", "factcheck_gpt_stance", "wice_dev"]
+FILES = ["halueval_qa", "fever_symmetric_dev", "factcheck_gpt_stance", "wice_dev", "summedits"]
 MODEL_OUT = ROOT / "langchain_qgate" / "data" / "grounding_model.json"
 
 
@@ -54,17 +55,35 @@ def load_rows(data: Path, name: str) -> list[dict]:
     return rows
 
 
-def compute_features(data: Path, cache: Path) -> dict[str, list[dict]]:
+def cap_rows(rows: list[dict], cap: int | None) -> list[dict]:
+    """At most ``cap`` rows per split, chosen by a hash of the id (stable, order-free)."""
+    if cap is None:
+        return rows
+    out = []
+    for split in ("fit", "report"):
+        part = [r for r in rows if r["split"] == split]
+        part.sort(key=lambda r: hashlib.blake2b(r["id"].encode(), digest_size=8).digest())
+        out.extend(part[:cap])
+    return out
+
+
+def compute_features(
+    data: Path, cache: Path, emb_cache: Path | None = None, cap: int | None = None
+) -> dict[str, list[dict]]:
     if cache.exists():
         with open(cache, "rb") as fh:
             return pickle.load(fh)
     from langchain_qgate.grounding.monitor import HallucinationMonitor
 
     monitor = HallucinationMonitor()
+    store = monitor.embedder._cache  # the content-hash cache of the default embedder
+    if emb_cache is not None and emb_cache.exists():
+        with open(emb_cache, "rb") as fh:
+            store.update(pickle.load(fh))
     out: dict[str, list[dict]] = {}
     for name in FILES:
         t0 = time.time()
-        rows = load_rows(data, name)
+        rows = cap_rows(load_rows(data, name), cap)
         warm_cache(monitor, rows)
         feats = []
         for r in rows:
@@ -85,6 +104,9 @@ def compute_features(data: Path, cache: Path) -> dict[str, list[dict]]:
                 }
             )
         out[name] = feats
+        if emb_cache is not None:
+            with open(emb_cache, "wb") as fh:
+                pickle.dump(dict(store), fh)
         print(f"{name}: {len(rows)} rows in {time.time() - t0:.0f}s", file=sys.stderr)
     with open(cache, "wb") as fh:
         pickle.dump(out, fh)
@@ -197,6 +219,18 @@ def main() -> None:
     )
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "benchdata")
     ap.add_argument("--cache", type=Path, default=Path("/tmp/qgate_features.pkl"))
+    ap.add_argument(
+        "--emb-cache",
+        type=Path,
+        default=Path("/tmp/qgate_embeddings.pkl"),
+        help="persist embeddings by content hash between runs",
+    )
+    ap.add_argument(
+        "--cap",
+        type=int,
+        default=None,
+        help="at most this many rows per split per file (hash-chosen)",
+    )
     ap.add_argument("--features", default=",".join(FEATURE_NAMES))
     ap.add_argument("--write", action="store_true", help="write the shipped model file")
     ap.add_argument(
@@ -207,7 +241,7 @@ def main() -> None:
     )
     args = ap.parse_args()
 
-    feats = compute_features(args.data, args.cache)
+    feats = compute_features(args.data, args.cache, args.emb_cache, args.cap)
     names = args.features.split(",")
     cols = [FEATURE_NAMES.index(n) for n in names]
     fit_rows = {k: [r for r in v if r["split"] == "fit"] for k, v in feats.items()}

@@ -106,13 +106,17 @@ _DATE_DMY = re.compile(
 _DATE_MY = re.compile(rf"\b({_MONTH_WORD})\.?,?\s+(1[0-9]{{3}}|20[0-9]{{2}})\b", re.I)
 _NUMBER = re.compile(
     rf"(?P<cur>[$€£¥₹]|US\$)?\s?"
-    rf"(?P<num>(?<![\w.,])\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|(?<![\w.,])\d+(?:\.\d+)?"
+    rf"(?P<num>(?<![\w.,#/:-])\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?(?![\w#]*[#_])"
+    rf"|(?<![\w.,#/:-])\d+(?:\.\d+)?(?![\w]*[#_])"
     rf"|\b(?:{_NUM_WORD})(?:[\s-]+(?:{_NUM_WORD}))*\b)"
     rf"(?:\s?(?P<scale>{_SCALE_WORD}))?"
     rf"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|pct\b|percentage points?\b))?"
     rf"(?:\s?(?P<curw>dollars?|usd|euros?|eur|pounds?|gbp|yen|jpy|rupees|inr)\b)?",
     re.I,
 )
+
+
+_UNIT_SUFFIX = re.compile(r"-[A-Za-z]+\b")
 
 
 def _words_value(text: str) -> float | None:
@@ -189,6 +193,8 @@ def extract_quantities(text: str) -> list[Quantity]:
             end = m.end("curw")
         if m["pct"]:
             end = m.end("pct")
+        unit = _UNIT_SUFFIX.match(text, end)
+        shown_end = unit.end() if unit and not m["pct"] and not m["curw"] else end
         if not is_word and text[m.end("num") : m.end("num") + 1] == "s":
             continue  # "1990s", "80s": a span of values, not one value
         precision = 2 if is_word else _sig_digits(num)
@@ -210,7 +216,8 @@ def extract_quantities(text: str) -> list[Quantity]:
             kind = "number"
         if is_word and value <= 1 and not scale_word:
             continue  # "one of the", "zero-shot": too ambiguous to check
-        add(Quantity(kind, value * scale, text[start:end].strip(), start, end, precision, currency))
+        shown = text[start:shown_end].strip()
+        add(Quantity(kind, value * scale, shown, start, end, precision, currency))
     out.sort(key=lambda q: q.start)
     return out
 

@@ -34,8 +34,10 @@ __all__ = ["FEATURE_NAMES", "ClaimSignals", "compute_signals"]
 
 FEATURE_NAMES: tuple[str, ...] = (
     "similarity",
+    "coverage_best",
     "coverage_topk",
     "coverage_all",
+    "novel_ok",
     "quantities_ok",
     "entities_ok",
     "no_contradiction",
@@ -44,6 +46,7 @@ FEATURE_NAMES: tuple[str, ...] = (
 """Order of the feature vector the learned combination reads."""
 
 _ALIGNED_COVERAGE = 0.5  # a chunk "talks about the same thing" from this coverage on
+_NEGATION_COVERAGE = 0.6  # ... and says the same words, so a flipped negation is a contradiction
 
 
 @dataclass
@@ -51,13 +54,16 @@ class ClaimSignals:
     """Signals of one claim; ``vector()`` gives the features in ``FEATURE_NAMES`` order."""
 
     similarity: float = 0.0
+    coverage_best: float = 0.0
     coverage_topk: float = 0.0
     coverage_all: float = 0.0
+    novel_ok: float = 0.0
     quantities_ok: float = 1.0
     entities_ok: float = 1.0
     no_contradiction: float = 1.0
     negation_consistent: float = 1.0
     top: list[tuple[int, float]] = field(default_factory=list)
+    aligned: int = -1
     contradiction: Contradiction | None = None
     missing: list[str] = field(default_factory=list)
 
@@ -92,8 +98,14 @@ def compute_signals(
     index: EvidenceIndex,
     scores: NDArray[np.float32],
     neighbours: NDArray[np.int64],
+    *,
+    question: str | None = None,
 ) -> ClaimSignals:
-    """Compute the signals of ``claim_text`` given its nearest chunks (``neighbours``)."""
+    """Compute the signals of ``claim_text`` given its nearest chunks (``neighbours``).
+
+    With a ``question``, the words the claim shares with the question are given, not
+    asserted: lexical support is measured on what the answer adds.
+    """
     sig = ClaimSignals()
     top = [(int(i), float(s)) for i, s in zip(neighbours, scores, strict=True) if i >= 0]
     sig.top = top
@@ -109,6 +121,11 @@ def compute_signals(
     for q in reversed(claim_quantities):
         bare = bare[: q.start] + " " + bare[q.end :]
     stems = content_stems(bare)
+    if question:
+        asked = content_stems(question)
+        novel = {s: w for s, w in stems.items() if s not in asked}
+        if novel:
+            stems = novel
     topk_stems: set[str] = set()
     per_chunk_cov: list[tuple[float, int]] = []
     for i, _ in top:
@@ -116,14 +133,29 @@ def compute_signals(
         per_chunk_cov.append((coverage(stems, index.stems(i)), i))
     sig.coverage_topk = coverage(stems, topk_stems)
     sig.coverage_all = coverage(stems, index.all_stems)
+    missing_weights = [w for s, w in stems.items() if s not in index.all_stems]
+    sig.novel_ok = 1.0 - max(missing_weights, default=0.0)
     seen: set[str] = set()
     for tok in tokens(bare):
         st = stem(tok.lower())
         if st in stems and st not in index.all_stems and st not in seen:
             seen.add(st)
             sig.missing.append(tok)
-    # The chunk that talks about the same thing: best coverage, ties to the most similar.
-    aligned_cov, aligned = max(per_chunk_cov, key=lambda t: t[0])
+
+    # The chunk that talks about the same thing: best coverage, plus credit for stating the
+    # claim's values; ties go to the most similar (``top`` is in similarity order).
+    def alignment(entry: tuple[float, int]) -> float:
+        cov, i = entry
+        if not claim_quantities:
+            return cov
+        found = sum(
+            any(quantities_match(q, e) for e in index.chunk_quantities(i)) for q in claim_quantities
+        )
+        return cov + 0.5 * found / len(claim_quantities)
+
+    aligned_cov, aligned = max(per_chunk_cov, key=alignment)
+    sig.coverage_best = aligned_cov
+    sig.aligned = aligned
 
     # Quantities: each must appear somewhere in the evidence.
     if claim_quantities:
@@ -174,7 +206,7 @@ def compute_signals(
                 sig.no_contradiction = 0.0
 
     # Negation: the aligned chunk says the opposite.
-    if aligned_cov >= 0.7:
+    if aligned_cov >= _NEGATION_COVERAGE:
         claim_neg = negation_count(claim_text) % 2
         chunk_neg = index.chunk_negations(aligned) % 2
         if claim_neg != chunk_neg:

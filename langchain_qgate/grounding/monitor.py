@@ -175,7 +175,7 @@ class HallucinationMonitor:
         items: list[VerificationItem] = []
         for row, claim in enumerate(claims):
             signals = (
-                compute_signals(claim.text, index, scores[row], neighbours[row])
+                compute_signals(claim.text, index, scores[row], neighbours[row], question=q)
                 if len(index)
                 else ClaimSignals(quantities_ok=0.0, entities_ok=0.0)
             )
@@ -219,6 +219,8 @@ class HallucinationMonitor:
         self, item: VerificationItem, verdict: VerifierVerdict, index: EvidenceIndex
     ) -> ClaimVerdict:
         sig = item.signals
+        # The chunk that shares the claim's words comes first, then the most similar ones.
+        ordered = sorted(sig.top, key=lambda t: (t[0] != sig.aligned, -t[1]))
         links = [
             EvidenceLink(
                 evidence_id=index.chunks[i].id,
@@ -226,7 +228,7 @@ class HallucinationMonitor:
                 quote=index.chunks[i].text,
                 score=round(float(s), 4),
             )
-            for i, s in sig.top[:3]
+            for i, s in ordered[:3]
         ]
         support = min(1.0, max(0.0, float(verdict.support)))
         contradiction = sig.contradiction if (verdict.contradicted or sig.contradiction) else None

@@ -112,3 +112,10 @@ def test_coverage_is_weighted_share_of_content_words() -> None:
     partial = coverage(claim, set(content_stems("Acme is based in Berlin")))
     assert 0.0 < partial < 1.0
     assert coverage({}, set()) == 1.0
+
+
+def test_digits_inside_identifiers_are_not_values() -> None:
+    qs = extract_quantities(
+        "[warranty_and_support#0] id_3 and item#4 come with a 24-month warranty."
+    )
+    assert [(q.raw, q.value) for q in qs] == [("24-month", 24.0)]

@@ -1,0 +1,68 @@
+"""The monitor with the real bundled model, and on real human-labelled data."""
+
+from __future__ import annotations
+
+import pytest
+
+from langchain_qgate.evaluation import load_rows, run_detection
+from langchain_qgate.grounding.monitor import HallucinationMonitor
+from langchain_qgate.schemas import Grade
+
+EVIDENCE = [
+    "Acme Corp was founded in 2020 in Berlin by Jane Doe. The company employs 500 people.",
+    "In 2023 Acme reported revenue of $10M, up 5% from 2022. Acme does not sell hardware.",
+]
+
+
+@pytest.fixture(scope="module")
+def monitor(real_embedder) -> HallucinationMonitor:
+    return HallucinationMonitor(embedder=real_embedder)
+
+
+@pytest.mark.model
+def test_real_model_cannot_tell_years_apart_but_the_monitor_can(monitor, real_embedder) -> None:
+    a, b = real_embedder.embed(["Acme was founded in 2019.", "Acme was founded in 2020."])
+    assert float(a @ b) > 0.8  # the embedding alone sees almost no difference
+    v = monitor.verify_grounding("Acme Corp was founded in 2019.", EVIDENCE).verdicts[0]
+    assert v.grade is Grade.FABRICATED
+    assert v.reason == "contradicted: the evidence says 2020, not 2019"
+
+
+@pytest.mark.model
+def test_real_model_grounds_a_paraphrase(monitor) -> None:
+    v = monitor.verify_grounding("Acme Corp was established in Berlin in 2020.", EVIDENCE).verdicts[
+        0
+    ]
+    assert v.grade is Grade.GROUNDED
+    assert v.evidence[0].quote.startswith("Acme Corp was founded in 2020")
+
+
+@pytest.mark.model
+def test_real_model_flags_unsupported_and_normalised_amounts(monitor) -> None:
+    report = monitor.verify_grounding(
+        "In 2023 Acme reported revenue of 10 million dollars. Acme also builds rockets for NASA.",
+        EVIDENCE,
+    )
+    grades = [v.grade for v in report.verdicts]
+    assert grades[0] is Grade.GROUNDED
+    assert grades[1] is Grade.FABRICATED
+    assert 0.3 < report.score < 0.8
+
+
+@pytest.mark.model
+@pytest.mark.benchdata
+@pytest.mark.parametrize(
+    "name",
+    ["halueval_qa", "summedits", "fever_symmetric_dev", "factcheck_gpt_stance", "wice_dev"],
+)
+def test_detection_beats_chance_and_the_naive_baseline_on_held_out_rows(
+    name, benchdata_dir, monitor
+) -> None:
+    path = benchdata_dir / f"{name}.jsonl"
+    assert len(load_rows(path, split="report", limit=80)) == 80
+    result = run_detection([path], monitor, limit=80, split="report", progress=None)
+    entry = result["datasets"][name]
+    assert entry["n"] == 80
+    assert entry["positives"] == 40
+    assert entry["auroc"] > 0.6
+    assert entry["auroc"] > entry["baseline"]["auroc"]
