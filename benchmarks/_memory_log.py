@@ -408,6 +408,7 @@ class Turn:
     kind: str  # greeting | status | work | chatter
     fact: str | None = None  # real fact id this turn carries
     repeat: bool = False  # says again something already said to this user
+    since_last: float | None = None  # seconds since it was last said (repeats only)
 
 
 @dataclass
@@ -469,7 +470,7 @@ def generate_log(total_turns: int = 1000, *, seed: int = 7, users: int = 4) -> l
     rng = random.Random(seed)
     clock = {f"user-{u}": 1_800_000_000.0 + rng.uniform(0, 3600) for u in range(users)}
     tasks: dict[str, list[_Task]] = {u: [] for u in clock}
-    said: dict[str, set[str]] = {u: set() for u in clock}  # repeat groups seen per user
+    said: dict[str, dict[str, float]] = {u: {} for u in clock}  # group -> last time said
     sessions: list[Session] = []
     produced = 0
     counter = 0
@@ -505,9 +506,10 @@ def generate_log(total_turns: int = 1000, *, seed: int = 7, users: int = 4) -> l
                     kind,
                     fact,
                     repeat=group in said[who],
+                    since_last=now - said[who][group] if group in said[who] else None,
                 )
             )
-            said[who].add(group)
+            said[who][group] = now
 
         roll = rng.random()
         if roll < 0.30:  # greeting-only session
@@ -525,7 +527,11 @@ def generate_log(total_turns: int = 1000, *, seed: int = 7, users: int = 4) -> l
             if tasks[user] and rng.random() < 0.35:
                 task = rng.choice(tasks[user])
             else:
-                svc, prob = rng.choice(SERVICES), rng.randrange(len(PROBLEMS))
+                used = {t.task_id for t in tasks[user]}
+                while True:  # a task id names one task: never two tasks on one (svc, problem)
+                    svc, prob = rng.choice(SERVICES), rng.randrange(len(PROBLEMS))
+                    if f"{user}:{svc}:{prob}" not in used:
+                        break
                 task = _Task(f"{user}:{svc}:{prob}", prob, _slots(rng, svc))
                 tasks[user].append(task)
             spec = PROBLEMS[task.problem]
