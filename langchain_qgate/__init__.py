@@ -1,0 +1,298 @@
+"""langchain-qgate: a quality gate for LangChain and LangGraph.
+
+Every answer is split into claims, each graded against the evidence the agent retrieved
+(GROUNDED / INFERRED / FABRICATED, contradictions named); confidence is calibrated, and a
+noise gate passes the answer with annotations or sends retry guidance back to the model.
+
+Public names are imported lazily: ``import langchain_qgate`` loads no model and no torch.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from langchain_qgate.calibration import (
+        CalibratedConfidence,
+        ConfidenceCalibrator,
+    )
+    from langchain_qgate.config import (
+        GradeWeights,
+        GroundingPolicy,
+    )
+    from langchain_qgate.errors import (
+        EmbeddingError,
+        InputTooLargeError,
+        InvalidInputError,
+        QGateError,
+        QualityGateRejected,
+    )
+    from langchain_qgate.gate import (
+        Escalation,
+        FilteredOutput,
+        GatePolicy,
+        NoiseGate,
+        QualityGate,
+        QualityMetadata,
+        RejectedOutput,
+        RetryGuidance,
+    )
+    from langchain_qgate.grounding import (
+        CascadeVerifier,
+        DeterministicVerifier,
+        Embedder,
+        EvidenceChain,
+        EvidenceIndex,
+        HallucinationMonitor,
+        HashingEmbedder,
+        LLMVerifier,
+        NLIVerifier,
+        SentenceTransformerEmbedder,
+        Verifier,
+        VerifierVerdict,
+        default_embedder,
+        extract_claims,
+    )
+    from langchain_qgate.integrations._review import (
+        EscalationRequest,
+        HumanDecision,
+    )
+    from langchain_qgate.integrations.callbacks import (
+        QualityGateCallbackHandler,
+    )
+    from langchain_qgate.integrations.graph import (
+        QualityGateState,
+        add_quality_gate,
+        make_quality_gate_node,
+        route_after_gate,
+    )
+    from langchain_qgate.integrations.judge_node import (
+        judge_node,
+    )
+    from langchain_qgate.integrations.middleware import (
+        QualityGateMiddleware,
+    )
+    from langchain_qgate.integrations.runnable import (
+        with_quality_gate,
+    )
+    from langchain_qgate.integrations.structured import (
+        StructuredCitationMiddleware,
+    )
+    from langchain_qgate.integrations.tool_gating_middleware import (
+        ToolGatingMiddleware,
+    )
+    from langchain_qgate.judge import (
+        AgentResult,
+        CitationJudge,
+        Hypothesis,
+        InMemorySignalMemory,
+        JudgedResult,
+        JudgeLayer,
+        SignalMemory,
+    )
+    from langchain_qgate.load import (
+        CognitiveLoadMonitor,
+        LoadAction,
+        LoadAssessment,
+        LoadBudget,
+        LoadCounters,
+    )
+    from langchain_qgate.memory import (
+        MemoryFilterPolicy,
+        MemoryRecordFilter,
+        QualityFilteredStore,
+    )
+    from langchain_qgate.schemas import (
+        Claim,
+        ClaimType,
+        ClaimVerdict,
+        Contradiction,
+        EvidenceChunk,
+        EvidenceLink,
+        Grade,
+        GroundingReport,
+    )
+    from langchain_qgate.tool_gating import (
+        GatingLevel,
+        JohariQuadrant,
+        LearningSignal,
+        SuggestedAction,
+        ToolGatingConfig,
+        ToolGatingEvaluator,
+        ToolGatingWarning,
+        compute_learning_signal,
+        gated_retriever,
+    )
+
+_WHERE: dict[str, str] = {
+    "AgentResult": "judge",
+    "CalibratedConfidence": "calibration",
+    "CascadeVerifier": "grounding",
+    "CitationJudge": "judge",
+    "Claim": "schemas",
+    "ClaimType": "schemas",
+    "ClaimVerdict": "schemas",
+    "CognitiveLoadMonitor": "load",
+    "ConfidenceCalibrator": "calibration",
+    "Contradiction": "schemas",
+    "DeterministicVerifier": "grounding",
+    "Embedder": "grounding",
+    "EmbeddingError": "errors",
+    "Escalation": "gate",
+    "EscalationRequest": "integrations._review",
+    "EvidenceChain": "grounding",
+    "EvidenceChunk": "schemas",
+    "EvidenceIndex": "grounding",
+    "EvidenceLink": "schemas",
+    "FilteredOutput": "gate",
+    "GatePolicy": "gate",
+    "GatingLevel": "tool_gating",
+    "Grade": "schemas",
+    "GradeWeights": "config",
+    "GroundingPolicy": "config",
+    "GroundingReport": "schemas",
+    "HallucinationMonitor": "grounding",
+    "HashingEmbedder": "grounding",
+    "HumanDecision": "integrations._review",
+    "Hypothesis": "judge",
+    "InMemorySignalMemory": "judge",
+    "InputTooLargeError": "errors",
+    "InvalidInputError": "errors",
+    "JohariQuadrant": "tool_gating",
+    "JudgeLayer": "judge",
+    "JudgedResult": "judge",
+    "LLMVerifier": "grounding",
+    "LearningSignal": "tool_gating",
+    "LoadAction": "load",
+    "LoadAssessment": "load",
+    "LoadBudget": "load",
+    "LoadCounters": "load",
+    "MemoryFilterPolicy": "memory",
+    "MemoryRecordFilter": "memory",
+    "NLIVerifier": "grounding",
+    "NoiseGate": "gate",
+    "QGateError": "errors",
+    "QualityFilteredStore": "memory",
+    "QualityGate": "gate",
+    "QualityGateCallbackHandler": "integrations.callbacks",
+    "QualityGateMiddleware": "integrations.middleware",
+    "QualityGateRejected": "errors",
+    "QualityGateState": "integrations.graph",
+    "QualityMetadata": "gate",
+    "RejectedOutput": "gate",
+    "RetryGuidance": "gate",
+    "SentenceTransformerEmbedder": "grounding",
+    "SignalMemory": "judge",
+    "StructuredCitationMiddleware": "integrations.structured",
+    "SuggestedAction": "tool_gating",
+    "ToolGatingConfig": "tool_gating",
+    "ToolGatingEvaluator": "tool_gating",
+    "ToolGatingMiddleware": "integrations.tool_gating_middleware",
+    "ToolGatingWarning": "tool_gating",
+    "Verifier": "grounding",
+    "VerifierVerdict": "grounding",
+    "add_quality_gate": "integrations.graph",
+    "compute_learning_signal": "tool_gating",
+    "default_embedder": "grounding",
+    "extract_claims": "grounding",
+    "gated_retriever": "tool_gating",
+    "judge_node": "integrations.judge_node",
+    "make_quality_gate_node": "integrations.graph",
+    "route_after_gate": "integrations.graph",
+    "with_quality_gate": "integrations.runnable",
+}
+
+__all__ = [
+    "AgentResult",
+    "CalibratedConfidence",
+    "CascadeVerifier",
+    "CitationJudge",
+    "Claim",
+    "ClaimType",
+    "ClaimVerdict",
+    "CognitiveLoadMonitor",
+    "ConfidenceCalibrator",
+    "Contradiction",
+    "DeterministicVerifier",
+    "Embedder",
+    "EmbeddingError",
+    "Escalation",
+    "EscalationRequest",
+    "EvidenceChain",
+    "EvidenceChunk",
+    "EvidenceIndex",
+    "EvidenceLink",
+    "FilteredOutput",
+    "GatePolicy",
+    "GatingLevel",
+    "Grade",
+    "GradeWeights",
+    "GroundingPolicy",
+    "GroundingReport",
+    "HallucinationMonitor",
+    "HashingEmbedder",
+    "HumanDecision",
+    "Hypothesis",
+    "InMemorySignalMemory",
+    "InputTooLargeError",
+    "InvalidInputError",
+    "JohariQuadrant",
+    "JudgeLayer",
+    "JudgedResult",
+    "LLMVerifier",
+    "LearningSignal",
+    "LoadAction",
+    "LoadAssessment",
+    "LoadBudget",
+    "LoadCounters",
+    "MemoryFilterPolicy",
+    "MemoryRecordFilter",
+    "NLIVerifier",
+    "NoiseGate",
+    "QGateError",
+    "QualityFilteredStore",
+    "QualityGate",
+    "QualityGateCallbackHandler",
+    "QualityGateMiddleware",
+    "QualityGateRejected",
+    "QualityGateState",
+    "QualityMetadata",
+    "RejectedOutput",
+    "RetryGuidance",
+    "SentenceTransformerEmbedder",
+    "SignalMemory",
+    "StructuredCitationMiddleware",
+    "SuggestedAction",
+    "ToolGatingConfig",
+    "ToolGatingEvaluator",
+    "ToolGatingMiddleware",
+    "ToolGatingWarning",
+    "Verifier",
+    "VerifierVerdict",
+    "__version__",
+    "add_quality_gate",
+    "compute_learning_signal",
+    "default_embedder",
+    "extract_claims",
+    "gated_retriever",
+    "judge_node",
+    "make_quality_gate_node",
+    "route_after_gate",
+    "with_quality_gate",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"langchain_qgate.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,0 +1,116 @@
+"""The public API: every name in ``__all__`` imports, and the list is what we promise."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import langchain_qgate
+
+EXPECTED_ALL = [
+    "AgentResult",
+    "CalibratedConfidence",
+    "CascadeVerifier",
+    "CitationJudge",
+    "Claim",
+    "ClaimType",
+    "ClaimVerdict",
+    "CognitiveLoadMonitor",
+    "ConfidenceCalibrator",
+    "Contradiction",
+    "DeterministicVerifier",
+    "Embedder",
+    "EmbeddingError",
+    "Escalation",
+    "EscalationRequest",
+    "EvidenceChain",
+    "EvidenceChunk",
+    "EvidenceIndex",
+    "EvidenceLink",
+    "FilteredOutput",
+    "GatePolicy",
+    "GatingLevel",
+    "Grade",
+    "GradeWeights",
+    "GroundingPolicy",
+    "GroundingReport",
+    "HallucinationMonitor",
+    "HashingEmbedder",
+    "HumanDecision",
+    "Hypothesis",
+    "InMemorySignalMemory",
+    "InputTooLargeError",
+    "InvalidInputError",
+    "JohariQuadrant",
+    "JudgeLayer",
+    "JudgedResult",
+    "LLMVerifier",
+    "LearningSignal",
+    "LoadAction",
+    "LoadAssessment",
+    "LoadBudget",
+    "LoadCounters",
+    "MemoryFilterPolicy",
+    "MemoryRecordFilter",
+    "NLIVerifier",
+    "NoiseGate",
+    "QGateError",
+    "QualityFilteredStore",
+    "QualityGate",
+    "QualityGateCallbackHandler",
+    "QualityGateMiddleware",
+    "QualityGateRejected",
+    "QualityGateState",
+    "QualityMetadata",
+    "RejectedOutput",
+    "RetryGuidance",
+    "SentenceTransformerEmbedder",
+    "SignalMemory",
+    "StructuredCitationMiddleware",
+    "SuggestedAction",
+    "ToolGatingConfig",
+    "ToolGatingEvaluator",
+    "ToolGatingMiddleware",
+    "ToolGatingWarning",
+    "Verifier",
+    "VerifierVerdict",
+    "__version__",
+    "add_quality_gate",
+    "compute_learning_signal",
+    "default_embedder",
+    "extract_claims",
+    "gated_retriever",
+    "judge_node",
+    "make_quality_gate_node",
+    "route_after_gate",
+    "with_quality_gate",
+]
+
+
+def test_all_is_sorted_and_is_the_promised_api() -> None:
+    assert langchain_qgate.__all__ == EXPECTED_ALL
+    assert EXPECTED_ALL == sorted(EXPECTED_ALL)
+    assert "HallucinationMonitor" in langchain_qgate.__all__
+    assert "QualityGateMiddleware" in langchain_qgate.__all__
+    assert "QualityFilteredStore" in langchain_qgate.__all__
+
+
+def test_every_public_name_imports() -> None:
+    for name in langchain_qgate.__all__:
+        assert getattr(langchain_qgate, name) is not None, name
+
+
+def test_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="NoSuchThing"):
+        langchain_qgate.NoSuchThing  # noqa: B018
+
+
+def test_importing_the_package_loads_no_torch_or_model() -> None:
+    code = (
+        "import sys, langchain_qgate; "
+        "print('torch' in sys.modules, 'sentence_transformers' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
