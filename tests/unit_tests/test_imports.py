@@ -91,7 +91,7 @@ EXPECTED_ALL = [
 
 def test_all_is_sorted_and_is_the_promised_api() -> None:
     assert langchain_qgate.__all__ == EXPECTED_ALL
-    assert EXPECTED_ALL == sorted(EXPECTED_ALL)
+    assert sorted(EXPECTED_ALL) == EXPECTED_ALL
     assert "HallucinationMonitor" in langchain_qgate.__all__
     assert "QualityGateMiddleware" in langchain_qgate.__all__
     assert "QualityFilteredStore" in langchain_qgate.__all__
