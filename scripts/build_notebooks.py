@@ -35,9 +35,9 @@ if os.environ.get("OPENAI_API_KEY"):
 
     model = init_chat_model("openai:gpt-4o-mini", logprobs=True)
 elif os.environ.get("QGATE_USE_OLLAMA"):
-    from langchain_ollama import ChatOllama  # pip install langchain-ollama
+    from langchain_ollama import ChatOllama  # pip install langchain-ollama (recent Ollama)
 
-    model = ChatOllama(model="llama3.1", logprobs=True)"""
+    model = ChatOllama(model="llama3.1", logprobs=True)  # check response_metadata["logprobs"]"""
 
 Cell = tuple[str, str]  # ("md" | "code", source)
 

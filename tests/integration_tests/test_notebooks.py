@@ -7,6 +7,7 @@ interpreter) in a scratch directory, and its printed output is checked for the s
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import warnings
@@ -15,25 +16,28 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from tests.integration_tests._expect import Expected, missing, said
+
 pytestmark = pytest.mark.model
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 
-EXPECTED: dict[str, list[str]] = {
+
+EXPECTED: dict[str, list[Expected]] = {
     "01_quickstart.ipynb": [
         "FABRICATED",
-        "the evidence says €48.2 million, not €52.7 million",
+        said("€48.2 million", "€52.7 million"),
         "Your previous answer did not pass the fact check",
         "pass\n",
         "Sources:",
-        "the evidence says 24, not 36",
+        said("24", "36"),
         "overconfident=True",
     ],
     "02_agent_middleware.ipynb": [
         "removed the rejected draft",
         "[model] ai: In fiscal year 2024, Nordlicht Robotics reported revenue of €48.2 million",
-        "pass 0.99 retries used: 1",
+        re.compile(r"pass 0\.\d+ retries used: 1"),
         "Retry budget spent",
         "Every Nordlicht robot, including the Kestrel P3, comes with a 24-month warranty.",
         "'decision': 'edit'",
@@ -43,9 +47,9 @@ EXPECTED: dict[str, list[str]] = {
         "quality_gate",
         "paused: failed grounding",
         "rejected draft: The Kestrel P3 runs for 20 hours on one charge.",
-        "the evidence says 14, not 20",
+        said("14", "20"),
         "The Kestrel P3 runs for 14 hours on one charge and recharges in 90 minutes.",
-        "pass 0.9",
+        re.compile(r"pass (0\.\d+|1\.0)"),
     ],
     "04_calibration.ipynb": ["20 fit / 20 held out", "ECE ", "Brier ", "P(supported)"],
     "05_tool_gating_judge.ipynb": [
@@ -122,7 +126,7 @@ def test_notebook_runs_top_to_bottom_offline(name, tmp_path, monkeypatch):
             images += "image/png" in data
     output = "".join(texts)
     assert output.startswith(sys.executable), "the kernel is not this venv's interpreter"
-    missing = [s for s in EXPECTED[name] if s not in output]
-    assert not missing, f"{name} output lacks {missing}:\n{output[-6000:]}"
+    lacking = missing(EXPECTED[name], output)
+    assert not lacking, f"{name} output lacks {lacking}:\n{output[-6000:]}"
     if name in PLOTS:
         assert images >= 1

@@ -1,0 +1,22 @@
+"""Expected-output helpers shared by the example and notebook tests."""
+
+from __future__ import annotations
+
+import re
+
+Expected = str | re.Pattern[str]
+"""A literal substring of the output, or a pattern to search for."""
+
+
+def said(value: str, instead: str) -> re.Pattern[str]:
+    """A contradiction description, whatever unit words the checks attach to the values."""
+    return re.compile(rf"the evidence says {re.escape(value)}\S*( \w+)?, not {re.escape(instead)}")
+
+
+def missing(expected: list[Expected], out: str) -> list[str]:
+    """The expectations ``out`` does not meet."""
+    return [
+        e.pattern if isinstance(e, re.Pattern) else e
+        for e in expected
+        if (e.search(out) is None if isinstance(e, re.Pattern) else e not in out)
+    ]

@@ -1,0 +1,162 @@
+"""Every script in ``examples/`` runs offline in a fresh interpreter and prints what it claims.
+
+Each example loads the bundled embedding model, so the tier is ``model``. The README's Python
+snippets are checked to be verbatim excerpts of these scripts, so the docs cannot drift.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.integration_tests._expect import Expected, missing, said
+
+pytestmark = pytest.mark.model
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = REPO / "examples"
+
+
+EXPECTED: dict[str, list[Expected]] = {
+    "check_answer.py": [
+        "GROUNDED",
+        "FABRICATED",
+        said("€48.2 million", "€52.7 million"),
+        "-> retry",
+        "Your previous answer did not pass the fact check",
+        "default profile -> pass",
+        "Sources:",
+    ],
+    "agent_middleware.py": [
+        "answer: In fiscal year 2024, Nordlicht Robotics reported revenue of €48.2 million",
+        "decision pass",
+        "retries 1",
+        "rejected draft: Nordlicht Robotics reported revenue of €52.7 million",
+        said("€48.2 million", "€52.7 million"),
+        "escalated: Failed: grounding",
+        "after review: Every Nordlicht robot, including the Kestrel P3, comes with a 24-month",
+        "review: edit",
+    ],
+    "graph_gate.py": [
+        "paused for review: failed grounding",
+        "draft: The Kestrel P3 runs for 20 hours on a single charge.",
+        said("14", "20"),
+        "retries used: 1",
+        "resumed; final answer: The Kestrel P3 runs for 14 hours on one charge.",
+        "metadata: pass",
+    ],
+    "calibration_fit.py": [
+        "held-out claims: 20",
+        "ECE   before",
+        "reliability diagram:",
+        "isotonic, 20 records",
+    ],
+    "tool_gating_judge.py": [
+        "infra: retrieval ok: ['sig-disk', 'sig-cpu']",
+        "network: retrieval critical",
+        "accepted: ['infra: db-1 ran out of disk', 'app: release 2.14 leaks memory']",
+        "rejected network (citations_known)",
+        "cites unknown signal id 'sig-packet-loss'",
+    ],
+    "memory_replay.py": [
+        "s3 turn 1: skipped_duplicate",
+        "s4 turn 1: stored",
+        "remember_request",
+        "end of s1: trivial session, soft-deleted ['s1-1']",
+        "decision 'Raise the billing memory limit to 1Gi': stored\n",
+        "decision 'git clone success': stored_flagged",
+        "DecisionNoiseWarning",
+        "active episodes: ['s2-1', 's2-2', 's2-3', 's4-1']",
+        "after restore: ['s1-1', 's2-1', 's2-2', 's2-3', 's4-1']",
+    ],
+    "lcel_and_callbacks.py": [
+        "gated answer: Nordlicht shipped 1,150 robots in 2024",
+        "pass, grounding",
+        "retries 1",
+        "observed: passed=False, evidence items=3",
+        said("1,150", "1,500"),
+    ],
+    "verifiers.py": [
+        "sent to the second stage: The company is listed on the Frankfurt stock exchange.",
+        re.compile(r"grounded +[0-9.]+  Nordlicht Robotics employs 340 people\."),
+        "[second-opinion: not stated anywhere]",
+    ],
+    # Written by the integrations engineer; run here so that every example stays executed.
+    "demo_agent.py": [
+        "Nordlicht shipped 1,150 robots in 2024",
+        "decision pass",
+        "rejected draft: Nordlicht shipped 1,500 robots in 2024.",
+    ],
+}
+
+
+def _env() -> dict[str, str]:
+    path = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
+    return {**os.environ, "PYTHONPATH": path, "HF_HUB_OFFLINE": "1", "MPLBACKEND": "Agg"}
+
+
+def _run(args: list[str]) -> str:
+    proc = subprocess.run(
+        [sys.executable, *args],
+        cwd=REPO,  # examples are run from the repository root
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    return proc.stdout
+
+
+def test_every_example_script_is_covered():
+    scripts = {p.name for p in EXAMPLES.glob("*.py")}
+    assert scripts == set(EXPECTED)
+
+
+@pytest.mark.parametrize("script", sorted(EXPECTED))
+def test_example_runs_offline_and_prints_its_story(script, tmp_path):
+    plot = tmp_path / "reliability.png"
+    extra = ["--plot", str(plot)] if script == "calibration_fit.py" else []
+    out = _run([str(EXAMPLES / script), *extra])
+    lacking = missing(EXPECTED[script], out)
+    assert not lacking, f"{script} output lacks {lacking}:\n{out}"
+    if script == "calibration_fit.py":  # the fitted map beats the raw score on held-out claims
+        ece = re.search(r"ECE\s+before ([0-9.]+)\s+after ([0-9.]+)", out)
+        assert ece is not None
+        assert float(ece.group(2)) < float(ece.group(1))
+        assert plot.stat().st_size > 1000
+
+
+def test_cli_check_prints_the_per_claim_report_and_the_decision(tmp_path):
+    answer = tmp_path / "answer.txt"
+    answer.write_text("The Kestrel P3 comes with a 36-month warranty.", encoding="utf-8")
+    docs = sorted(str(p) for p in (EXAMPLES / "docs").glob("*.md"))
+    out = _run(["-m", "langchain_qgate.cli", "check", "--evidence", *docs, "--answer", str(answer)])
+    assert "FABRICATED" in out
+    assert said("24", "36").search(out)
+    assert "Gate decision: REJECT" in out
+
+
+def _readme_python_blocks() -> list[str]:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    return re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
+
+
+def _squash(code: str) -> str:
+    """Lines without their indentation (snippets may come from inside a function)."""
+    return "\n".join(line.strip() for line in code.strip().splitlines())
+
+
+def test_readme_python_snippets_are_excerpts_of_the_examples():
+    sources = [_squash(p.read_text(encoding="utf-8")) for p in EXAMPLES.glob("*.py")]
+    blocks = _readme_python_blocks()
+    assert blocks, "the README has no python snippets"
+    for block in blocks:
+        snippet = _squash(block)
+        assert any(snippet in src for src in sources), f"not in any example:\n{snippet}"
