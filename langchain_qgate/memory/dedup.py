@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -28,11 +28,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DedupCandidate",
+    "WordSimilarity",
     "detail_tokens",
     "find_duplicate",
     "try_embed",
     "warn_dedup_unavailable",
     "within_window",
+    "word_swaps",
 ]
 
 logger = logging.getLogger(__name__)
@@ -103,12 +105,52 @@ def detail_tokens(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+WordSimilarity = Callable[[Sequence[tuple[str, str]]], Sequence[float]]
+"""Cosine similarity of each ``(new_word, old_word)`` pair (the store uses its embedder)."""
+
+_WORDS = re.compile(r"\w+")
+
+
+def word_swaps(new: str, old: str, *, max_pairs: int = 2) -> tuple[tuple[str, str], ...]:
+    """The ``(new, old)`` word pairs when ``new`` is ``old`` with one or two words swapped.
+
+    Empty unless both texts have the same number of words and differ in 1..``max_pairs``
+    distinct substitutions (a template filled with another subject).
+
+    Example:
+        >>> word_swaps("The pricing dashboard is up", "The search dashboard is up")
+        (('pricing', 'search'),)
+    """
+    a, b = _WORDS.findall(new.lower()), _WORDS.findall(old.lower())
+    if len(a) != len(b):
+        return ()
+    pairs = sorted({(x, y) for x, y in zip(a, b, strict=True) if x != y})
+    return tuple(pairs) if 0 < len(pairs) <= max_pairs else ()
+
+
+def _dissimilar_swaps(
+    new: str, old: str, similarity: WordSimilarity, policy: MemoryFilterPolicy
+) -> frozenset[str]:
+    swaps = word_swaps(new, old)
+    if not swaps:
+        return frozenset()
+    try:
+        sims = list(similarity(swaps))
+    except Exception as exc:  # the check is a refinement: never fail the put for it
+        logger.warning("word similarity failed, swap check skipped: %s", exc)
+        return frozenset()
+    return frozenset(
+        n for (n, _), sim in zip(swaps, sims, strict=True) if sim < policy.dedup_swap_similarity
+    )
+
+
 def find_duplicate(
     vector: NDArray[np.float32] | None,
     candidates: Sequence[DedupCandidate | tuple[str, NDArray[np.float32]]],
     policy: MemoryFilterPolicy | None = None,
     *,
     text: str | None = None,
+    word_similarity: WordSimilarity | None = None,
 ) -> DuplicateCheck:
     """Compare a new episode's vector with the candidates by direct cosine similarity.
 
@@ -120,6 +162,10 @@ def find_duplicate(
     above the threshold only makes the new episode a duplicate when it contains every
     number and identifier of the new one (:func:`detail_tokens`): "billing pods scaled to
     11" and "search pods scaled to 15" score 0.9 with MiniLM yet are different facts.
+    With ``word_similarity`` too, a candidate that differs from the new text only by one or
+    two swapped words (:func:`word_swaps`) whose similarity is under
+    ``policy.dedup_swap_similarity`` is not a match either ("the pricing dashboard ..." vs
+    "the search dashboard ..."), while "Hi, what can you do?" still matches "Hello, ...".
 
     Example:
         >>> import numpy as np
@@ -153,7 +199,11 @@ def find_duplicate(
         if score <= threshold + _FLOAT32_SLACK:
             break
         cand = usable[idx]
-        missing = mine - detail_tokens(cand.text) if cand.text is not None else frozenset()
+        missing: frozenset[str] = (
+            mine - detail_tokens(cand.text) if cand.text is not None else frozenset()
+        )
+        if not missing and guard and word_similarity is not None and cand.text is not None:
+            missing = _dissimilar_swaps(text or "", cand.text, word_similarity, policy)
         if not missing:
             return DuplicateCheck(
                 is_duplicate=True,

@@ -116,7 +116,10 @@ class MemoryFilterPolicy:
             contains every number and identifier of the new episode. The bundled model
             scores "billing consumers scaled to 11" vs "search consumers scaled to 15" at
             0.90; without this guard the replay benchmark loses 24 of 377 real facts.
-            ``False`` gives pure cosine dedup.
+            It also keeps an episode that is its match with one or two words swapped for
+            dissimilar ones (``dedup_swap_similarity``). ``False`` gives pure cosine dedup.
+        dedup_swap_similarity: Swapped words less similar than this (by the embedder) mark a
+            different subject ("pricing" vs "search": 0.30; "hi" vs "hello": 0.81).
         faiss_min_candidates: From this many candidates FAISS ``IndexFlatIP`` is used
             instead of numpy (both exact).
         decision_min_chars: A decision shorter than this with no reasons is noise.
@@ -143,6 +146,7 @@ class MemoryFilterPolicy:
     dedup_threshold: float = 0.85
     dedup_window_seconds: float = 48 * 3600.0
     dedup_keep_new_details: bool = True
+    dedup_swap_similarity: float = 0.6
     faiss_min_candidates: int = 256
     decision_min_chars: int = 20
     status_word_ratio: float = 0.5
@@ -168,6 +172,8 @@ class MemoryFilterPolicy:
             raise ValueError("metadata_namespace cannot start with the reserved label 'langgraph'")
         if not -1.0 <= self.dedup_threshold <= 1.0:
             raise ValueError(f"dedup_threshold must be in [-1, 1], got {self.dedup_threshold}")
+        if not -1.0 <= self.dedup_swap_similarity <= 1.0:
+            raise ValueError("dedup_swap_similarity must be in [-1, 1]")
         if self.dedup_window_seconds <= 0:
             raise ValueError("dedup_window_seconds must be > 0")
         if not 0.0 <= self.status_word_ratio <= 1.0:

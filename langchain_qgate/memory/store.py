@@ -12,10 +12,11 @@ import asyncio
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from langgraph.store.base import (
     BaseStore,
     GetOp,
@@ -37,7 +38,7 @@ from langchain_qgate.memory._episodes import (
     session_of,
     turn_facts,
 )
-from langchain_qgate.memory._vectors import decode_vector, encode_vector
+from langchain_qgate.memory._vectors import decode_vector, encode_vector, normalise
 from langchain_qgate.memory.decisions import (
     assess_decision,
     decision_reasons,
@@ -275,6 +276,7 @@ class QualityFilteredStore(BaseStore):
                     self._candidates(ns, key, now),
                     self.policy,
                     text=episode_text(value),
+                    word_similarity=self._word_similarity,
                 )
             if check is not None and check.is_duplicate:
                 self._write([PutOp(meta_ns, session_id, meta.model_dump(mode="json"))])
@@ -454,6 +456,12 @@ class QualityFilteredStore(BaseStore):
             return dict(self._stats)
 
     # ----------------------------------------------------------------- helpers
+
+    def _word_similarity(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        words = sorted({w for pair in pairs for w in pair})
+        vecs = normalise(np.asarray(self.embedder.embed(words), dtype=np.float32))
+        row = {w: vecs[i] for i, w in enumerate(words)}
+        return [float(row[a] @ row[b]) for a, b in pairs]
 
     def _deactivated(self, value: Mapping[str, Any]) -> dict[str, Any]:
         out = dict(value)

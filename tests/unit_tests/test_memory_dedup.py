@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from langgraph.store.memory import InMemoryStore
@@ -13,6 +15,7 @@ from langchain_qgate.memory import (
     find_duplicate,
 )
 from langchain_qgate.memory._vectors import decode_vector, encode_vector, max_cosine
+from langchain_qgate.memory.dedup import word_swaps
 from tests.unit_tests._memory_fakes import (
     HOUR,
     ChosenVectorEmbedder,
@@ -220,3 +223,35 @@ def test_a_lower_match_that_has_the_details_still_makes_a_duplicate(clock):
     assert outcome.action == "skipped_duplicate"
     assert outcome.duplicate.match_key == "b"
     assert outcome.duplicate.score == pytest.approx(0.88, abs=1e-5)
+
+
+def test_episode_with_a_swapped_subject_is_kept_but_a_swapped_synonym_is_not(clock):
+    pricing = "The pricing dashboard now shows hit rate per key prefix"
+    search = "The search dashboard now shows hit rate per key prefix"  # cosine 0.90
+    hello, hi = "Hello, what can you do?", "Hi, what can you do?"  # cosine 0.95
+    embedder = ChosenVectorEmbedder(
+        {
+            pricing: [1.0, 0.0],
+            search: unit_at_cosine(0.90),
+            hello: [0.0, 1.0],
+            hi: [math.sqrt(1 - 0.95**2), 0.95],
+            "pricing": [1.0, 0.0],
+            "search": [0.0, 1.0],  # 0.0: a different subject
+            "hello": [1.0, 0.0],
+            "hi": unit_at_cosine(0.8),  # 0.8: a synonym
+        }
+    )
+    store = QualityFilteredStore(InMemoryStore(), embedder=embedder, clock=clock)
+    put(store, "a", pricing, "s1")
+    outcome = put(store, "b", search, "s2")
+    assert outcome.action == "stored"
+    assert outcome.duplicate.new_details == ("search",)
+    put(store, "c", hello, "s3")
+    assert put(store, "d", hi, "s4").action == "skipped_duplicate"
+
+
+def test_word_swaps_only_for_same_length_texts_with_one_or_two_substitutions():
+    assert word_swaps("the pricing pods", "the search pods") == (("pricing", "search"),)
+    assert word_swaps("deploy billing to staging", "deploy the billing service") == ()
+    assert word_swaps("a b c", "a b c") == ()
+    assert word_swaps("x y z", "p q r") == ()

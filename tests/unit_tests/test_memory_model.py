@@ -58,3 +58,20 @@ def test_real_model_scores_an_entity_swap_above_085_and_the_guard_keeps_it(real_
     pure = _store(real_embedder, dedup_keep_new_details=False)
     _put(pure, "a", GATEWAY, "s1")
     assert _put(pure, "b", BILLING, "s2").action == "skipped_duplicate"
+
+
+def test_real_model_keeps_a_subject_swap_without_numbers(real_embedder):
+    store = _store(real_embedder)
+    _put(store, "a", "Dashboards?\nThe search dashboard now shows hit rate per key prefix.", "s1")
+    outcome = _put(
+        store, "b", "Dashboards?\nThe pricing dashboard now shows hit rate per key prefix.", "s2"
+    )
+    assert outcome.duplicate.score > 0.85
+    assert outcome.action == "stored"
+    assert outcome.duplicate.new_details == ("pricing",)
+
+
+def test_real_model_still_skips_a_greeting_with_a_synonym_swapped(real_embedder):
+    store = _store(real_embedder)
+    _put(store, "a", "Hello, what can you do?", "s1")
+    assert _put(store, "b", "Hi, what can you do?", "s2").action == "skipped_duplicate"
