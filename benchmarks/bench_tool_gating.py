@@ -86,7 +86,8 @@ def load_pairs(data_dir: Path, split: str, per_dataset: int) -> list[Pair]:
         path = data_dir / fname
         if not path.exists():
             continue
-        rows = [json.loads(line) for line in path.open(encoding="utf-8") if line.strip()]
+        with path.open(encoding="utf-8") as fh:
+            rows = [json.loads(line) for line in fh if line.strip()]
         rows = [r for r in rows if split_of(r["id"]) == split]
         seen: set[tuple[str, str]] = set()
         usable = []
