@@ -346,3 +346,15 @@ def test_stacks_with_the_quality_gate_middleware() -> None:
     check_hard_run(model, result)
     final = result["messages"][-1]
     assert "qgate" in final.response_metadata or "qgate" in final.additional_kwargs
+
+
+def test_note_is_appended_as_a_text_block_to_block_content() -> None:
+    docs = [Document(t) for t in CORPUS]
+    blocks: list[Any] = [{"type": "text", "text": "\n\n".join(CORPUS)}]
+    message = ToolMessage(content=blocks, artifact=docs, tool_call_id="call-1")
+    req = request(search_docs, "search_docs", {"query": VAGUE_QUERY})
+    out = mw().wrap_tool_call(req, lambda _r: message)
+    assert isinstance(out, ToolMessage)
+    assert isinstance(out.content, list)
+    assert out.content[0] == blocks[0]
+    assert out.content[-1]["text"].startswith("[Retrieval quality critical")
