@@ -28,12 +28,15 @@ LOG = [  # (session, turn, user, assistant, tools used)
     ("s2", 2, "Raised the limit, what else?",
      "Set the JVM -Xmx to 75% of the limit so the heap leaves room for off-heap buffers.", []),
     ("s2", 3, "thanks", "You're welcome.", []),
-    ("s3", 1, "Our billing pods keep getting OOMKilled in production.",
+    ("s3", 1, "The billing pods keep getting OOMKilled in production.",  # asked again
      "kubectl shows the billing container hitting its 512Mi limit during the nightly batch.",
      ["kubectl"]),
     ("s4", 1, "Remember this: the on-call rotation changes every Monday at 09:00.",
      "Noted: the rotation changes on Mondays at 09:00.", []),
     ("s5", 1, "ok", "Anything else?", []),
+    ("s6", 1, "The billing pods keep getting OOMKilled in production.",  # new numbers: kept
+     "kubectl shows the billing container hitting its 1024Mi limit during the nightly batch.",
+     ["kubectl"]),
 ]  # fmt: skip
 
 DECISION_LOG = [
@@ -52,11 +55,12 @@ def main() -> None:
         value = {"session_id": session, "turn": turn, "user": user, "assistant": assistant,
                  "tools_used": tools}  # fmt: skip
         outcome = store.put_with_outcome(EPISODES, f"{session}-{turn}", value)
-        detail = outcome.duplicate.reason if outcome.action == "skipped_duplicate" else ""
+        dup = outcome.duplicate
+        detail = dup.reason if dup and (dup.is_duplicate or dup.new_details) else ""
         reasons = ",".join(outcome.significance.reasons) if outcome.significance else ""
         print(f"{session} turn {turn}: {outcome.action:<22} {reasons:<32} {detail}")
 
-    for session in ("s1", "s2", "s3", "s4", "s5"):
+    for session in dict.fromkeys(session for session, *_ in LOG):
         removed = store.end_session(EPISODES, session)
         if removed:
             print(f"end of {session}: trivial session, soft-deleted {removed}")

@@ -590,7 +590,8 @@ NOTEBOOKS["06_memory.ipynb"] = [
 in deployments). Puts into an `(..., "episodes")` namespace go through the **significance
 filter** (first turn always recorded; tools used, multi-turn, >= 200 characters or an explicit
 "remember this" make a turn significant) and **near-duplicate dedup** (cosine > 0.85 within
-48 h is skipped; the old record's id is never reused). Puts into `(..., "decisions")` go
+48 h is skipped, unless the new episode brings numbers or identifiers the old one lacks; the
+old record's id is never reused). Puts into `(..., "decisions")` go
 through the **decision-noise filter**: status reports are flagged with a warning, not dropped.
 A session that stayed trivial is **soft-deleted** at its end, and can be restored.
 """),
@@ -614,7 +615,8 @@ for session, turn, user, assistant, tools in LOG:
              "tools_used": tools}
     outcome = store.put_with_outcome(EPISODES, f"{session}-{turn}", value)
     outcomes.append(outcome)
-    why = outcome.duplicate.reason if outcome.action == "skipped_duplicate" else ""
+    dup = outcome.duplicate
+    why = dup.reason if dup and (dup.is_duplicate or dup.new_details) else ""
     print(f"{session}.{turn}: {outcome.action:<20} {list(outcome.significance.reasons)} {why}")"""),
     code("""ended = {s: store.end_session(EPISODES, s) for s in dict.fromkeys(s for s, *_ in LOG)}
 print("soft-deleted at session end:", {s: keys for s, keys in ended.items() if keys})

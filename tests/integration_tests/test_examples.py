@@ -71,8 +71,9 @@ EXPECTED: dict[str, list[Expected]] = {
         "decision 'Raise the billing memory limit to 1Gi': stored\n",
         "decision 'git clone success': stored_flagged",
         "DecisionNoiseWarning",
-        "active episodes: ['s2-1', 's2-2', 's2-3', 's4-1']",
-        "after restore: ['s1-1', 's2-1', 's2-2', 's2-3', 's4-1']",
+        "adds details it lacks (1024Mi); kept",
+        "active episodes: ['s2-1', 's2-2', 's2-3', 's4-1', 's6-1']",
+        "after restore: ['s1-1', 's2-1', 's2-2', 's2-3', 's4-1', 's6-1']",
     ],
     "lcel_and_callbacks.py": [
         "gated answer: Nordlicht shipped 1,150 robots in 2024",

@@ -63,6 +63,8 @@ EXPECTED: dict[str, list[Expected]] = {
     ],
     "06_memory.ipynb": [
         "s3.1: skipped_duplicate",
+        "s6.1: stored",
+        "(1024Mi); kept",
         "soft-deleted at session end: {'s1': ['s1-1'], 's5': ['s5-1']}",
         "stored_flagged",
         "flagged (still stored, searchable): ['d1', 'd2']",
