@@ -115,7 +115,7 @@ class MemoryFilterPolicy:
         dedup_keep_new_details: An above-threshold match only makes a duplicate when it
             contains every number and identifier of the new episode. The bundled model
             scores "billing consumers scaled to 11" vs "search consumers scaled to 15" at
-            0.90; without this guard the replay benchmark loses 24 of 377 real facts.
+            0.90; without this guard the replay benchmark loses 35 of 438 real facts.
             It also keeps an episode that is its match with one or two words swapped for
             dissimilar ones (``dedup_swap_similarity``). ``False`` gives pure cosine dedup.
         dedup_swap_similarity: Swapped words less similar than this (by the embedder) mark a
