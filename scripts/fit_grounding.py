@@ -29,7 +29,13 @@ from pathlib import Path
 
 import numpy as np
 from scipy.optimize import minimize
-from sklearn.metrics import balanced_accuracy_score, roc_auc_score
+from sklearn.metrics import (
+    balanced_accuracy_score,
+    f1_score,
+    precision_score,
+    recall_score,
+    roc_auc_score,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -40,6 +46,8 @@ from langchain_qgate.schemas import ClaimType  # noqa: E402
 
 FILES = ["halueval_qa", "fever_symmetric_dev", "factcheck_gpt_stance", "wice_dev", "summedits"]
 MODEL_OUT = ROOT / "langchain_qgate" / "data" / "grounding_model.json"
+GROUNDED_THRESHOLD = 0.7
+FABRICATED_THRESHOLD = 0.45
 
 
 def load_rows(data: Path, name: str) -> list[dict]:
@@ -171,43 +179,54 @@ def fit(
     return res.x[1:], float(res.x[0])
 
 
-def output_scores(
-    rows: list[dict], cols: list[int], weights: np.ndarray, bias: float
-) -> np.ndarray:
-    """Mean claim support (the monitor's grounding score with default grade weights)."""
-    out = []
+def _stack(rows: list[dict], cols: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Counted claims of all rows stacked, the start index of each row, and the labels."""
+    mats = []
     for r in rows:
         x = r["x"]
         if len(x) == 0:
-            out.append(1.0)
+            mats.append(None)
             continue
         sel = x[r["counted"]] if r["counted"].any() else x
-        out.append(float(sigmoid(sel[:, cols] @ weights + bias).mean()))
-    return np.array(out)
+        mats.append(sel[:, cols])
+    starts, parts, pos = [], [], 0
+    for m in mats:
+        starts.append(pos)
+        part = m if m is not None else np.full((1, len(cols)), np.nan)
+        parts.append(part)
+        pos += len(part)
+    return np.vstack(parts), np.array(starts), np.array([r["label"] for r in rows])
 
 
-def evaluate(rows: list[dict], scores: np.ndarray, threshold: float) -> dict[str, float]:
-    y = np.array([r["label"] for r in rows])
-    pred = (scores < threshold).astype(int)
-    return {
-        "auroc": float(roc_auc_score(y, 1 - scores)),
-        "bacc": float(balanced_accuracy_score(y, pred)),
-        "n": len(rows),
-    }
+def output_scores(
+    rows: list[dict], cols: list[int], weights: np.ndarray, bias: float
+) -> np.ndarray:
+    """Mean claim support (the monitor's grounding score with default grade weights).
+
+    Contradicted claims are capped as the monitor caps them; outputs without claims score 1.
+    """
+    x, starts, _ = _stack(rows, cols)
+    empty = np.isnan(x).any(axis=1)
+    p = sigmoid(np.nan_to_num(x) @ weights + bias)
+    if "no_contradiction" in [FEATURE_NAMES[c] for c in cols]:
+        k = [FEATURE_NAMES[c] for c in cols].index("no_contradiction")
+        p = np.where(x[:, k] == 0.0, np.minimum(p, 0.5 * FABRICATED_THRESHOLD), p)
+    p = np.where(empty, 1.0, p)
+    counts = np.diff(np.append(starts, len(p)))
+    return np.add.reduceat(p, starts) / counts
 
 
 def best_threshold(rows_by_ds: dict[str, list[dict]], cols, weights, bias) -> float:
     """Threshold on the grounding score maximising mean balanced accuracy over datasets."""
-    grid = np.linspace(0.05, 0.95, 91)
+    grid = np.linspace(0.02, 0.98, 97)
+    scored = [
+        (output_scores(rows, cols, weights, bias), np.array([r["label"] for r in rows]))
+        for rows in rows_by_ds.values()
+        if rows
+    ]
     best, best_t = -1.0, 0.5
     for t in grid:
-        vals = []
-        for rows in rows_by_ds.values():
-            if rows:
-                s = output_scores(rows, cols, weights, bias)
-                y = np.array([r["label"] for r in rows])
-                vals.append(balanced_accuracy_score(y, (s < t).astype(int)))
-        m = float(np.mean(vals))
+        m = float(np.mean([balanced_accuracy_score(y, (s < t).astype(int)) for s, y in scored]))
         if m > best:
             best, best_t = m, float(t)
     return best_t
@@ -233,6 +252,13 @@ def main() -> None:
     )
     ap.add_argument("--features", default=",".join(FEATURE_NAMES))
     ap.add_argument("--write", action="store_true", help="write the shipped model file")
+    ap.add_argument("--table", type=Path, default=None, help="write the ID/LODO table (JSON)")
+    ap.add_argument(
+        "--scores-out",
+        type=Path,
+        default=None,
+        help="write per-row scores of both splits (JSONL) for calibration",
+    )
     ap.add_argument(
         "--gate-threshold",
         type=float,
@@ -246,54 +272,95 @@ def main() -> None:
     cols = [FEATURE_NAMES.index(n) for n in names]
     fit_rows = {k: [r for r in v if r["split"] == "fit"] for k, v in feats.items()}
     rep_rows = {k: [r for r in v if r["split"] == "report"] for k, v in feats.items()}
+    gate_t = args.gate_threshold
+
+    def fitted(train: dict[str, list[dict]]) -> tuple[np.ndarray, float]:
+        """Fit, then shift the bias so the best threshold on ``train`` lands on ``gate_t``."""
+        w, b = fit(train, cols)
+        t = best_threshold(train, cols, w, b)
+        return w, b + float(np.log(gate_t / (1 - gate_t)) - np.log(t / (1 - t)))
+
+    def metrics(rows: list[dict], w: np.ndarray, b: float) -> dict[str, float]:
+        sc = output_scores(rows, cols, w, b)
+        y = np.array([r["label"] for r in rows])
+        pred = (sc < gate_t).astype(int)
+        return {
+            "n": len(rows),
+            "positives": int(y.sum()),
+            "auroc": round(float(roc_auc_score(y, 1 - sc)), 4),
+            "balanced_accuracy": round(float(balanced_accuracy_score(y, pred)), 4),
+            "precision": round(float(precision_score(y, pred, zero_division=0)), 4),
+            "recall": round(float(recall_score(y, pred, zero_division=0)), 4),
+            "f1": round(float(f1_score(y, pred, zero_division=0)), 4),
+        }
 
     print(f"features: {names}")
+    table: dict[str, dict] = {}
     print(
         f"{'dataset':24s} {'ID auroc':>9s} {'ID bacc':>8s} {'LODO auroc':>11s} {'LODO bacc':>10s}"
     )
     for name in FILES:
-        w_id, b_id = fit({name: fit_rows[name]}, cols)
-        t_id = best_threshold({name: fit_rows[name]}, cols, w_id, b_id)
-        e_id = evaluate(rep_rows[name], output_scores(rep_rows[name], cols, w_id, b_id), t_id)
-        others = {k: v for k, v in fit_rows.items() if k != name}
-        w_lo, b_lo = fit(others, cols)
-        t_lo = best_threshold(others, cols, w_lo, b_lo)
-        e_lo = evaluate(rep_rows[name], output_scores(rep_rows[name], cols, w_lo, b_lo), t_lo)
+        w_id, b_id = fitted({name: fit_rows[name]})
+        w_lo, b_lo = fitted({k: v for k, v in fit_rows.items() if k != name})
+        table[name] = {
+            "in_distribution": metrics(rep_rows[name], w_id, b_id),
+            "leave_one_dataset_out": metrics(rep_rows[name], w_lo, b_lo),
+        }
+        e_id, e_lo = table[name]["in_distribution"], table[name]["leave_one_dataset_out"]
         print(
-            f"{name:24s} {e_id['auroc']:9.3f} {e_id['bacc']:8.3f} "
-            f"{e_lo['auroc']:11.3f} {e_lo['bacc']:10.3f}"
+            f"{name:24s} {e_id['auroc']:9.3f} {e_id['balanced_accuracy']:8.3f} "
+            f"{e_lo['auroc']:11.3f} {e_lo['balanced_accuracy']:10.3f}"
         )
 
-    weights, bias = fit(fit_rows, cols)
-    t = best_threshold(fit_rows, cols, weights, bias)
-    # Shift the bias so the best decision threshold on the fit data lands on the gate's default
-    # threshold: ranking is unchanged, and "score < 0.6 -> reject" means what it should.
-    logit = lambda p: np.log(p / (1 - p))  # noqa: E731
-    shift = float(logit(args.gate_threshold) - logit(t))
-    print(
-        f"all-fit weights {dict(zip(names, np.round(weights, 3), strict=True))} bias {bias:.3f} "
-        f"best threshold {t:.2f} -> bias shift {shift:+.3f}"
-    )
+    weights, bias = fitted(fit_rows)
+    print(f"all-fit weights {dict(zip(names, np.round(weights, 3), strict=True))} bias {bias:.3f}")
+    if args.table:
+        args.table.write_text(
+            json.dumps(
+                {"features": names, "datasets": table, "threshold": gate_t, "cap": args.cap},
+                indent=2,
+            )
+            + "\n"
+        )
     if args.write:
         full = np.zeros(len(FEATURE_NAMES))
         full[cols] = weights
         model = {
             "features": list(FEATURE_NAMES),
             "weights": [round(float(v), 6) for v in full],
-            "bias": round(bias + shift, 6),
-            "grounded_threshold": 0.7,
-            "fabricated_threshold": 0.45,
+            "bias": round(bias, 6),
+            "grounded_threshold": GROUNDED_THRESHOLD,
+            "fabricated_threshold": FABRICATED_THRESHOLD,
             "info": {
                 "fitted": True,
                 "fitted_on": "fit split (split_of(id) == 'fit') of halueval_qa, summedits, "
-                "fever_symmetric_dev, factcheck_gpt_stance, wice_dev; dataset-balanced",
+                "fever_symmetric_dev, factcheck_gpt_stance, wice_dev; dataset-balanced"
+                + (f"; at most {args.cap} rows per split per file" if args.cap else ""),
                 "features_used": names,
-                "decision_threshold": args.gate_threshold,
+                "decision_threshold": gate_t,
                 "script": "scripts/fit_grounding.py",
             },
         }
         MODEL_OUT.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {MODEL_OUT}")
+    if args.scores_out:
+        # Per-row grounding scores with the all-fit combination, both splits (for calibration).
+        with open(args.scores_out, "w", encoding="utf-8") as fh:
+            for name, rows in feats.items():
+                for r, sc in zip(rows, output_scores(rows, cols, weights, bias), strict=True):
+                    fh.write(
+                        json.dumps(
+                            {
+                                "id": r["id"],
+                                "dataset": name,
+                                "label": r["label"],
+                                "score": round(float(sc), 6),
+                                "split": r["split"],
+                            }
+                        )
+                        + "\n"
+                    )
+        print(f"wrote {args.scores_out}")
 
 
 if __name__ == "__main__":

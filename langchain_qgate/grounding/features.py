@@ -115,9 +115,17 @@ def compute_signals(
         return sig
     sig.similarity = max(0.0, top[0][1])
 
-    claim_quantities = extract_quantities(claim_text)
+    # What the claim asserts beyond the question: a "question + short answer" claim asserts
+    # only the answer, and values or names the question already gave are not the claim's.
+    asserted = claim_text
+    if question and claim_text.startswith(question):
+        asserted = claim_text[len(question) :].strip() or claim_text
+    asked_lower = question.lower() if question else ""
+    claim_quantities = [
+        q for q in extract_quantities(asserted) if not question or q.raw.lower() not in asked_lower
+    ]
     # Quantities are checked separately: drop their words from lexical coverage.
-    bare = claim_text
+    bare = asserted
     for q in reversed(claim_quantities):
         bare = bare[: q.start] + " " + bare[q.end :]
     stems = content_stems(bare)
@@ -183,7 +191,9 @@ def compute_signals(
                     break
 
     # Named entities: each must appear somewhere in the evidence.
-    entities = [e for e, _, _ in extract_entities(claim_text)]
+    entities = [
+        e for e, _, _ in extract_entities(asserted) if not question or e.lower() not in asked_lower
+    ]
     if entities:
         missing_entities = [e for e in entities if not _entity_found(e, index)]
         sig.entities_ok = 1.0 - len(missing_entities) / len(entities)
@@ -193,6 +203,7 @@ def compute_signals(
                 e
                 for e in index.chunk_entities(aligned)
                 if e.lower() not in claim_lower
+                and e.lower() not in asked_lower
                 and not any(stem(t.lower()) in stems for t in tokens(e))
             ]
             if entity_rivals:
@@ -206,10 +217,11 @@ def compute_signals(
                 sig.no_contradiction = 0.0
 
     # Negation: the aligned chunk says the opposite.
-    if aligned_cov >= _NEGATION_COVERAGE:
-        claim_neg = negation_count(claim_text) % 2
+    # A bare answer to a question restates no negation, so only a negated answer can clash.
+    if aligned_cov >= _NEGATION_COVERAGE and len(stems) >= 2:
+        claim_neg = negation_count(asserted) % 2
         chunk_neg = index.chunk_negations(aligned) % 2
-        if claim_neg != chunk_neg:
+        if claim_neg != chunk_neg and (claim_neg or asserted is claim_text):
             sig.negation_consistent = 0.0
             if sig.contradiction is None:
                 sig.contradiction = Contradiction(
