@@ -29,8 +29,8 @@ if isinstance(decision, FilteredOutput):
 else:
     print(decision.guidance.to_model_message())  # what the model should fix
 
-# The same answer under the default profile (threshold 0.6), chosen per call:
-relaxed = gate.check(answer, docs, config={"configurable": {"qgate_profile": "default"}})
-print(f"default profile -> {relaxed.metadata.decision}")
+# The same answer under the brainstorm profile (threshold 0.4), chosen per call:
+relaxed = gate.check(answer, docs, config={"configurable": {"qgate_profile": "brainstorm"}})
+print(f"brainstorm profile -> {relaxed.metadata.decision}")
 if isinstance(relaxed, FilteredOutput):
     print(relaxed.render_annotated())

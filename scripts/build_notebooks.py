@@ -125,9 +125,9 @@ print(decision.guidance.summary())"""),
 ## Per-call overrides
 Profiles and thresholds can be switched per call through `RunnableConfig["configurable"]`
 (`qgate_profile`, `qgate_grounding_threshold`, `qgate_max_retries`, `qgate_on_exhausted`...).
-Under the `default` profile (0.6) the same answer passes, with the wrong figure flagged inline:
+Under the `brainstorm` profile (0.4) the same answer passes, with the wrong figure flagged inline:
 """),
-    code("""relaxed = gate.check(answer, docs, config={"configurable": {"qgate_profile": "default"}})
+    code("""relaxed = gate.check(answer, docs, config={"configurable": {"qgate_profile": "brainstorm"}})
 print(relaxed.metadata.decision)
 print(relaxed.render_annotated())"""),
     md("""

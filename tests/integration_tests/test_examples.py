@@ -29,7 +29,7 @@ EXPECTED: dict[str, list[Expected]] = {
         said("€48.2 million", "€52.7 million"),
         "-> retry",
         "Your previous answer did not pass the fact check",
-        "default profile -> pass",
+        "brainstorm profile -> pass",
         "Sources:",
     ],
     "agent_middleware.py": [
@@ -85,7 +85,8 @@ EXPECTED: dict[str, list[Expected]] = {
     "verifiers.py": [
         "sent to the second stage: The company is listed on the Frankfurt stock exchange.",
         re.compile(r"grounded +[0-9.]+  Nordlicht Robotics employs 340 people\."),
-        "[second-opinion: not stated anywhere]",
+        re.compile(r"fabricated +[0-9.]+  The company is listed on the Frankfurt stock exchange\."),
+        "[second-opinion: not stated in the evidence]",
     ],
     # Written by the integrations engineer; run here so that every example stays executed.
     "demo_agent.py": [
