@@ -26,7 +26,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal, cast, get_args
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
@@ -71,11 +71,23 @@ __all__ = [
 ConfidenceSource = Literal["verbalized", "logprobs", "grounding"]
 """Where a confidence signal came from."""
 
-TaskShape = Literal["question", "short_small_evidence", "short", "medium", "long"]
+TaskShape = Literal[
+    "question",
+    "short_small",
+    "short_mid",
+    "short_large",
+    "medium_small",
+    "medium_mid",
+    "medium_large",
+    "long_small",
+    "long_mid",
+    "long_large",
+]
 """The shape of a checked output, which changes what a grounding score means: an answer to a
-given question; or (no question) a short output checked against small evidence (a claim and
-its evidence sentence), a short output against larger evidence, a medium passage, a long
-summary. The bounds are :class:`ShapeRule`."""
+given question, or (no question) ``<output length>_<evidence size>``: output short / medium /
+long by characters, evidence small / mid / large by chunks (bounds in :class:`ShapeRule`).
+A claim against one evidence sentence is ``short_small``; a summary of a report
+``long_large``."""
 
 
 class ShapeRule(BaseModel):
@@ -84,8 +96,8 @@ class ShapeRule(BaseModel):
     Attributes:
         short_chars: Outputs shorter than this are short.
         long_chars: Outputs at least this long are long (between: medium).
-        small_evidence: Short outputs with at most this many evidence chunks are
-            ``short_small_evidence``.
+        small_evidence: At most this many evidence chunks is small evidence.
+        large_evidence: More than this many chunks is large evidence (between: mid).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -93,6 +105,7 @@ class ShapeRule(BaseModel):
     short_chars: int = 100
     long_chars: int = 200
     small_evidence: int = 2
+    large_evidence: int = 8
 
 
 def task_shape(
@@ -102,15 +115,19 @@ def task_shape(
     evidence_chunks: int | None = None,
     rule: ShapeRule | None = None,
 ) -> TaskShape:
-    """The :data:`TaskShape` of an output (``evidence_chunks`` unknown: never small)."""
+    """The :data:`TaskShape` of an output (``evidence_chunks`` unknown counts as mid)."""
     r = rule if rule is not None else ShapeRule()
     if has_question:
         return "question"
     if output_chars < r.short_chars:
-        if evidence_chunks is not None and evidence_chunks <= r.small_evidence:
-            return "short_small_evidence"
-        return "short"
-    return "medium" if output_chars < r.long_chars else "long"
+        length = "short"
+    else:
+        length = "medium" if output_chars < r.long_chars else "long"
+    if evidence_chunks is None or r.small_evidence < evidence_chunks <= r.large_evidence:
+        size = "mid"
+    else:
+        size = "small" if evidence_chunks <= r.small_evidence else "large"
+    return cast("TaskShape", f"{length}_{size}")
 
 
 class _Model(BaseModel):
@@ -417,7 +434,7 @@ class ConfidenceCalibrator:
         method: Literal["isotonic", "platt", "auto"] = "isotonic",
         feature: Literal["grounding", "stated"] = "grounding",
         by_shape: bool = False,
-        min_group: int = 300,
+        min_group: int = 150,
         shape_rule: ShapeRule | None = None,
         fitted_on: str = "",
     ) -> CalibrationMap:

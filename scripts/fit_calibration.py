@@ -5,9 +5,9 @@ Reads the per-item scores written by the detection benchmark
 "split"}``, label 1 = hallucinated), fits on the rows whose split is ``"fit"`` (all five
 development files pooled) and writes ``langchain_qgate/data/calibration_default.json``.
 
-By default one map per output shape (answer to a question / short output against small
-evidence / short / medium / long output, see ``langchain_qgate.calibration.task_shape``) is
-fitted next to the pooled map; the shape comes from the development file's row (joined on
+By default one map per output shape (an answer to a question, or output length short / medium
+/ long x evidence size small / mid / large, see ``langchain_qgate.calibration.task_shape``) is
+fitted next to the pooled map (shapes with too few rows use the pooled map); the shape comes from the development file's row (joined on
 id). ``--pooled`` fits the pooled map only.
 
 Usage:

@@ -292,11 +292,13 @@ def test_default_calibrator_loads_the_shipped_map() -> None:
     ("has_question", "chars", "chunks", "shape"),
     [
         (True, 500, 1, "question"),
-        (False, 40, None, "short"),
-        (False, 40, 3, "short"),
-        (False, 40, 2, "short_small_evidence"),
-        (False, 150, 1, "medium"),
-        (False, 200, 1, "long"),
+        (False, 40, None, "short_mid"),
+        (False, 40, 3, "short_mid"),
+        (False, 40, 2, "short_small"),
+        (False, 40, 9, "short_large"),
+        (False, 150, 1, "medium_small"),
+        (False, 199, 8, "medium_mid"),
+        (False, 200, 30, "long_large"),
     ],
 )
 def test_task_shape(has_question: bool, chars: int, chunks: int | None, shape: str) -> None:
@@ -305,10 +307,13 @@ def test_task_shape(has_question: bool, chars: int, chunks: int | None, shape: s
 
 
 def test_task_shape_rule_is_configurable() -> None:
-    rule = ShapeRule(short_chars=10, long_chars=20, small_evidence=0)
-    assert task_shape(has_question=False, output_chars=15, rule=rule) == "medium"
+    rule = ShapeRule(short_chars=10, long_chars=20, small_evidence=0, large_evidence=1)
+    assert task_shape(has_question=False, output_chars=15, rule=rule) == "medium_mid"
     assert task_shape(has_question=False, output_chars=5, evidence_chunks=0, rule=rule) == (
-        "short_small_evidence"
+        "short_small"
+    )
+    assert task_shape(has_question=False, output_chars=25, evidence_chunks=2, rule=rule) == (
+        "long_large"
     )
 
 
@@ -320,7 +325,12 @@ def _shaped(n: int, seed: int) -> list[tuple[dict[str, float], int]]:
         s = rng.random()
         long = i % 2 == 1
         p = math.sqrt(s) if long else s * s
-        feats = {"grounding": s, "has_question": 0.0, "output_chars": 400.0 if long else 40.0}
+        feats = {
+            "grounding": s,
+            "has_question": 0.0,
+            "output_chars": 400.0 if long else 40.0,
+            "evidence_chunks": 5.0,
+        }
         out.append((feats, int(rng.random() < p)))
     return out
 
@@ -330,14 +340,14 @@ def test_fit_by_shape_calibrates_each_shape() -> None:
     pooled.fit(_shaped(6000, 1))
     shaped = ConfidenceCalibrator(None)
     cmap = shaped.fit(_shaped(6000, 1), by_shape=True)
-    assert set(cmap.groups) == {"short", "long"}
+    assert set(cmap.groups) == {"short_mid", "long_mid"}
     held = _shaped(6000, 2)
     for want_long in (False, True):
         part = [r for r in held if (r[0]["output_chars"] > 100) is want_long]
         assert shaped.report(part).ece < 0.05
         assert pooled.report(part).ece > 0.1
-    assert cmap.apply(0.25, shape="short") == pytest.approx(0.0625, abs=0.1)
-    assert cmap.apply(0.25, shape="long") == pytest.approx(0.5, abs=0.1)
+    assert cmap.apply(0.25, shape="short_mid") == pytest.approx(0.0625, abs=0.1)
+    assert cmap.apply(0.25, shape="long_mid") == pytest.approx(0.5, abs=0.1)
     assert cmap.apply(0.25, shape="question") == pytest.approx(cmap.apply(0.25))
 
 
@@ -349,11 +359,15 @@ def test_shape_map_is_used_by_calibrate_and_survives_json(tmp_path: Path) -> Non
     short = loaded.calibrate("Paris.", _report(0.25))
     long = loaded.calibrate("x" * 400, _report(0.25))
     assert short.calibrated < 0.2 < 0.4 < long.calibrated
-    assert "for long outputs" in long.reason
+    assert "for long_mid outputs" in long.reason
 
 
 def test_small_shapes_fall_back_to_the_pooled_map() -> None:
     cmap = ConfidenceCalibrator(None).fit(_shaped(400, 4), by_shape=True, min_group=300)
+    assert cmap.groups == {}
+    cmap = ConfidenceCalibrator(None).fit(_shaped(400, 4), by_shape=True, min_group=150)
+    assert set(cmap.groups) == {"short_mid", "long_mid"}
+    cmap = ConfidenceCalibrator(None).fit(_shaped(200, 4), by_shape=True)
     assert cmap.groups == {}
 
 
