@@ -483,9 +483,10 @@ ax.axvspan(cfg.critical_entropy, 1.02, color="tab:red", alpha=0.12, label="criti
 ax.axvspan(cfg.warning_entropy, cfg.critical_entropy, color="tab:orange", alpha=0.12, label="warning")
 ax.axhline(cfg.caution_coherence, color="grey", ls=":")
 ax.axvline(cfg.caution_entropy, color="grey", ls=":")
-for q, s in signals.items():
+for i, (q, s) in enumerate(signals.items()):
     ax.scatter(s.entropy, s.coherence, s=60)
-    ax.annotate(q[:26], (s.entropy, s.coherence), fontsize=8, xytext=(4, 4), textcoords="offset points")
+    ax.annotate(q[:24], (s.entropy, s.coherence), fontsize=8, xytext=(-60, 8 - 16 * (i % 2)),
+                textcoords="offset points")
 ax.set(xlim=(0, 1.02), ylim=(-0.02, 1.05), xlabel="entropy", ylabel="coherence")
 ax.legend(loc="lower left")
 fig.tight_layout()
