@@ -45,7 +45,10 @@ def test_shipped_combination_is_monotone_and_loads() -> None:
 def test_combination_rejects_negative_weights() -> None:
     with pytest.raises(ValueError, match="non-negative"):
         CombinationModel(
-            weights=(-1.0,) + (1.0,) * 6, bias=0.0, grounded_threshold=0.7, fabricated_threshold=0.4
+            weights=(-1.0,) + (1.0,) * (len(FEATURE_NAMES) - 1),
+            bias=0.0,
+            grounded_threshold=0.7,
+            fabricated_threshold=0.4,
         )
 
 
