@@ -7,8 +7,8 @@ development files pooled) and writes ``langchain_qgate/data/calibration_default.
 
 By default one map per output shape (an answer to a question, or output length short / medium
 / long x evidence size small / mid / large, see ``langchain_qgate.calibration.task_shape``) is
-fitted next to the pooled map (shapes with too few rows use the pooled map); the shape comes from the development file's row (joined on
-id). ``--pooled`` fits the pooled map only.
+fitted next to the pooled map (shapes with too few rows use the pooled map); the shape comes
+from the development file's row (joined on id). ``--pooled`` fits the pooled map only.
 
 Usage:
     python scripts/fit_calibration.py [--scores PATH] [--out PATH] [--method auto|isotonic|platt]

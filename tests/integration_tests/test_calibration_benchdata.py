@@ -29,6 +29,13 @@ def _source_rows(benchdata_dir: Path) -> dict[str, dict]:
     return rows
 
 
+def _evidence_chunks(context: str) -> int:
+    """Chunks the evidence index makes of a context (sentences with a letter or digit)."""
+    from langchain_qgate.grounding.segment import split_sentences
+
+    return sum(any(ch.isalnum() for ch in context[s:e]) for s, e in split_sentences(context))
+
+
 def _has_question(row: dict) -> bool:
     return row.get("question") not in (None, "", "None")
 
@@ -51,6 +58,7 @@ def test_shipped_map_is_calibrated_on_the_report_split(benchdata_dir: Path) -> N
             "grounding": float(r["score"]),
             "has_question": float(_has_question(src)),
             "output_chars": float(len(src["response"])),
+            "evidence_chunks": float(_evidence_chunks(src["context"])),
         }
         records.append((feats, 1 - int(r["label"])))
     assert len(records) > 1000
