@@ -46,8 +46,8 @@ from langchain_qgate.schemas import ClaimType  # noqa: E402
 
 FILES = ["halueval_qa", "fever_symmetric_dev", "factcheck_gpt_stance", "wice_dev", "summedits"]
 MODEL_OUT = ROOT / "langchain_qgate" / "data" / "grounding_model.json"
-GROUNDED_THRESHOLD = 0.7
-FABRICATED_THRESHOLD = 0.45
+GROUNDED_THRESHOLD = 0.75
+FABRICATED_THRESHOLD = 0.6
 
 
 def load_rows(data: Path, name: str) -> list[dict]:

@@ -346,6 +346,9 @@ _NOT_ENTITY = {
     "i", "you", "his", "her", "their", "our", "in", "on", "at", "for", "by", "with", "from",
     "as", "but", "and", "or", "if", "when", "while", "after", "before", "during", "there",
     "however", "also", "although", "because", "since", "so", "then", "thus", "yes", "no",
+    "therefore", "hence", "consequently", "moreover", "furthermore", "additionally", "overall",
+    "finally", "meanwhile", "indeed", "instead", "still", "yet", "today", "currently", "now",
+    "here", "according", "based", "unlike", "like", "both", "each", "every", "all", "some",
 }  # fmt: skip
 
 

@@ -119,3 +119,10 @@ def test_digits_inside_identifiers_are_not_values() -> None:
         "[warranty_and_support#0] id_3 and item#4 come with a 24-month warranty."
     )
     assert [(q.raw, q.value) for q in qs] == [("24-month", 24.0)]
+
+
+def test_sentence_initial_connectives_are_not_part_of_entities() -> None:
+    ents = [
+        e for e, _, _ in extract_entities("Therefore Acme has grown. Moreover Globex Corp shrank.")
+    ]
+    assert ents == ["Acme", "Globex Corp"]
