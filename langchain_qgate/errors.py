@@ -49,8 +49,9 @@ class InputTooLargeError(InvalidInputError):
         self.size = size
         self.limit = limit
         super().__init__(
-            argument, f"{size:,} {unit} is over the limit of {limit:,} {unit}; raise the limit "
-            "in the config or split the input"
+            argument,
+            f"{size:,} {unit} is over the limit of {limit:,} {unit}; raise the limit "
+            "in the config or split the input",
         )
 
 

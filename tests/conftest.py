@@ -10,15 +10,14 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-from langchain_qgate.grounding.embeddings import (  # noqa: E402
+from langchain_qgate.grounding.embeddings import (
     CachedEmbedder,
     HashingEmbedder,
     default_embedder,
 )
 
-BENCHDATA_DIR = Path(
-    os.environ.get("QGATE_BENCHDATA", Path(__file__).resolve().parents[1].parent / "shared" / "benchdata")
-)
+_DEFAULT_BENCHDATA = Path(__file__).resolve().parents[1].parent / "shared" / "benchdata"
+BENCHDATA_DIR = Path(os.environ.get("QGATE_BENCHDATA", _DEFAULT_BENCHDATA))
 
 
 @pytest.fixture
