@@ -9,8 +9,9 @@ Public names are imported lazily: ``import langchain_qgate`` loads no model and 
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
+
+from langchain_qgate._lazy import load_lazily
 
 __version__ = "0.1.0"
 
@@ -286,12 +287,7 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"langchain_qgate.{module}"), name)
-    globals()[name] = value
-    return value
+    return load_lazily(__name__, _WHERE, globals(), name)
 
 
 def __dir__() -> list[str]:

@@ -5,8 +5,9 @@ Names are imported lazily, so ``import langchain_qgate.grounding.embeddings`` st
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
+
+from langchain_qgate._lazy import load_lazily
 
 if TYPE_CHECKING:
     from langchain_qgate.grounding.claims import classify_sentence, extract_claims
@@ -76,9 +77,4 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"langchain_qgate.grounding.{module}"), name)
-    globals()[name] = value
-    return value
+    return load_lazily(__name__, _WHERE, globals(), name)

@@ -12,8 +12,9 @@ Names are imported lazily, so importing one integration does not import the othe
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
+
+from langchain_qgate._lazy import load_lazily
 
 if TYPE_CHECKING:
     from langchain_qgate.integrations._review import (
@@ -33,11 +34,17 @@ if TYPE_CHECKING:
         make_quality_gate_node,
         route_after_gate,
     )
+    from langchain_qgate.integrations.judge_node import JudgeRejection, JudgeState, judge_node
     from langchain_qgate.integrations.middleware import (
         QualityGateAgentState,
         QualityGateMiddleware,
     )
     from langchain_qgate.integrations.runnable import QualityGateRunnable, with_quality_gate
+    from langchain_qgate.integrations.structured import (
+        StructuredCitationMiddleware,
+        gate_structured_output,
+    )
+    from langchain_qgate.integrations.tool_gating_middleware import ToolGatingMiddleware
 
 _WHERE = {
     "DecisionType": "_review",
@@ -55,6 +62,12 @@ _WHERE = {
     "QualityGateMiddleware": "middleware",
     "QualityGateRunnable": "runnable",
     "with_quality_gate": "runnable",
+    "JudgeRejection": "judge_node",
+    "JudgeState": "judge_node",
+    "judge_node": "judge_node",
+    "StructuredCitationMiddleware": "structured",
+    "gate_structured_output": "structured",
+    "ToolGatingMiddleware": "tool_gating_middleware",
 }
 
 __all__ = [
@@ -63,13 +76,19 @@ __all__ = [
     "EvidenceCollector",
     "GateRoute",
     "HumanDecision",
+    "JudgeRejection",
+    "JudgeState",
     "QualityCheck",
     "QualityGateAgentState",
     "QualityGateCallbackHandler",
     "QualityGateMiddleware",
     "QualityGateRunnable",
     "QualityGateState",
+    "StructuredCitationMiddleware",
+    "ToolGatingMiddleware",
     "add_quality_gate",
+    "gate_structured_output",
+    "judge_node",
     "make_quality_gate_node",
     "route_after_gate",
     "with_quality_gate",
@@ -77,9 +96,4 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"langchain_qgate.integrations.{module}"), name)
-    globals()[name] = value
-    return value
+    return load_lazily(__name__, _WHERE, globals(), name)
