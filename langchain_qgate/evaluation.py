@@ -8,6 +8,7 @@ hallucination score is ``1 - grounding score``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 import time
@@ -72,9 +73,17 @@ def load_rows(path: Path, *, limit: int | None = None, split: str = "all") -> li
 
 
 def _stratified_head(rows: list[BenchRow], limit: int) -> list[BenchRow]:
-    """The first ``limit`` rows, keeping both labels when the file is sorted by label."""
-    pos = [r for r in rows if r.label == 1]
-    neg = [r for r in rows if r.label == 0]
+    """``limit`` rows balanced by label, chosen by a hash of the id.
+
+    Files are often sorted (by domain, by label), so the first rows are not a fair sample;
+    ordering by id hash spreads the sample over the whole file and is stable across runs.
+    """
+
+    def key(r: BenchRow) -> bytes:
+        return hashlib.blake2b(r.id.encode("utf-8"), digest_size=8).digest()
+
+    pos = sorted((r for r in rows if r.label == 1), key=key)
+    neg = sorted((r for r in rows if r.label == 0), key=key)
     half = limit // 2
     take = pos[: max(half, limit - len(neg))] + neg[: max(limit - half, limit - len(pos))]
     return take[:limit]
