@@ -37,6 +37,7 @@ from langchain_qgate.schemas import (
     Claim,
     ClaimType,
     ClaimVerdict,
+    Contradiction,
     EvidenceLink,
     Grade,
     GroundingReport,
@@ -233,8 +234,6 @@ class HallucinationMonitor:
         support = min(1.0, max(0.0, float(verdict.support)))
         contradiction = sig.contradiction if (verdict.contradicted or sig.contradiction) else None
         if verdict.contradicted and contradiction is None and links:
-            from langchain_qgate.schemas import Contradiction
-
             best = next((lk for lk in links if lk.evidence_id == verdict.evidence_id), links[0])
             contradiction = Contradiction(
                 kind="negation",
