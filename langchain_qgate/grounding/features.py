@@ -85,6 +85,14 @@ def _entity_found(entity: str, index: EvidenceIndex) -> bool:
     return bool(parts) and all(p in index.all_stems for p in parts)
 
 
+def _unit_after(text: str, q: Quantity) -> str:
+    """The unit word written with a value ("24-month" / "12 months" -> "month"), or ""."""
+    if "-" in q.raw:
+        return stem(q.raw.rsplit("-", 1)[1].lower())
+    words = tokens(text[q.end : q.end + 30])
+    return stem(words[0].lower()) if words else ""
+
+
 def _compatible(a: Quantity, b: Quantity) -> bool:
     if a.kind == "date" or b.kind == "date":
         return a.kind == b.kind
@@ -173,10 +181,25 @@ def compute_signals(
         ]
         sig.quantities_ok = 1.0 - len(unmatched) / len(claim_quantities)
         if unmatched and aligned_cov >= _ALIGNED_COVERAGE:
+            # Rivals come from the aligned chunk and any other near chunk about the same thing;
+            # a rival with the same unit ("36-month" vs "24-month") beats one nearby in text.
+            near = [aligned] + [
+                i for c, i in per_chunk_cov if i != aligned and c >= _ALIGNED_COVERAGE
+            ]
             for q in unmatched:
-                rivals = [e for e in index.chunk_quantities(aligned) if _compatible(q, e)]
-                if rivals:
-                    rival = min(rivals, key=lambda e: abs(e.start - q.start))
+                unit = _unit_after(asserted, q)
+                found = [
+                    (e, i) for i in near for e in index.chunk_quantities(i) if _compatible(q, e)
+                ]
+                if found:
+                    rival, where = min(
+                        found,
+                        key=lambda t: (
+                            _unit_after(index.chunks[t[1]].text, t[0]) != unit,
+                            t[1] != aligned,
+                            abs(t[0].start - q.start),
+                        ),
+                    )
                     kind: ContradictionKind = q.kind
                     if q.kind == "number" and rival.kind == "money":
                         kind = "money"
@@ -184,8 +207,8 @@ def compute_signals(
                         kind=kind,
                         claim_value=q.raw,
                         evidence_value=rival.raw,
-                        evidence_id=index.chunks[aligned].id,
-                        quote=index.chunks[aligned].text,
+                        evidence_id=index.chunks[where].id,
+                        quote=index.chunks[where].text,
                     )
                     sig.no_contradiction = 0.0
                     break

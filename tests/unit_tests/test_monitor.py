@@ -268,3 +268,14 @@ def test_short_answer_is_verified_with_the_question(monitor) -> None:
     v = only(report)
     assert v.claim.text == "In which city was Acme founded? Berlin"
     assert report.question == "In which city was Acme founded?"
+
+
+def test_contradicting_value_with_the_same_unit_is_preferred(monitor) -> None:
+    evidence = [
+        "Every Acme robot comes with a 24-month warranty. The warranty covers parts and labour; "
+        "batteries are covered for 12 months."
+    ]
+    v = only(monitor.verify_grounding("The robot comes with a 36-month warranty.", evidence))
+    assert v.contradiction is not None
+    assert (v.contradiction.claim_value, v.contradiction.evidence_value) == ("36-month", "24-month")
+    assert "24-month warranty" in v.contradiction.quote
