@@ -22,6 +22,7 @@ from langchain_qgate.grounding.checks import (
     quantities_match,
     stem,
     tokens,
+    word_weight,
 )
 from langchain_qgate.schemas import Contradiction, ContradictionKind
 
@@ -90,7 +91,9 @@ def _unit_after(text: str, q: Quantity) -> str:
     if "-" in q.raw:
         return stem(q.raw.rsplit("-", 1)[1].lower())
     words = tokens(text[q.end : q.end + 30])
-    return stem(words[0].lower()) if words else ""
+    if not words or word_weight(words[0].lower()) <= 0.0:
+        return ""  # "in", "of", "and": not a unit
+    return stem(words[0].lower())
 
 
 def _compatible(a: Quantity, b: Quantity) -> bool:
@@ -196,6 +199,7 @@ def compute_signals(
                         found,
                         key=lambda t: (
                             _unit_after(index.chunks[t[1]].text, t[0]) != unit,
+                            ("-" in t[0].raw) != ("-" in q.raw),
                             t[1] != aligned,
                             abs(t[0].start - q.start),
                         ),
