@@ -105,8 +105,10 @@ class QualityMetadata(_Model):
         claims: Per-claim grades.
         sources: Cited evidence, in marker order.
         retries_used: Retries used before this decision.
-        max_retries: The retry budget.
-        contradictions: Number of contradicted claims.
+        max_retries: The retry budget applied to this call (after per-call overrides and,
+            in ``QualityGate``, an explicit load budget's cap).
+        contradictions: Counted claims graded FABRICATED because the evidence contradicts
+            them (the policy's ``max_contradictions`` applies to this number).
         warning: The low-confidence warning of a ``pass_with_warning`` decision.
         reason: The grounding report's reason (e.g. why there was nothing to grade).
     """

@@ -25,7 +25,8 @@ integrations call LangGraph ``interrupt()``), pass it with a low-confidence warn
 ``QualityGateRejected``."""
 
 ProfileName = Literal["strict", "default", "brainstorm"]
-"""Named gate profiles: ``strict`` (grounding 0.8), ``default`` (0.6), ``brainstorm`` (0.4)."""
+"""Named gate profiles: ``strict`` (grounding 0.8, no contradiction), ``default`` (0.6, no
+contradiction), ``brainstorm`` (0.4, contradictions only cost score)."""
 
 CONFIG_KEYS = (
     "qgate_profile",
@@ -49,10 +50,16 @@ class GatePolicy:
         inferred_weight: Credit of an INFERRED claim in the gate's grounding score. At the
             monitor's default (0.5) the report's score is used as is; otherwise inferred
             claims' credit is replaced by this weight.
-        max_retries: Rejections the model may retry before ``on_exhausted`` applies.
+        max_retries: Rejections the model may retry before ``on_exhausted`` applies. In a
+            :class:`~langchain_qgate.gate.QualityGate` this is the retry budget: its default
+            load monitor follows it (per-call overrides included); an explicit load monitor's
+            ``LoadBudget.max_retries`` can only lower it (the stricter of the two applies).
         on_exhausted: What happens when the budget is spent.
-        max_contradictions: Contradicted claims tolerated in a passing output (``None``: no
-            limit beyond the score). More fail the grounding dimension.
+        max_contradictions: Contradicted claims tolerated in a passing output, whatever the
+            score. ``0`` (the default, and the ``default`` and ``strict`` profiles): any claim
+            the evidence contradicts fails the grounding dimension, since a contradiction is
+            the most damaging error. ``None`` (the ``brainstorm`` profile): no limit beyond
+            the grounding score, where a contradicted claim counts as a fabricated one.
         profile: Name of the profile the policy came from (reported in the metadata).
 
     Example:
@@ -67,7 +74,7 @@ class GatePolicy:
     inferred_weight: float = 0.5
     max_retries: int = 3
     on_exhausted: ExhaustionPolicy = "escalate"
-    max_contradictions: int | None = None
+    max_contradictions: int | None = 0
     profile: str = "default"
 
     def __post_init__(self) -> None:
@@ -86,8 +93,11 @@ class GatePolicy:
                 f"GatePolicy.on_exhausted must be one of {get_args(ExhaustionPolicy)}, "
                 f"got {self.on_exhausted!r}"
             )
-        if self.max_contradictions is not None and self.max_contradictions < 0:
-            raise ValueError("GatePolicy.max_contradictions must be >= 0 or None")
+        mc = self.max_contradictions
+        if mc is not None and (isinstance(mc, bool) or not isinstance(mc, int) or mc < 0):
+            raise ValueError(
+                f"GatePolicy.max_contradictions must be an int >= 0 or None, got {mc!r}"
+            )
 
     @classmethod
     def from_profile(cls, name: ProfileName | str, **overrides: Any) -> GatePolicy:
@@ -162,14 +172,17 @@ PROFILES: dict[str, GatePolicy] = {
         max_contradictions=0,
         profile="strict",
     ),
-    "default": GatePolicy(profile="default"),
+    "default": GatePolicy(max_contradictions=0, profile="default"),
     "brainstorm": GatePolicy(
         grounding_threshold=0.4,
         confidence_threshold=0.3,
         inferred_weight=0.75,
+        max_contradictions=None,
         profile="brainstorm",
     ),
 }
-"""The named profiles (grounding / confidence thresholds: strict 0.8 / 0.7 with no
-contradiction tolerated, default 0.6 / 0.5, brainstorm 0.4 / 0.3 with inferred claims
-weighted 0.75)."""
+"""The named profiles (grounding / confidence thresholds: strict 0.8 / 0.7, default 0.6 / 0.5,
+brainstorm 0.4 / 0.3 with inferred claims weighted 0.75). ``strict`` and ``default`` reject any
+contradicted claim (``max_contradictions=0``); ``brainstorm`` tolerates them as long as the
+grounding score passes (``max_contradictions=None``: a contradicted claim only costs its credit).
+``GatePolicy()`` equals the ``default`` profile."""

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from langchain_qgate.load import LoadAssessment
     from langchain_qgate.schemas import GroundingReport
 
-__all__ = ["Dimension", "FlaggedClaim", "build_guidance_parts", "short"]
+__all__ = ["Dimension", "FlaggedClaim", "build_guidance_parts", "contradicted_claims", "short"]
 
 Dimension = Literal["grounding", "confidence", "load"]
 """A quality dimension the gate checks: grounding score, calibrated confidence, run load."""
@@ -71,6 +71,26 @@ def _topic(text: str) -> str:
     return short(text.strip().rstrip(".!?;:"), 80)
 
 
+def contradicted_claims(report: GroundingReport) -> list[ClaimVerdict]:
+    """Counted claims graded FABRICATED because the evidence contradicts them.
+
+    These are the claims :func:`flag` reports as ``"contradicted"`` (a contradiction the
+    verifier overruled, on a claim not graded FABRICATED, is not one).
+    """
+    return [
+        v
+        for v in report.verdicts
+        if v.counted and v.grade is Grade.FABRICATED and v.contradiction is not None
+    ]
+
+
+def _contradiction_issue(count: int, limit: int) -> str:
+    claims = f"{count} claim{'s' if count != 1 else ''}"
+    if limit == 0:
+        return f"The answer contradicts the evidence in {claims}; no contradiction is allowed."
+    return f"The answer contradicts the evidence in {claims}; at most {limit} allowed."
+
+
 def flag(verdict: ClaimVerdict) -> FlaggedClaim | None:
     """The flag for a counted FABRICATED claim, ``None`` for any other verdict."""
     if not verdict.counted or verdict.grade is not Grade.FABRICATED:
@@ -104,8 +124,20 @@ def build_guidance_parts(
     score: float,
     grounding_threshold: float,
     confidence_threshold: float,
+    contradiction_limit: int | None = None,
 ) -> tuple[list[str], list[str], list[FlaggedClaim]]:
     """Issues (what is wrong), actions (what to do) and the flagged claims.
+
+    Args:
+        report: The grounding report.
+        confidence: The calibrated confidence.
+        load: The load assessment, when load was checked.
+        failed: The failed dimensions.
+        score: The gate's grounding score.
+        grounding_threshold: The grounding threshold applied.
+        confidence_threshold: The confidence threshold applied.
+        contradiction_limit: The policy's ``max_contradictions`` when the contradicted claims
+            exceeded it (that failed the grounding dimension), else ``None``.
 
     Returns:
         ``(issues, actions, flagged)``; the texts address the model and never mention the
@@ -116,7 +148,9 @@ def build_guidance_parts(
     flagged = [f for v in report.verdicts if (f := flag(v)) is not None]
     shown = flagged[:_MAX_FLAGGED]
 
-    if "grounding" in failed:
+    if contradiction_limit is not None:
+        issues.append(_contradiction_issue(len(contradicted_claims(report)), contradiction_limit))
+    if "grounding" in failed and score < grounding_threshold:
         issues.append(
             f"Only part of the answer is backed by the evidence "
             f"(grounding {score:.2f}, needs {grounding_threshold:.2f})."

@@ -1,7 +1,9 @@
 """The noise gate: pass an output with quality metadata, or reject it with retry guidance.
 
-An output passes iff its grounding score >= ``grounding_threshold``, its calibrated confidence
->= ``confidence_threshold`` and its load is not ``ABORT``. A rejection carries
+An output passes iff its grounding score >= ``grounding_threshold``, it has no more
+contradicted claims than ``max_contradictions`` (none in the ``default`` and ``strict``
+profiles; no limit in ``brainstorm``), its calibrated confidence >= ``confidence_threshold``
+and its load is not ``ABORT``. A rejection carries
 :class:`RetryGuidance` for the model; when the retry budget is spent (``retries_used >=
 max_retries``, or load ``ABORT``: retrying would not help) the policy's ``on_exhausted``
 decides: ``"escalate"`` (a :class:`RejectedOutput` with an :class:`Escalation` for a human),
@@ -19,11 +21,16 @@ Per-call overrides come from ``RunnableConfig["configurable"]`` (see :data:`CONF
 ``qgate_on_exhausted``          ``"escalate"`` / ``"pass_with_warning"`` / ``"raise"``
 ``qgate_max_contradictions``    int >= 0, or ``None`` for no limit
 =============================== ==========================================================
+
+In :class:`QualityGate` the retry budget of a call is :meth:`QualityGate.effective_policy`'s
+``max_retries``: the policy's after these overrides, capped by an explicitly given load
+monitor's ``LoadBudget.max_retries`` (without one, the load budget follows the policy).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any, Protocol, cast
 
 from langchain_qgate._gate_models import (
@@ -43,7 +50,13 @@ from langchain_qgate._gate_policy import (
     GatePolicy,
     ProfileName,
 )
-from langchain_qgate._guidance import Dimension, FlaggedClaim, build_guidance_parts, short
+from langchain_qgate._guidance import (
+    Dimension,
+    FlaggedClaim,
+    build_guidance_parts,
+    contradicted_claims,
+    short,
+)
 from langchain_qgate._text import output_text
 from langchain_qgate.calibration import CalibratedConfidence, ConfidenceCalibrator
 from langchain_qgate.errors import InvalidInputError, QualityGateRejected
@@ -51,6 +64,7 @@ from langchain_qgate.load import (
     CognitiveLoadMonitor,
     LoadAction,
     LoadAssessment,
+    LoadBudget,
     LoadCounters,
 )
 from langchain_qgate.schemas import Grade, GroundingReport
@@ -179,97 +193,14 @@ class NoiseGate:
             QualityGateRejected: Rejected with no retries left under ``on_exhausted="raise"``.
         """
         policy = self.policy.with_overrides(config)
-        if retries_used < 0:
-            raise InvalidInputError("retries_used", f"must be >= 0, got {retries_used}")
-        conf = _as_confidence(confidence, grounding)
-        assessment = _as_load(load)
-        text = output_text(output)
-        score = _gate_score(grounding, policy.inferred_weight)
-
-        failed: list[Dimension] = []
-        n_contra = len([v for v in grounding.contradictions if v.counted])
-        too_many_contra = (
-            policy.max_contradictions is not None and n_contra > policy.max_contradictions
-        )
-        if score < policy.grounding_threshold or too_many_contra:
-            failed.append("grounding")
-        if conf.calibrated < policy.confidence_threshold:
-            failed.append("confidence")
-        if assessment is not None and assessment.action is LoadAction.ABORT:
-            failed.append("load")
-
-        claims, sources = _claims_and_sources(grounding)
-        base = {
-            "profile": policy.profile,
-            "score": score,
-            "report_score": grounding.score,
-            "grounding_threshold": policy.grounding_threshold,
-            "confidence": conf.calibrated,
-            "raw_confidence": conf.raw,
-            "confidence_threshold": policy.confidence_threshold,
-            "overconfident": conf.overconfident,
-            "confidence_gap": conf.gap,
-            "confidence_reason": conf.reason,
-            "load_action": assessment.action if assessment else None,
-            "load_reason": assessment.reason if assessment else "",
-            "failed_dimensions": failed,
-            "claims": claims,
-            "sources": sources,
-            "retries_used": retries_used,
-            "max_retries": policy.max_retries,
-            "contradictions": n_contra,
-            "reason": grounding.reason,
-        }
-        if not failed:
-            meta = QualityMetadata(decision="pass", passed=True, **base)
-            return FilteredOutput(text=text, metadata=meta)
-
-        exhausted = retries_used >= policy.max_retries or "load" in failed
-        issues, actions, flagged = build_guidance_parts(
+        return _filter(
+            policy,
+            output,
             grounding,
-            conf,
-            assessment,
-            failed,
-            score=score,
-            grounding_threshold=policy.grounding_threshold,
-            confidence_threshold=policy.confidence_threshold,
-        )
-        if too_many_contra and "grounding" in failed and score >= policy.grounding_threshold:
-            issues.insert(
-                0,
-                f"{n_contra} claim(s) contradict the evidence "
-                f"(at most {policy.max_contradictions} allowed).",
-            )
-        guidance = RetryGuidance(
-            failed_dimensions=failed,
-            issues=issues,
-            actions=actions,
-            flagged_claims=flagged,
+            confidence=confidence,
+            load=load,
             retries_used=retries_used,
-            retries_left=0 if exhausted else max(0, policy.max_retries - retries_used),
-            max_retries=policy.max_retries,
-            should_escalate=exhausted,
         )
-        if not exhausted:
-            meta = QualityMetadata(decision="retry", passed=False, **base)
-            return RejectedOutput(text=text, metadata=meta, guidance=guidance)
-
-        why = _exhaustion_reason(failed, retries_used, policy, assessment)
-        if policy.on_exhausted == "pass_with_warning":
-            warning = _warning(why, flagged)
-            meta = QualityMetadata(
-                decision="pass_with_warning", passed=False, warning=warning, **base
-            )
-            return FilteredOutput(text=text, metadata=meta, warning=warning)
-        decision: Decision = "escalate" if policy.on_exhausted == "escalate" else "raise"
-        meta = QualityMetadata(decision=decision, passed=False, **base)
-        escalation = Escalation(reason=why, draft=text, report=grounding, guidance=guidance)
-        rejected = RejectedOutput(
-            text=text, metadata=meta, guidance=guidance, escalation=escalation
-        )
-        if decision == "raise":
-            raise QualityGateRejected([why, *issues], payload=rejected)
-        return rejected
 
     async def afilter_output(
         self,
@@ -283,6 +214,98 @@ class NoiseGate:
     ) -> GateDecision:
         """Async twin of :meth:`filter_output` (pure computation, no I/O)."""
         return self.filter_output(output, grounding, confidence, load, retries_used, config=config)
+
+
+def _filter(
+    policy: GatePolicy,
+    output: Any,
+    grounding: GroundingReport,
+    *,
+    confidence: CalibratedConfidence | float | None,
+    load: LoadAssessment | LoadAction | None,
+    retries_used: int,
+) -> GateDecision:
+    """The gate decision under ``policy`` (overrides already applied)."""
+    if retries_used < 0:
+        raise InvalidInputError("retries_used", f"must be >= 0, got {retries_used}")
+    conf = _as_confidence(confidence, grounding)
+    assessment = _as_load(load)
+    text = output_text(output)
+    score = _gate_score(grounding, policy.inferred_weight)
+
+    failed: list[Dimension] = []
+    n_contra = len(contradicted_claims(grounding))
+    too_many_contra = policy.max_contradictions is not None and n_contra > policy.max_contradictions
+    if score < policy.grounding_threshold or too_many_contra:
+        failed.append("grounding")
+    if conf.calibrated < policy.confidence_threshold:
+        failed.append("confidence")
+    if assessment is not None and assessment.action is LoadAction.ABORT:
+        failed.append("load")
+
+    claims, sources = _claims_and_sources(grounding)
+    base = {
+        "profile": policy.profile,
+        "score": score,
+        "report_score": grounding.score,
+        "grounding_threshold": policy.grounding_threshold,
+        "confidence": conf.calibrated,
+        "raw_confidence": conf.raw,
+        "confidence_threshold": policy.confidence_threshold,
+        "overconfident": conf.overconfident,
+        "confidence_gap": conf.gap,
+        "confidence_reason": conf.reason,
+        "load_action": assessment.action if assessment else None,
+        "load_reason": assessment.reason if assessment else "",
+        "failed_dimensions": failed,
+        "claims": claims,
+        "sources": sources,
+        "retries_used": retries_used,
+        "max_retries": policy.max_retries,
+        "contradictions": n_contra,
+        "reason": grounding.reason,
+    }
+    if not failed:
+        meta = QualityMetadata(decision="pass", passed=True, **base)
+        return FilteredOutput(text=text, metadata=meta)
+
+    exhausted = retries_used >= policy.max_retries or "load" in failed
+    issues, actions, flagged = build_guidance_parts(
+        grounding,
+        conf,
+        assessment,
+        failed,
+        score=score,
+        grounding_threshold=policy.grounding_threshold,
+        confidence_threshold=policy.confidence_threshold,
+        contradiction_limit=policy.max_contradictions if too_many_contra else None,
+    )
+    guidance = RetryGuidance(
+        failed_dimensions=failed,
+        issues=issues,
+        actions=actions,
+        flagged_claims=flagged,
+        retries_used=retries_used,
+        retries_left=0 if exhausted else max(0, policy.max_retries - retries_used),
+        max_retries=policy.max_retries,
+        should_escalate=exhausted,
+    )
+    if not exhausted:
+        meta = QualityMetadata(decision="retry", passed=False, **base)
+        return RejectedOutput(text=text, metadata=meta, guidance=guidance)
+
+    why = _exhaustion_reason(failed, retries_used, policy, assessment)
+    if policy.on_exhausted == "pass_with_warning":
+        warning = _warning(why, flagged)
+        meta = QualityMetadata(decision="pass_with_warning", passed=False, warning=warning, **base)
+        return FilteredOutput(text=text, metadata=meta, warning=warning)
+    decision: Decision = "escalate" if policy.on_exhausted == "escalate" else "raise"
+    meta = QualityMetadata(decision=decision, passed=False, **base)
+    escalation = Escalation(reason=why, draft=text, report=grounding, guidance=guidance)
+    rejected = RejectedOutput(text=text, metadata=meta, guidance=guidance, escalation=escalation)
+    if decision == "raise":
+        raise QualityGateRejected([why, *issues], payload=rejected)
+    return rejected
 
 
 def _warning(why: str, flagged: list[FlaggedClaim]) -> str:
@@ -359,6 +382,16 @@ class GroundingMonitor(Protocol):
 class QualityGate:
     """Facade: grounding monitor -> calibrator -> load monitor -> noise gate, in one call.
 
+    The retry budget has one source of truth per call, :meth:`effective_policy`'s
+    ``max_retries``, which the metadata and the guidance report:
+
+    * Without an explicit ``load_monitor``, the load budget's ``max_retries`` follows the
+      policy's, per call: ``GatePolicy.max_retries`` after the ``qgate_profile`` /
+      ``qgate_max_retries`` overrides of the call's ``RunnableConfig``.
+    * With an explicit ``load_monitor``, the stricter of ``GatePolicy.max_retries`` (after
+      overrides) and its ``LoadBudget.max_retries`` applies. Note that ``LoadBudget()``
+      allows 3 retries unless told otherwise.
+
     Example:
         ```python
         gate = QualityGate(policy=GatePolicy.from_profile("strict"))
@@ -384,18 +417,61 @@ class QualityGate:
             monitor: Grounding monitor; a ``HallucinationMonitor`` with the bundled embedding
                 model is created on first use when omitted.
             calibrator: Confidence calibrator; the shipped default map when omitted.
-            load_monitor: Load monitor; the default budget when omitted.
+            load_monitor: Load monitor. When omitted, the default :class:`LoadBudget` with
+                ``max_retries`` taken from the policy (per call, overrides included). When
+                given, its ``LoadBudget.max_retries`` caps the policy's.
             policy: Gate policy; the ``default`` profile when omitted.
         """
         self._monitor = monitor
         self.calibrator = calibrator if calibrator is not None else ConfidenceCalibrator()
-        self.load_monitor = load_monitor if load_monitor is not None else CognitiveLoadMonitor()
         self.gate = NoiseGate(policy)
+        self._budget_follows_policy = load_monitor is None
+        if load_monitor is None:
+            budget = LoadBudget(max_retries=self.gate.policy.max_retries)
+            load_monitor = CognitiveLoadMonitor(budget)
+        self.load_monitor = load_monitor
 
     @property
     def policy(self) -> GatePolicy:
         """The gate policy (before per-call overrides)."""
         return self.gate.policy
+
+    def effective_policy(self, config: Mapping[str, Any] | None = None) -> GatePolicy:
+        """The policy one call runs under: per-call overrides applied, retries capped.
+
+        Args:
+            config: The call's ``RunnableConfig`` (or its ``configurable`` mapping).
+
+        Returns:
+            ``policy.with_overrides(config)``, with ``max_retries`` lowered to an explicit load
+            monitor's ``LoadBudget.max_retries`` when that is stricter.
+
+        Raises:
+            InvalidInputError: An override has an unusable value.
+        """
+        return self._resolve(config)[0]
+
+    def effective_load_monitor(
+        self, config: Mapping[str, Any] | None = None
+    ) -> CognitiveLoadMonitor:
+        """The load monitor one call is assessed with (its retry budget matches the policy's).
+
+        Args:
+            config: The call's ``RunnableConfig`` (or its ``configurable`` mapping).
+        """
+        return self._resolve(config)[1]
+
+    def _resolve(self, config: Mapping[str, Any] | None) -> tuple[GatePolicy, CognitiveLoadMonitor]:
+        policy = self.gate.policy.with_overrides(config)
+        monitor = self.load_monitor
+        limit = monitor.budget.max_retries
+        if self._budget_follows_policy:
+            if limit != policy.max_retries:
+                budget = replace(monitor.budget, max_retries=policy.max_retries)
+                monitor = CognitiveLoadMonitor(budget)
+        elif limit < policy.max_retries:
+            policy = replace(policy, max_retries=limit)
+        return policy, monitor
 
     @property
     def monitor(self) -> GroundingMonitor:
@@ -416,15 +492,21 @@ class QualityGate:
         config: Mapping[str, Any] | None = None,
         now: float | None = None,
     ) -> GateDecision:
-        """Gate an output whose grounding report already exists (calibrate, assess, gate)."""
+        """Gate an output whose grounding report already exists (calibrate, assess, gate).
+
+        Arguments as in :meth:`check`; the policy is :meth:`effective_policy` of ``config``.
+        """
+        policy, load_monitor = self._resolve(config)
         confidence = self.calibrator.calibrate(output, report)
         load = None
         retries = retries_used
         if counters is not None:
             c = LoadCounters.from_state(counters)
-            load = self.load_monitor.assess(c, now=now)
+            load = load_monitor.assess(c, now=now)
             retries = max(retries, c.retries)
-        return self.gate.filter_output(output, report, confidence, load, retries, config=config)
+        return _filter(
+            policy, output, report, confidence=confidence, load=load, retries_used=retries
+        )
 
     def check(
         self,
