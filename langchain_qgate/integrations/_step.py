@@ -32,7 +32,7 @@ from langchain_qgate.integrations._harvest import (
     message_text,
 )
 from langchain_qgate.integrations._review import EscalationRequest, HumanDecision
-from langchain_qgate.load import CognitiveLoadMonitor, LoadBudget, LoadCounters
+from langchain_qgate.load import CognitiveLoadMonitor, LoadCounters
 
 __all__ = [
     "AUDIT_KEY",
@@ -90,10 +90,8 @@ def current_config() -> RunnableConfig | None:
 
 
 def default_gate(monitor: Any, policy: GatePolicy | None) -> QualityGate:
-    """A gate whose load budget allows as many retries as the policy does."""
-    retries = (policy or GatePolicy()).max_retries
-    load = CognitiveLoadMonitor(LoadBudget(max_retries=retries))
-    return QualityGate(monitor=monitor, policy=policy, load_monitor=load)
+    """A gate whose load budget allows as many retries as the policy does (per call)."""
+    return QualityGate(monitor=monitor, policy=policy)
 
 
 def gate_load_monitor(gate: QualityGate) -> CognitiveLoadMonitor:

@@ -226,3 +226,45 @@ def test_a_contradiction_at_a_passing_score_uses_the_same_budget() -> None:
     gate = _gate(GatePolicy(max_retries=2), grounding=high)
     assert _run(gate) == _expected(2)
     assert _run(gate, _cfg(qgate_max_retries=4)) == _expected(4)
+
+
+# --- the integrations' default gate follows per-call overrides both ways ------------------------
+
+
+def _run_agent(max_retries: int, configurable: dict[str, object]) -> tuple[dict, int]:
+    from langchain.agents import create_agent
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from langchain_qgate.integrations.middleware import QualityGateMiddleware
+    from tests.unit_tests import _qgate_fakes as fakes
+
+    model = fakes.scripted_model([fakes.BAD, fakes.BAD, fakes.BAD, fakes.BAD, fakes.GOOD])
+    agent = create_agent(
+        model,
+        tools=[fakes.SEARCH_TOOL],
+        middleware=[
+            QualityGateMiddleware(
+                monitor=fakes.make_monitor(), policy=GatePolicy(max_retries=max_retries)
+            )
+        ],
+        checkpointer=InMemorySaver(),
+    )
+    config = {"configurable": {"thread_id": "budget", **configurable}}
+    result = agent.invoke({"messages": [("user", fakes.QUESTION)]}, config)
+    return result, len(model.calls)
+
+
+def test_middleware_grants_more_retries_when_a_call_raises_the_budget() -> None:
+    result, calls = _run_agent(1, {"qgate_max_retries": 4})
+    assert "__interrupt__" not in result
+    meta = result["messages"][-1].response_metadata["qgate"]
+    assert (meta["decision"], meta["retries_used"], meta["max_retries"]) == ("pass", 4, 4)
+    assert calls == 6  # tool call, first draft, four retries
+
+
+def test_middleware_escalates_when_a_call_lowers_the_budget() -> None:
+    result, calls = _run_agent(4, {"qgate_max_retries": 2})
+    payload = result["__interrupt__"][0].value
+    assert payload["retries_used"] == 2
+    assert payload["metadata"]["max_retries"] == 2
+    assert calls == 4  # tool call, first draft, two retries
