@@ -137,7 +137,9 @@ def build_guidance_parts(
         grounding_threshold: The grounding threshold applied.
         confidence_threshold: The confidence threshold applied.
         contradiction_limit: The policy's ``max_contradictions`` when the contradicted claims
-            exceeded it (that failed the grounding dimension), else ``None``.
+            exceeded it, else ``None``. Said as an issue when the score itself passes (the
+            contradictions alone failed grounding); otherwise the score line and the flagged
+            claims already say it.
 
     Returns:
         ``(issues, actions, flagged)``; the texts address the model and never mention the
@@ -148,13 +150,14 @@ def build_guidance_parts(
     flagged = [f for v in report.verdicts if (f := flag(v)) is not None]
     shown = flagged[:_MAX_FLAGGED]
 
-    if contradiction_limit is not None:
-        issues.append(_contradiction_issue(len(contradicted_claims(report)), contradiction_limit))
     if "grounding" in failed and score < grounding_threshold:
         issues.append(
             f"Only part of the answer is backed by the evidence "
             f"(grounding {score:.2f}, needs {grounding_threshold:.2f})."
         )
+    elif contradiction_limit is not None:
+        # the score passes: the contradictions alone failed the grounding dimension
+        issues.append(_contradiction_issue(len(contradicted_claims(report)), contradiction_limit))
     for f in shown:
         issues.append(f.describe())
         if f.kind == "contradicted":
