@@ -55,7 +55,9 @@ class LoadBudget:
         max_model_calls: Model calls at which the run aborts.
         max_tokens: Input + output tokens at which the run aborts.
         max_tool_errors: Tool errors at which the run aborts.
-        max_retries: Gate retries allowed (more than this aborts).
+        max_retries: Gate retries allowed (more than this aborts). A ``QualityGate``
+            built without a load monitor sets it from ``GatePolicy.max_retries`` per call;
+            a monitor you pass keeps it, and the stricter of the two limits applies.
         max_seconds: Elapsed seconds at which the run aborts.
         throttle_ratio: Fraction of any budget at which the run is throttled.
 
