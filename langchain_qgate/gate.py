@@ -454,7 +454,10 @@ class QualityGate:
     def effective_load_monitor(
         self, config: Mapping[str, Any] | None = None
     ) -> CognitiveLoadMonitor:
-        """The load monitor one call is assessed with (its retry budget matches the policy's).
+        """The load monitor one call is assessed with.
+
+        Without an explicit ``load_monitor``: the default budget with ``max_retries`` set to
+        :meth:`effective_policy`'s. With one: that monitor, unchanged.
 
         Args:
             config: The call's ``RunnableConfig`` (or its ``configurable`` mapping).
