@@ -68,11 +68,11 @@ def load_rows(path: Path, *, limit: int | None = None, split: str = "all") -> li
             if split in ("all", row.split):
                 rows.append(row)
     if limit is not None:
-        rows = _stratified_head(rows, limit)
+        rows = _balanced_sample(rows, limit)
     return rows
 
 
-def _stratified_head(rows: list[BenchRow], limit: int) -> list[BenchRow]:
+def _balanced_sample(rows: list[BenchRow], limit: int) -> list[BenchRow]:
     """``limit`` rows balanced by label, chosen by a hash of the id.
 
     Files are often sorted (by domain, by label), so the first rows are not a fair sample;

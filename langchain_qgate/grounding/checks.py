@@ -356,8 +356,21 @@ def extract_entities(text: str) -> list[tuple[str, int, int]]:
     """Proper-noun-like spans (capitalised word runs, acronyms), with offsets.
 
     The first word of a sentence counts only when it is not a common word. Months and
-    weekday names are left to the date check.
+    weekday names are left to the date check. "Apple and Google" gives two entities,
+    "Johnson & Johnson" one.
     """
+    return _entities(text, mid_sentence=False)
+
+
+def _is_name(words: list[str], at_sentence_start: bool) -> bool:
+    joined = " ".join(words)
+    if joined.lower() in _MONTHS:
+        return False
+    common = _zipf_table().get(joined.lower(), 0) >= 40
+    return not (len(words) == 1 and at_sentence_start and common)
+
+
+def _entities(text: str, *, mid_sentence: bool) -> list[tuple[str, int, int]]:
     out: list[tuple[str, int, int]] = []
     for m in _CAP_SEQ.finditer(text):
         span = m.group(0).rstrip(".-'’ ")
@@ -375,11 +388,23 @@ def extract_entities(text: str) -> list[tuple[str, int, int]]:
             words = words[:-1]
         if not words:
             continue
+        at_start = not mid_sentence and (
+            start == 0 or text[:start].rstrip().endswith((".", "!", "?", "\n"))
+        )
+        if "and" in words[1:-1]:
+            # Coordinated names: each side is its own entity; a sentence-initial common word
+            # ("Apple") counts as a name when the other side is one.
+            cut = words.index("and", 1)
+            head = " ".join(words[:cut])
+            tail = " ".join(words[cut + 1 :])
+            tail_at = text.find(tail, start + len(head))
+            rest = [(e, s + tail_at, t + tail_at) for e, s, t in _entities(tail, mid_sentence=True)]
+            if (rest and head.lower() not in _MONTHS) or _is_name(words[:cut], at_start):
+                out.append((head, start, start + len(head)))
+            out.extend(rest)
+            continue
+        if not _is_name(words, at_start):
+            continue
         joined = " ".join(words)
-        at_sentence_start = start == 0 or text[:start].rstrip().endswith((".", "!", "?", "\n"))
-        if len(words) == 1 and at_sentence_start and _zipf_table().get(joined.lower(), 0) >= 40:
-            continue
-        if joined.lower() in _MONTHS:
-            continue
         out.append((joined, start, start + len(joined)))
     return out

@@ -126,3 +126,15 @@ def test_sentence_initial_connectives_are_not_part_of_entities() -> None:
         e for e, _, _ in extract_entities("Therefore Acme has grown. Moreover Globex Corp shrank.")
     ]
     assert ents == ["Acme", "Globex Corp"]
+
+
+def test_coordinated_names_are_separate_entities_but_ampersand_names_are_one() -> None:
+    text = "Apple and Google signed a deal; Johnson & Johnson and the Bank of England did not."
+    ents = extract_entities(text)
+    assert [e for e, _, _ in ents] == ["Apple", "Google", "Johnson & Johnson", "Bank of England"]
+    for ent, s, e in ents:
+        assert text[s:e] == ent
+
+
+def test_coordinated_months_are_not_entities() -> None:
+    assert extract_entities("In May and June it rained.") == []
