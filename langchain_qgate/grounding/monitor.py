@@ -232,7 +232,9 @@ class HallucinationMonitor:
             for i, s in ordered[:3]
         ]
         support = min(1.0, max(0.0, float(verdict.support)))
-        contradiction = sig.contradiction if (verdict.contradicted or sig.contradiction) else None
+        # A contradiction the verifier overruled is not reported: grades and
+        # ``report.contradictions`` must agree.
+        contradiction = sig.contradiction if verdict.contradicted else None
         if verdict.contradicted and contradiction is None and links:
             best = next((lk for lk in links if lk.evidence_id == verdict.evidence_id), links[0])
             contradiction = Contradiction(

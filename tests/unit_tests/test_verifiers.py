@@ -218,3 +218,23 @@ def test_nli_verifier_in_a_cascade(tiny_nli_dir) -> None:
     first = lambda items: [VerifierVerdict(support=0.5, verifier="cheap") for _ in items]  # noqa: E731
     out = CascadeVerifier(NLIVerifier(tiny_nli_dir), first=first).verify([item("x")])
     assert out[0].verifier == "nli"
+
+
+def test_a_contradiction_the_verifier_overrules_is_not_reported() -> None:
+    from langchain_qgate.grounding import HallucinationMonitor
+    from langchain_qgate.grounding.embeddings import HashingEmbedder
+    from langchain_qgate.schemas import Grade
+
+    def overrule(items):
+        return [VerifierVerdict(support=0.9, verifier="judge") for _ in items]
+
+    evidence = "Acme was founded in 2020."
+    answer = "Acme was founded in 2019."
+    plain = HallucinationMonitor(embedder=HashingEmbedder())
+    assert plain.verify_grounding(answer, evidence).contradictions  # the check fires
+    report = HallucinationMonitor(embedder=HashingEmbedder(), verifier=overrule).verify_grounding(
+        answer, evidence
+    )
+    assert report.verdicts[0].grade is Grade.GROUNDED
+    assert report.verdicts[0].contradiction is None
+    assert report.contradictions == []
