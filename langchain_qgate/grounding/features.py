@@ -47,6 +47,7 @@ FEATURE_NAMES: tuple[str, ...] = (
 """Order of the feature vector the learned combination reads."""
 
 _ALIGNED_COVERAGE = 0.5  # a chunk "talks about the same thing" from this coverage on
+_RIVAL_COVERAGE = 0.25  # a chunk stating a rival value in the claim's unit needs less
 _NEGATION_COVERAGE = 0.6  # ... and says the same words, so a flipped negation is a contradiction
 
 
@@ -194,6 +195,17 @@ def compute_signals(
                 found = [
                     (e, i) for i in near for e in index.chunk_quantities(i) if _compatible(q, e)
                 ]
+                if found and unit:
+                    # The evidence disagrees; a value with the claim's unit in a retrieved chunk
+                    # that shares fewer words may still be the better rival ("24-month" over
+                    # "12 months" when the claim says "36-month").
+                    found += [
+                        (e, i)
+                        for c, i in per_chunk_cov
+                        if i not in near and c >= _RIVAL_COVERAGE
+                        for e in index.chunk_quantities(i)
+                        if _compatible(q, e) and _unit_after(index.chunks[i].text, e) == unit
+                    ]
                 if found:
                     rival, where = min(
                         found,

@@ -279,3 +279,18 @@ def test_contradicting_value_with_the_same_unit_is_preferred(monitor) -> None:
     assert v.contradiction is not None
     assert (v.contradiction.claim_value, v.contradiction.evidence_value) == ("36-month", "24-month")
     assert "24-month warranty" in v.contradiction.quote
+
+
+def test_rival_value_in_the_claims_unit_comes_from_a_chunk_sharing_fewer_words(monitor) -> None:
+    # The claim shares most words with the second sentence ("covers parts and labour"), which
+    # states "12 months"; the value the claim gets wrong is the first sentence's "24-month".
+    evidence = [
+        "Every Nordlicht robot, including the Kestrel P3 and the Heron L1, comes with a "
+        "24-month warranty.\nThe warranty covers parts and labour; batteries are covered for "
+        "12 months."
+    ]
+    claim = "The 36-month warranty covers parts and labour."
+    v = only(monitor.verify_grounding(claim, evidence))
+    assert v.contradiction is not None
+    assert (v.contradiction.claim_value, v.contradiction.evidence_value) == ("36-month", "24-month")
+    assert "24-month warranty" in v.contradiction.quote
