@@ -29,7 +29,8 @@ if isinstance(decision, FilteredOutput):
 else:
     print(decision.guidance.to_model_message())  # what the model should fix
 
-# The same answer under the brainstorm profile (threshold 0.4), chosen per call:
+# The same answer under the brainstorm profile (threshold 0.4; the only profile that lets a
+# contradicted claim through, flagged), chosen per call:
 relaxed = gate.check(answer, docs, config={"configurable": {"qgate_profile": "brainstorm"}})
 print(f"brainstorm profile -> {relaxed.metadata.decision}")
 if isinstance(relaxed, FilteredOutput):

@@ -125,7 +125,8 @@ print(decision.guidance.summary())"""),
 ## Per-call overrides
 Profiles and thresholds can be switched per call through `RunnableConfig["configurable"]`
 (`qgate_profile`, `qgate_grounding_threshold`, `qgate_max_retries`, `qgate_on_exhausted`...).
-Under the `brainstorm` profile (0.4) the same answer passes, with the wrong figure flagged inline:
+Under the `brainstorm` profile (threshold 0.4, and the only profile that tolerates a contradicted
+claim) the same answer passes, with the wrong figure flagged inline:
 """),
     code("""relaxed = gate.check(answer, docs, config={"configurable": {"qgate_profile": "brainstorm"}})
 print(relaxed.metadata.decision)
