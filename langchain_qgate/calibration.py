@@ -73,6 +73,9 @@ ConfidenceSource = Literal["verbalized", "logprobs", "grounding"]
 
 TaskShape = Literal[
     "question",
+    "short_single",
+    "medium_single",
+    "long_single",
     "short_small",
     "short_mid",
     "short_large",
@@ -85,9 +88,10 @@ TaskShape = Literal[
 ]
 """The shape of a checked output, which changes what a grounding score means: an answer to a
 given question, or (no question) ``<output length>_<evidence size>``: output short / medium /
-long by characters, evidence small / mid / large by chunks (bounds in :class:`ShapeRule`).
-A claim against one evidence sentence is ``short_small``; a summary of a report
-``long_large``."""
+long by characters, evidence small / mid / large by chunks, and ``single`` (one chunk) when the
+rule sets :attr:`ShapeRule.single_evidence` (bounds in :class:`ShapeRule`). A claim against
+one evidence sentence is ``short_single`` (``short_small`` under the default rule); a summary
+of a report ``long_large``."""
 
 
 class ShapeRule(BaseModel):
@@ -98,6 +102,12 @@ class ShapeRule(BaseModel):
         long_chars: Outputs at least this long are long (between: medium).
         small_evidence: At most this many evidence chunks is small evidence.
         large_evidence: More than this many chunks is large evidence (between: mid).
+        single_evidence: When set, at most this many chunks is ``single`` evidence (and small
+            is above it up to ``small_evidence``); ``None`` (default) has no single bucket.
+
+    The shipped map stores the rule it was fitted with (chosen by cross-validation on the fit
+    split, see ``scripts/fit_calibration.py``); these defaults are the rule of maps saved before
+    ``single_evidence`` existed.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -106,6 +116,7 @@ class ShapeRule(BaseModel):
     long_chars: int = 200
     small_evidence: int = 2
     large_evidence: int = 8
+    single_evidence: int | None = None
 
 
 def task_shape(
@@ -125,6 +136,8 @@ def task_shape(
         length = "medium" if output_chars < r.long_chars else "long"
     if evidence_chunks is None or r.small_evidence < evidence_chunks <= r.large_evidence:
         size = "mid"
+    elif r.single_evidence is not None and evidence_chunks <= r.single_evidence:
+        size = "single"
     else:
         size = "small" if evidence_chunks <= r.small_evidence else "large"
     return cast("TaskShape", f"{length}_{size}")
@@ -291,6 +304,8 @@ def _fit_1d(pairs: list[tuple[float, int]], method: str, feature: str) -> Calibr
         )
     lr = LogisticRegression(C=1e4)
     lr.fit(x.reshape(-1, 1), y)
+    if float(lr.coef_[0][0]) < 0.0:  # a decreasing map would reward lower grounding scores
+        return _fit_1d(pairs, "isotonic", feature)
     return CalibrationMap(
         method="platt",
         feature=feat,

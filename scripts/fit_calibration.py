@@ -10,26 +10,40 @@ By default one map per output shape (an answer to a question, or output length s
 fitted next to the pooled map (shapes with too few rows use the pooled map); the shape comes
 from the development file's row (joined on id). ``--pooled`` fits the pooled map only.
 
+The shape bounds are chosen among :data:`CANDIDATE_RULES` by 5-fold cross-validation on the fit
+split only (out-of-fold log loss pooled over all fit rows; dataset names are not used by the
+map nor by the criterion); the per-dataset out-of-fold ECE is printed for information.
+``--no-select`` keeps the default :class:`~langchain_qgate.calibration.ShapeRule`.
+
 Usage:
     python scripts/fit_calibration.py [--scores PATH] [--out PATH] [--method auto|isotonic|platt]
-        [--pooled] [--benchdata DIR]
+        [--pooled] [--no-select] [--benchdata DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import itertools
 import json
 import os
 import sys
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # runnable without an editable install
     sys.path.insert(0, str(ROOT))
 
 from langchain_qgate._splits import split_of  # noqa: E402
-from langchain_qgate.calibration import ConfidenceCalibrator  # noqa: E402
+from langchain_qgate.calibration import (  # noqa: E402
+    ConfidenceCalibrator,
+    ShapeRule,
+    _shape_of,
+    expected_calibration_error,
+)
 
 DEFAULT_SCORES = ROOT / "benchmarks" / "results" / "detection_scores.jsonl"
 DEFAULT_OUT = ROOT / "langchain_qgate" / "data" / "calibration_default.json"
@@ -106,6 +120,77 @@ def records(rows: list[dict], *, split: str, datasets: set[str] | None = None) -
     return out
 
 
+def _rule(short: int, long: int, ev: tuple[int | None, int, int]) -> ShapeRule:
+    single, small, large = ev
+    return ShapeRule(
+        short_chars=short,
+        long_chars=long,
+        single_evidence=single,
+        small_evidence=small,
+        large_evidence=large,
+    )
+
+
+CANDIDATE_RULES: list[ShapeRule] = [
+    _rule(short, long, ev)
+    for short, long, ev in itertools.product(
+        (100, 130, 160),
+        (200, 250),
+        ((None, 2, 8), (None, 1, 8), (1, 5, 12), (2, 8, 20)),
+    )
+]
+"""Shape bounds tried by :func:`select_rule`: short/long output bounds (characters) x evidence
+buckets (single / small / mid bounds in chunks). The first is the default rule."""
+
+
+def _fold(row_id: str, k: int) -> int:
+    return hashlib.blake2b(f"calibration-cv:{row_id}".encode(), digest_size=8).digest()[1] % k
+
+
+def cross_validate(
+    fit_rows: list[dict], rule: ShapeRule, *, method: str = "auto", k: int = 5
+) -> tuple[float, dict[str, float]]:
+    """Out-of-fold log loss (all rows) and per-dataset ECE of per-shape maps under ``rule``."""
+    folds = np.array([_fold(r["id"], k) for r in fit_rows])
+    probs = np.zeros(len(fit_rows))
+    for f in range(k):
+        train = [r for r, g in zip(fit_rows, folds, strict=True) if g != f]
+        held = [r for r, g in zip(fit_rows, folds, strict=True) if g == f]
+        cal = ConfidenceCalibrator(None)
+        cal.fit(records(train, split="fit"), method=method, by_shape=True, shape_rule=rule)
+        recs = records(held, split="fit")
+        probs[folds == f] = cal.map.apply_many(
+            [feats["grounding"] for feats, _ in recs], [_shape_of(feats, rule) for feats, _ in recs]
+        )
+    y = np.array([1 - r["label"] for r in fit_rows], dtype=float)
+    p = np.clip(probs, 1e-4, 1 - 1e-4)
+    logloss = float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
+    names = np.array([r["dataset"] for r in fit_rows])
+    per = {
+        d: expected_calibration_error(probs[names == d], y[names == d])
+        for d in sorted(set(names.tolist()))
+    }
+    return logloss, per
+
+
+def select_rule(fit_rows: list[dict], *, method: str = "auto", verbose: bool = True) -> ShapeRule:
+    """The candidate rule with the lowest out-of-fold log loss on ``fit_rows``."""
+    best: tuple[float, ShapeRule] | None = None
+    for rule in CANDIDATE_RULES:
+        logloss, per = cross_validate(fit_rows, rule, method=method)
+        if verbose:
+            eces = " ".join(f"{d[:8]} {e:.3f}" for d, e in per.items())
+            print(
+                f"  cv {rule.short_chars}/{rule.long_chars} chars, evidence "
+                f"{rule.single_evidence}/{rule.small_evidence}/{rule.large_evidence}: "
+                f"log loss {logloss:.4f} | ECE {eces}"
+            )
+        if best is None or logloss < best[0] - 1e-9:
+            best = (logloss, rule)
+    assert best is not None
+    return best[1]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--scores", type=Path, default=DEFAULT_SCORES)
@@ -114,6 +199,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--benchdata", type=Path, default=DEFAULT_BENCHDATA)
     parser.add_argument(
         "--pooled", action="store_true", help="one map for every output shape (no per-shape maps)"
+    )
+    parser.add_argument(
+        "--no-select",
+        action="store_true",
+        help="keep the default shape bounds (no cross-validated choice)",
     )
     args = parser.parse_args(argv)
     if not args.scores.exists():
@@ -132,8 +222,13 @@ def main(argv: list[str] | None = None) -> int:
     desc = f"{args.scores.name} ({'final' if final else 'preliminary'}), fit split of " + ", ".join(
         f"{d} ({n})" for d, n in sorted(per.items())
     )
+    rule = ShapeRule()
+    if by_shape and not args.no_select:
+        print("choosing shape bounds by 5-fold cross-validation on the fit split:")
+        rule = select_rule([r for r in rows if r["split"] == "fit"], method=args.method)
+        desc += f"; shape bounds chosen by 5-fold CV log loss on the fit split: {rule!r}"
     cal = ConfidenceCalibrator(None)
-    cmap = cal.fit(fit, method=args.method, by_shape=by_shape, fitted_on=desc)
+    cmap = cal.fit(fit, method=args.method, by_shape=by_shape, shape_rule=rule, fitted_on=desc)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     cal.save(args.out)
     rep = cal.report(records(rows, split="report"))

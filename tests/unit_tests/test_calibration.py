@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import random
@@ -403,3 +404,90 @@ def test_auto_method_picks_isotonic_for_a_step_and_is_calibrated() -> None:
 def test_auto_method_on_a_tiny_sample_falls_back_to_platt() -> None:
     cmap = ConfidenceCalibrator(None).fit([(0.1, 0), (0.9, 1), (0.2, 0), (0.8, 1)], method="auto")
     assert cmap.method == "platt"
+
+
+# --- single-evidence bucket and the shipped rule -------------------------------------------------
+
+_RULE = ShapeRule(
+    short_chars=130, long_chars=200, single_evidence=1, small_evidence=5, large_evidence=12
+)
+
+
+@pytest.mark.parametrize(
+    ("chars", "chunks", "shape"),
+    [
+        (40, 1, "short_single"),
+        (129, 2, "short_small"),
+        (129, 5, "short_small"),
+        (130, 6, "medium_mid"),
+        (199, 12, "medium_mid"),
+        (250, 13, "long_large"),
+        (250, 1, "long_single"),
+        (40, None, "short_mid"),
+    ],
+)
+def test_task_shape_with_a_single_evidence_bucket(
+    chars: int, chunks: int | None, shape: str
+) -> None:
+    got = task_shape(has_question=False, output_chars=chars, evidence_chunks=chunks, rule=_RULE)
+    assert got == shape
+
+
+def test_rule_without_single_evidence_keeps_the_old_buckets() -> None:
+    old = ShapeRule.model_validate(
+        {"short_chars": 100, "long_chars": 200, "small_evidence": 2, "large_evidence": 8}
+    )
+    assert old.single_evidence is None
+    assert task_shape(has_question=False, output_chars=40, evidence_chunks=1, rule=old) == (
+        "short_small"
+    )
+
+
+def _single_vs_passage(n: int, seed: int) -> list[tuple[dict[str, float], int]]:
+    """One evidence chunk: P(correct) = score**2; five chunks: P(correct) = sqrt(score)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        s = rng.random()
+        single = i % 2 == 0
+        p = s * s if single else math.sqrt(s)
+        feats = {
+            "grounding": s,
+            "has_question": 0.0,
+            "output_chars": 60.0,
+            "evidence_chunks": 1.0 if single else 5.0,
+        }
+        out.append((feats, int(rng.random() < p)))
+    return out
+
+
+def test_calibrate_derives_the_single_evidence_shape_from_the_report(tmp_path: Path) -> None:
+    cal = ConfidenceCalibrator(None)
+    cmap = cal.fit(_single_vs_passage(4000, 5), by_shape=True, shape_rule=_RULE)
+    assert set(cmap.groups) == {"short_single", "short_small"}
+    loaded = ConfidenceCalibrator.load(cal.save(tmp_path / "rule.json"))
+    assert loaded.map == cmap
+    assert loaded.map.shape_rule.single_evidence == 1
+    one = _report(0.25).model_copy(update={"evidence_count": 1})
+    five = _report(0.25).model_copy(update={"evidence_count": 5})
+    on_one = loaded.calibrate("The tower is 300 m tall.", one)
+    on_five = loaded.calibrate("The tower is 300 m tall.", five)
+    assert on_one.calibrated == pytest.approx(cmap.apply(0.25, shape="short_single"))
+    assert on_five.calibrated == pytest.approx(cmap.apply(0.25, shape="short_small"))
+    assert on_one.calibrated < 0.2 < 0.35 < on_five.calibrated
+    assert "for short_single outputs" in on_one.reason
+
+
+def test_shipped_map_is_monotone_in_every_shape() -> None:
+    cmap = ConfidenceCalibrator().map
+    grid = [i / 100 for i in range(101)]
+    for shape in [None, *cmap.groups]:
+        values = [cmap.apply(g, shape=shape) for g in grid]
+        assert all(b >= a - 1e-12 for a, b in itertools.pairwise(values)), shape
+
+
+def test_platt_never_fits_a_decreasing_map() -> None:
+    rng = random.Random(6)
+    recs = [(s, int(rng.random() < 1 - s)) for s in (rng.random() for _ in range(500))]
+    cmap = ConfidenceCalibrator(None).fit(recs, method="platt")
+    assert cmap.apply(0.1) <= cmap.apply(0.9)
