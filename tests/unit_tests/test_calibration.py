@@ -491,3 +491,38 @@ def test_platt_never_fits_a_decreasing_map() -> None:
     recs = [(s, int(rng.random() < 1 - s)) for s in (rng.random() for _ in range(500))]
     cmap = ConfidenceCalibrator(None).fit(recs, method="platt")
     assert cmap.apply(0.1) <= cmap.apply(0.9)
+
+
+def test_default_gate_passes_a_long_fully_grounded_answer_over_large_evidence() -> None:
+    # The shipped map is pooled: it must not carry a long-output base rate that keeps a
+    # verbatim, well-grounded multi-sentence answer below the default confidence threshold.
+    from langchain_qgate.gate import FilteredOutput, QualityGate
+    from langchain_qgate.grounding import HallucinationMonitor
+    from langchain_qgate.grounding.embeddings import HashingEmbedder
+
+    facts = [
+        f"Plant {name} in {city} opened in {year} and employs {staff} people."
+        for name, city, year, staff in [
+            ("Alder", "Hamburg", 2011, 120),
+            ("Birch", "Leipzig", 2013, 95),
+            ("Cedar", "Bremen", 2015, 210),
+            ("Damson", "Kiel", 2016, 64),
+            ("Elm", "Dresden", 2018, 180),
+            ("Fir", "Rostock", 2019, 75),
+            ("Gorse", "Essen", 2020, 130),
+            ("Hazel", "Bonn", 2021, 55),
+            ("Ivy", "Mainz", 2022, 40),
+            ("Juniper", "Ulm", 2023, 88),
+            ("Kale", "Trier", 2024, 33),
+            ("Larch", "Jena", 2024, 47),
+            ("Maple", "Halle", 2025, 52),
+            ("Nettle", "Gera", 2025, 29),
+        ]
+    ]
+    answer = " ".join(facts[:5])
+    gate = QualityGate(monitor=HallucinationMonitor(embedder=HashingEmbedder()))
+    decision = gate.check(answer, " ".join(facts))
+    assert len(answer) > 250
+    assert decision.metadata.score > 0.8
+    assert isinstance(decision, FilteredOutput), decision.metadata.failed_dimensions
+    assert decision.metadata.confidence >= 0.5
