@@ -30,7 +30,7 @@ from langchain_qgate.grounding._lexicon import (
 from langchain_qgate.grounding.segment import Segment, segment_text
 from langchain_qgate.schemas import Claim, ClaimType
 
-__all__ = ["classify_sentence", "extract_claims", "strip_preamble"]
+__all__ = ["REASONING_TRIGGERS", "classify_sentence", "extract_claims", "strip_preamble"]
 
 _I = re.IGNORECASE
 _SOURCES = (
@@ -126,10 +126,11 @@ _OPINION_TRIGGERS = word_set(
     don't choose go opt stick start check keep"""
 )
 _BEST_TRIGGERS = frozenset({"best", "worst", "greatest"})
-_REASONING_TRIGGERS = word_set(
+REASONING_TRIGGERS = word_set(
     """therefore thus hence consequently result follows means implies suggests shows
     indicates reason conclude why so"""
 )
+"""Words that mark a sentence as a conclusion drawn from others (with the phrase patterns)."""
 _HEDGE_TRIGGERS = word_set(
     """think believe feel guess suppose reckon assume seems appears seem arguably perhaps
     probably maybe likely apparently general possibly"""
@@ -224,7 +225,7 @@ def classify_sentence(text: str) -> ClaimType | None:
     has_digits = any(ch.isdigit() for ch in body)
     if evaluative and not has_digits and _EVALUATIVE_PREDICATE.search(body):
         return ClaimType.OPINION
-    if _INITIAL_REASONING.match(body) or (words & _REASONING_TRIGGERS and _REASONING.search(body)):
+    if _INITIAL_REASONING.match(body) or (words & REASONING_TRIGGERS and _REASONING.search(body)):
         return ClaimType.REASONING
     hedged = bool(words & _HEDGE_TRIGGERS) and _HEDGE.search(body) is not None
     if hedged and (evaluative or not _checkable(body)):

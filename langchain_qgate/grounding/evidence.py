@@ -198,7 +198,10 @@ class EvidenceIndex:
         self._vectors: NDArray[np.float32] | None = None
         self._index: Any = None
         self._lock = threading.Lock()
-        self._stems: list[set[str]] = []
+        # Lexical views of single chunks, computed when first asked for.
+        self._stems: dict[int, set[str]] = {}
+        self._entities: dict[int, list[str]] = {}
+        self._negations: dict[int, int] = {}
         if evidence is not None:
             self.add(evidence)
 
@@ -233,7 +236,6 @@ class EvidenceIndex:
             )
         with self._lock:
             self.chunks.extend(new)
-            self._stems.extend(set(content_stems(c.text)) for c in new)
             self._index = None
             self.__dict__.pop("all_stems", None)
             self.__dict__.pop("all_quantities", None)
@@ -254,14 +256,44 @@ class EvidenceIndex:
         assert self._vectors is not None
         return self._vectors
 
-    def _ensure_index(self) -> None:
+    def embed_queries(
+        self, queries: Sequence[str], *, embedder: Embedder | None = None
+    ) -> NDArray[np.float32]:
+        """Embed ``queries`` (e.g. claims) and make sure the index is built.
+
+        With this index's own embedder (``embedder`` None or the same object), chunks not
+        embedded yet and the queries go to the model in ONE call: one set of length-sorted
+        batches instead of two. Another embedder embeds the queries on its own.
+
+        Args:
+            queries: Texts to embed for ``search``.
+            embedder: The embedder the queries must come from; this index's by default.
+
+        Returns:
+            The query vectors, shape ``(len(queries), dim)``.
+        """
+        if embedder is not None and embedder is not self.embedder:
+            self._ensure_index()
+            return embedder.embed(queries)
+        if not queries:
+            return np.zeros((0, self.vectors.shape[1]), dtype=np.float32)
+        asked = self._ensure_index(queries)
+        return self.embedder.embed(queries) if asked is None else asked
+
+    def _ensure_index(self, queries: Sequence[str] = ()) -> NDArray[np.float32] | None:
+        """Build the index if needed, embedding ``queries`` in the same call.
+
+        Returns the query vectors, or None when the index was already built (nothing embedded).
+        """
         with self._lock:
             if self._index is not None:
-                return
+                return None
             import faiss
 
             n_old = 0 if self._vectors is None else len(self._vectors)
-            fresh = self.embedder.embed([c.text for c in self.chunks[n_old:]])
+            texts = [c.text for c in self.chunks[n_old:]]
+            both = self.embedder.embed([*texts, *queries])
+            fresh, asked = both[: len(texts)], both[len(texts) :]
             vecs = fresh if self._vectors is None else np.vstack([self._vectors, fresh])
             self._vectors = np.ascontiguousarray(vecs, dtype=np.float32)
             dim = self._vectors.shape[1] if self._vectors.ndim == 2 else 1
@@ -274,6 +306,7 @@ class EvidenceIndex:
             if len(self._vectors):
                 index.add(self._vectors)
             self._index = index
+            return asked
 
     def search(
         self, queries: NDArray[np.float32], k: int
@@ -305,15 +338,18 @@ class EvidenceIndex:
         return scores, idx
 
     def stems(self, i: int) -> set[str]:
-        """Content-word stems of chunk ``i``."""
-        return self._stems[i]
+        """Content-word stems of chunk ``i`` (computed once, on first use)."""
+        found = self._stems.get(i)
+        if found is None:
+            found = self._stems.setdefault(i, set(content_stems(self.chunks[i].text)))
+        return found
 
     @cached_property
     def all_stems(self) -> set[str]:
         """Content-word stems of all evidence."""
         out: set[str] = set()
-        for s in self._stems:
-            out |= s
+        for i in range(len(self.chunks)):
+            out |= self.stems(i)
         return out
 
     @cached_property
@@ -338,12 +374,20 @@ class EvidenceIndex:
         return self._quantities_by_chunk.get(i, [])
 
     def chunk_entities(self, i: int) -> list[str]:
-        """Entities of chunk ``i``."""
-        return [e for e, _, _ in extract_entities(self.chunks[i].text)]
+        """Entities of chunk ``i`` (computed once, on first use; a new list each call)."""
+        found = self._entities.get(i)
+        if found is None:
+            found = self._entities.setdefault(
+                i, [e for e, _, _ in extract_entities(self.chunks[i].text)]
+            )
+        return list(found)
 
     def chunk_negations(self, i: int) -> int:
-        """Number of negation cues in chunk ``i``."""
-        return negation_count(self.chunks[i].text)
+        """Number of negation cues in chunk ``i`` (computed once, on first use)."""
+        found = self._negations.get(i)
+        if found is None:
+            found = self._negations.setdefault(i, negation_count(self.chunks[i].text))
+        return found
 
     def ids(self) -> Sequence[str]:
         """Chunk ids in index order."""

@@ -20,8 +20,8 @@ from pydantic import BaseModel, ConfigDict
 
 from langchain_qgate.config import GroundingPolicy
 from langchain_qgate.errors import InputTooLargeError, InvalidInputError
-from langchain_qgate.grounding.checks import content_stems, coverage
-from langchain_qgate.grounding.claims import extract_claims
+from langchain_qgate.grounding.checks import content_stems, coverage, stem
+from langchain_qgate.grounding.claims import REASONING_TRIGGERS, extract_claims
 from langchain_qgate.grounding.evidence import EvidenceIndex, EvidenceInput, content_to_text
 from langchain_qgate.grounding.features import ClaimSignals, compute_signals
 from langchain_qgate.grounding.verifiers import (
@@ -52,6 +52,9 @@ ClaimExtractor = Callable[..., list[Claim]]
 """``extract(text, *, question=None) -> list[Claim]``; ``extract_claims`` by default."""
 
 _INFERRED_COVERAGE = 0.8  # reasoning claims covered this well by grounded premises are INFERRED
+_CONNECTIVE_STEMS = frozenset(
+    stem(w) for w in REASONING_TRIGGERS | {"since", "because", "given", "accordingly"}
+)
 
 
 class ChainStep(BaseModel):
@@ -171,7 +174,8 @@ class HallucinationMonitor:
         index = self.build_index(evidence)
         if not claims:
             return claims, index, []
-        vecs = self.embedder.embed([c.text for c in claims])
+        # Claims and not-yet-embedded chunks go to the model in one call.
+        vecs = index.embed_queries([c.text for c in claims], embedder=self.embedder)
         scores, neighbours = index.search(vecs, self.policy.top_k)
         items: list[VerificationItem] = []
         for row, claim in enumerate(claims):
@@ -291,7 +295,12 @@ class HallucinationMonitor:
             if v.grade is Grade.GROUNDED or v.contradiction is not None:
                 out.append(v)
                 continue
-            stems = content_stems(v.claim.text)
+            # The connective ("therefore", "this means") marks the inference; it is not content.
+            stems = {
+                st: w
+                for st, w in content_stems(v.claim.text).items()
+                if st not in _CONNECTIVE_STEMS
+            }
             premises = [
                 g.claim.index
                 for g in grounded
