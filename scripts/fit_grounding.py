@@ -140,10 +140,9 @@ def sigmoid(z: np.ndarray) -> np.ndarray:
 
 def aggregate(row: dict, cols: list[int]) -> np.ndarray:
     x = row["x"]
-    if len(x) == 0:
+    if len(x) == 0 or not row["counted"].any():  # no counted claims: the monitor scores 1.0
         return np.ones(len(cols))
-    sel = x[row["counted"]] if row["counted"].any() else x
-    return sel[:, cols].min(axis=0)
+    return x[row["counted"]][:, cols].min(axis=0)
 
 
 def fit(
@@ -184,11 +183,10 @@ def _stack(rows: list[dict], cols: list[int]) -> tuple[np.ndarray, np.ndarray, n
     mats = []
     for r in rows:
         x = r["x"]
-        if len(x) == 0:
+        if len(x) == 0 or not r["counted"].any():  # only opinions: not counted, score 1.0
             mats.append(None)
             continue
-        sel = x[r["counted"]] if r["counted"].any() else x
-        mats.append(sel[:, cols])
+        mats.append(x[r["counted"]][:, cols])
     starts, parts, pos = [], [], 0
     for m in mats:
         starts.append(pos)
@@ -203,7 +201,8 @@ def output_scores(
 ) -> np.ndarray:
     """Mean claim support (the monitor's grounding score with default grade weights).
 
-    Contradicted claims are capped as the monitor caps them; outputs without claims score 1.
+    Contradicted claims are capped as the monitor caps them; outputs without counted claims
+    (none, or only opinions) score 1, as the monitor scores them.
     """
     x, starts, _ = _stack(rows, cols)
     empty = np.isnan(x).any(axis=1)
