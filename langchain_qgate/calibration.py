@@ -15,8 +15,10 @@ Three signals are read from an output:
 ``raw`` is the stated confidence (verbalized, else logprobs, else ``None``); ``gap = raw -
 calibrated``; the output is *overconfident* when ``gap > overconfidence_margin`` (0.2).
 
-The shipped map (``langchain_qgate/data/calibration_default.json``) was fitted on the fit
-split of ``../shared/benchdata`` (see ``scripts/fit_calibration.py`` and BENCHMARKS.md).
+The shipped map (``langchain_qgate/data/calibration_default.json``) is one pooled map fitted
+on the fit split of ``../shared/benchdata`` (see ``scripts/fit_calibration.py`` and
+BENCHMARKS.md). Per-shape maps (``fit(..., by_shape=True)``) are for your own outcomes: fitted
+on the development files, the shapes stood in for the datasets and carried their base rates.
 """
 
 from __future__ import annotations
@@ -105,8 +107,8 @@ class ShapeRule(BaseModel):
         single_evidence: When set, at most this many chunks is ``single`` evidence (and small
             is above it up to ``small_evidence``); ``None`` (default) has no single bucket.
 
-    The shipped map stores the rule it was fitted with (chosen by cross-validation on the fit
-    split, see ``scripts/fit_calibration.py``); these defaults are the rule of maps saved before
+    A map stores the rule it was fitted with (``scripts/fit_calibration.py --by-shape`` chooses
+    one by cross-validation on the fit split); these defaults are the rule of maps saved before
     ``single_evidence`` existed.
     """
 
