@@ -19,6 +19,7 @@ gets them appended there; any other dict gets the guidance under ``guidance_key`
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
@@ -60,6 +61,14 @@ EscalationHandler = Callable[[Escalation], HumanDecision | Mapping[str, Any] | s
 
 class _RetryWithGuidance(Exception):  # noqa: N818 - internal control flow for tenacity
     """Raised inside an attempt to make tenacity run another one."""
+
+
+@dataclass
+class _Loop:
+    """The retry loop's state across attempts: the next input and the rejections so far."""
+
+    current: Any
+    retries: int = 0
 
 
 def _append_guidance(value: Any, draft: Any, guidance: str, guidance_key: str) -> Any:
@@ -182,29 +191,40 @@ class QualityGateRunnable(Runnable[Any, Any]):
             "reraise": True,
         }
 
+    def _attempt_setup(
+        self, input: Any, loop: _Loop, config: RunnableConfig
+    ) -> tuple[EvidenceCollector, RunnableConfig, dict[str, Any]]:
+        """A fresh evidence collector, the run config that feeds it, and the gate's kwargs."""
+        collector = EvidenceCollector()
+        gate_kwargs: dict[str, Any] = {
+            "question": _question(input),
+            "retries_used": loop.retries,
+            "config": config,
+        }
+        return collector, merge_configs(config, {"callbacks": [collector]}), gate_kwargs
+
+    def _settle(
+        self, input: Any, loop: _Loop, output: Any, decision: FilteredOutput | RejectedOutput
+    ) -> Any:
+        """The delivered result, or queue the guided next input and raise for another attempt."""
+        if isinstance(decision, RejectedOutput) and decision.escalation is None:
+            loop.retries += 1
+            guidance = decision.guidance.to_model_message()
+            loop.current = self._next_input(input, loop.current, output, guidance)
+            raise _RetryWithGuidance
+        return self._resolve(output, decision)
+
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         """Invoke the runnable until its output passes or the budget is spent."""
         config = ensure_config(config)
-        current, retries, result = input, 0, None
+        loop, result = _Loop(current=input), None
         for attempt in Retrying(**self._retrying_kwargs(config)):
             with attempt:
-                collector = EvidenceCollector()
-                output = self.bound.invoke(
-                    current, merge_configs(config, {"callbacks": [collector]}), **kwargs
-                )
-                decision = self.gate.check(
-                    output,
-                    self._evidence_for(input, collector),
-                    question=_question(input),
-                    retries_used=retries,
-                    config=config,
-                )
-                if isinstance(decision, RejectedOutput) and decision.escalation is None:
-                    retries += 1
-                    guidance = decision.guidance.to_model_message()
-                    current = self._next_input(input, current, output, guidance)
-                    raise _RetryWithGuidance
-                result = self._resolve(output, decision)
+                collector, run_config, gate_kwargs = self._attempt_setup(input, loop, config)
+                output = self.bound.invoke(loop.current, run_config, **kwargs)
+                evidence = self._evidence_for(input, collector)
+                decision = self.gate.check(output, evidence, **gate_kwargs)
+                result = self._settle(input, loop, output, decision)
         return result
 
     async def ainvoke(
@@ -215,26 +235,14 @@ class QualityGateRunnable(Runnable[Any, Any]):
     ) -> Any:
         """Async :meth:`invoke`."""
         config = ensure_config(config)
-        current, retries, result = input, 0, None
+        loop, result = _Loop(current=input), None
         async for attempt in AsyncRetrying(**self._retrying_kwargs(config)):
             with attempt:
-                collector = EvidenceCollector()
-                output = await self.bound.ainvoke(
-                    current, merge_configs(config, {"callbacks": [collector]}), **kwargs
-                )
-                decision = await self.gate.acheck(
-                    output,
-                    self._evidence_for(input, collector),
-                    question=_question(input),
-                    retries_used=retries,
-                    config=config,
-                )
-                if isinstance(decision, RejectedOutput) and decision.escalation is None:
-                    retries += 1
-                    guidance = decision.guidance.to_model_message()
-                    current = self._next_input(input, current, output, guidance)
-                    raise _RetryWithGuidance
-                result = self._resolve(output, decision)
+                collector, run_config, gate_kwargs = self._attempt_setup(input, loop, config)
+                output = await self.bound.ainvoke(loop.current, run_config, **kwargs)
+                evidence = self._evidence_for(input, collector)
+                decision = await self.gate.acheck(output, evidence, **gate_kwargs)
+                result = self._settle(input, loop, output, decision)
         return result
 
 
