@@ -36,6 +36,7 @@ from langchain_qgate.gate import GatePolicy, QualityGate
 from langchain_qgate.integrations._harvest import EvidenceFn, EvidenceItem, flatten_evidence
 from langchain_qgate.integrations._step import (
     GateRunner,
+    Prepared,
     StepResult,
     current_config,
     default_gate,
@@ -132,6 +133,20 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
             strip_guidance=strip_guidance,
         )
 
+    def _prepare(self, state: QualityGateAgentState[ResponseT]) -> Prepared | dict[str, Any] | None:
+        """The check's inputs for a final answer; else the update to return without a check.
+
+        ``None`` when the last message is not an AI message, the load bookkeeping when it is a
+        tool-calling turn.
+        """
+        messages = state.get("messages") or []
+        draft = messages[-1] if messages else None
+        if not isinstance(draft, AIMessage):
+            return None
+        if draft.tool_calls:
+            return self._runner.record_model_call(state, draft)
+        return self._runner.prepare(state, draft)
+
     @staticmethod
     def _apply(step: StepResult) -> dict[str, Any]:
         if step.route == "retry":
@@ -155,13 +170,9 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
         Raises:
             QualityGateRejected: Budget spent under the ``"raise"`` policy.
         """
-        messages = state.get("messages") or []
-        draft = messages[-1] if messages else None
-        if not isinstance(draft, AIMessage):
-            return None
-        if draft.tool_calls:
-            return self._runner.record_model_call(state, draft)
-        prepared = self._runner.prepare(state, draft)
+        prepared = self._prepare(state)
+        if not isinstance(prepared, Prepared):
+            return prepared
         result = self._runner.check(prepared, current_config())
         # ``finish`` may call ``interrupt()``: its GraphInterrupt must propagate untouched.
         return self._apply(self._runner.finish(prepared, result))
@@ -171,12 +182,8 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
         self, state: QualityGateAgentState[ResponseT], runtime: Runtime[ContextT]
     ) -> dict[str, Any] | None:
         """Async :meth:`after_model` (the grounding check runs off the event loop)."""
-        messages = state.get("messages") or []
-        draft = messages[-1] if messages else None
-        if not isinstance(draft, AIMessage):
-            return None
-        if draft.tool_calls:
-            return self._runner.record_model_call(state, draft)
-        prepared = self._runner.prepare(state, draft)
+        prepared = self._prepare(state)
+        if not isinstance(prepared, Prepared):
+            return prepared
         result = await self._runner.acheck(prepared, current_config())
         return self._apply(self._runner.finish(prepared, result))
