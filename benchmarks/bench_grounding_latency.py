@@ -7,8 +7,10 @@ Measures, with the real bundled model on the CPU:
 - warm, evidence cached: a 6-claim answer re-checked against the same evidence;
 - scaling: one claim against 100 / 1,000 / 10,000 evidence chunks (index build + search).
 
-Run: python benchmarks/bench_grounding_latency.py [--items 200]
-Writes benchmarks/results/grounding_latency.json.
+Run: OMP_NUM_THREADS=2 python benchmarks/bench_grounding_latency.py [--items 200]
+Writes benchmarks/results/grounding_latency.json, with the torch thread count and the load
+average before and after (other jobs on a 2-core machine make every figure slower; with two
+torch threads and a busy machine, OpenMP threads wait on each other and latency jumps).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+import torch  # noqa: E402
 
 from langchain_qgate.evaluation import load_rows  # noqa: E402
 from langchain_qgate.grounding.embeddings import default_embedder  # noqa: E402
@@ -68,7 +72,12 @@ def main() -> None:
         "machine": (
             f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
         ),
-        "command": f"python benchmarks/bench_grounding_latency.py --items {args.items}",
+        "command": (
+            f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '')} "
+            f"python benchmarks/bench_grounding_latency.py --items {args.items}"
+        ),
+        "torch_threads": torch.get_num_threads(),
+        "load_average_before": [round(x, 2) for x in os.getloadavg()],
     }
 
     cold = subprocess.run(
@@ -128,6 +137,7 @@ def main() -> None:
             "verify_s": round(time.perf_counter() - t0, 4),
         }
     result["evidence_scaling"] = scaling
+    result["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
 
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
