@@ -1,9 +1,11 @@
 """Latency of the hallucination monitor on this machine (no timed asserts anywhere else).
 
 Measures, with the real bundled model on the CPU:
-- cold start: a fresh process that imports the package and produces its first verdict;
+- cold start: a fresh process that imports the package and produces its first verdict, with
+  the ONNX export already cached (every run after the first) and on first use ever (empty
+  cache folder: the export is part of it);
 - warm, evidence NOT cached: median/p95 seconds per SummEdits item (the embedding cache is
-  cleared before each item);
+  cleared before each item), on the default ONNX Runtime backend and on PyTorch;
 - warm, evidence cached: a 6-claim answer re-checked against the same evidence;
 - scaling: one claim against 100 / 1,000 / 10,000 evidence chunks (index build + search).
 
@@ -22,6 +24,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,6 +35,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import torch  # noqa: E402
 
+from langchain_qgate.config import GroundingPolicy  # noqa: E402
 from langchain_qgate.evaluation import load_rows  # noqa: E402
 from langchain_qgate.grounding.embeddings import default_embedder  # noqa: E402
 from langchain_qgate.grounding.monitor import HallucinationMonitor  # noqa: E402
@@ -45,7 +49,7 @@ from langchain_qgate.grounding import HallucinationMonitor
 m = HallucinationMonitor()
 r = m.verify_grounding("Acme was founded in 2019.", ["Acme was founded in 2020 in Berlin."])
 t1 = time.perf_counter()
-print(round(t1 - t0, 3), r.verdicts[0].grade.value)
+print(round(t1 - t0, 3), r.verdicts[0].grade.value, m.embedder.inner.backend)
 """
 
 SIX_CLAIMS = (
@@ -80,29 +84,44 @@ def main() -> None:
         "load_average_before": [round(x, 2) for x in os.getloadavg()],
     }
 
-    cold = subprocess.run(
-        [sys.executable, "-c", COLD], capture_output=True, text=True, check=True, cwd=ROOT
-    )
-    result["cold_start_s"] = float(cold.stdout.split()[0])
+    def cold_start(env: dict[str, str]) -> tuple[float, str]:
+        out = subprocess.run(
+            [sys.executable, "-c", COLD],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+            env={**os.environ, **env},
+        ).stdout.split()
+        return float(out[0]), out[2]
 
-    monitor = HallucinationMonitor()
-    emb = default_embedder()
-    monitor.verify_grounding("warm up.", ["warm up."])
+    cold_start({})  # make sure the export is cached
+    result["cold_start_s"], result["backend"] = cold_start({})
+    with tempfile.TemporaryDirectory() as empty:
+        result["cold_start_first_use_s"], _ = cold_start({"QGATE_CACHE_DIR": empty})
 
     every = load_rows(DATA / "summedits.jsonl", split="report")
     rows = every[:: max(1, len(every) // args.items)][: args.items]  # spread over all domains
-    times = []
-    for r in rows:
-        emb.clear()
-        t0 = time.perf_counter()
-        monitor.verify_grounding(r.response, r.context)
-        times.append(time.perf_counter() - t0)
-    result["summedits_uncached"] = {
-        "items": len(times),
-        "median_s": round(statistics.median(times), 4),
-        "p95_s": pct(times, 95),
-        "mean_context_chars": round(statistics.mean(len(r.context) for r in rows)),
-    }
+    for backend in ("onnx", "torch"):
+        mon = HallucinationMonitor(policy=GroundingPolicy(embedding_backend=backend))
+        mon.verify_grounding("warm up.", ["warm up."])
+        times = []
+        for r in rows:
+            mon.embedder.clear()  # type: ignore[attr-defined]
+            t0 = time.perf_counter()
+            mon.verify_grounding(r.response, r.context)
+            times.append(time.perf_counter() - t0)
+        key = "summedits_uncached" if backend == "onnx" else "summedits_uncached_torch"
+        result[key] = {
+            "backend": backend,
+            "items": len(times),
+            "median_s": round(statistics.median(times), 4),
+            "p95_s": pct(times, 95),
+            "mean_context_chars": round(statistics.mean(len(r.context) for r in rows)),
+        }
+
+    monitor = HallucinationMonitor()
+    emb = default_embedder()
 
     index = monitor.build_index(EVIDENCE)
     monitor.verify_grounding(SIX_CLAIMS, index)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     )
     from langchain_qgate.grounding.evidence import EvidenceIndex
     from langchain_qgate.grounding.monitor import ChainStep, EvidenceChain, HallucinationMonitor
+    from langchain_qgate.grounding.onnx_embedder import OnnxEmbedder
     from langchain_qgate.grounding.verifiers import (
         CascadeVerifier,
         CombinationModel,
@@ -43,6 +44,7 @@ _WHERE = {
     "ChainStep": "monitor",
     "EvidenceChain": "monitor",
     "HallucinationMonitor": "monitor",
+    "OnnxEmbedder": "onnx_embedder",
     "CascadeVerifier": "verifiers",
     "CombinationModel": "verifiers",
     "DeterministicVerifier": "verifiers",
@@ -66,6 +68,7 @@ __all__ = [
     "HashingEmbedder",
     "LLMVerifier",
     "NLIVerifier",
+    "OnnxEmbedder",
     "SentenceTransformerEmbedder",
     "VerificationItem",
     "Verifier",

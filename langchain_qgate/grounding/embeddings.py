@@ -14,7 +14,7 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -28,6 +28,7 @@ __all__ = [
     "DEFAULT_MODEL_NAME",
     "CachedEmbedder",
     "Embedder",
+    "EmbeddingBackend",
     "HashingEmbedder",
     "SentenceTransformerEmbedder",
     "TokenEmbedder",
@@ -390,15 +391,40 @@ class HashingEmbedder:
         return out
 
 
+EmbeddingBackend = Literal["auto", "onnx", "torch"]
+"""Which runtime embeds with a sentence-transformers model.
+
+- ``"auto"``: ONNX Runtime when the model can be exported (the bundled default can), else
+  PyTorch. The vectors agree to 1e-6, so verdicts do not depend on the choice.
+- ``"onnx"``: ONNX Runtime or an ``EmbeddingError``.
+- ``"torch"``: PyTorch through sentence-transformers.
+"""
+
 _DEFAULT_LOCK = threading.Lock()
-_DEFAULTS: dict[str, CachedEmbedder] = {}
+_DEFAULTS: dict[tuple[str, str], CachedEmbedder] = {}
 
 
-def default_embedder(model_name: str = DEFAULT_MODEL_NAME) -> CachedEmbedder:
-    """The process-wide cached embedder for ``model_name`` (created on first call)."""
+def default_embedder(
+    model_name: str = DEFAULT_MODEL_NAME, *, backend: EmbeddingBackend = "auto"
+) -> CachedEmbedder:
+    """The process-wide cached embedder for ``model_name`` (created on first call).
+
+    Args:
+        model_name: A sentence-transformers name or local path; the bundled model by default.
+        backend: ``"auto"`` (ONNX Runtime when possible), ``"onnx"`` or ``"torch"``.
+    """
+    if backend not in ("auto", "onnx", "torch"):
+        raise ValueError(f"backend must be 'auto', 'onnx' or 'torch', got {backend!r}")
     with _DEFAULT_LOCK:
-        emb = _DEFAULTS.get(model_name)
+        emb = _DEFAULTS.get((model_name, backend))
         if emb is None:
-            emb = CachedEmbedder(SentenceTransformerEmbedder(model_name))
-            _DEFAULTS[model_name] = emb
+            inner: Embedder
+            if backend == "torch":
+                inner = SentenceTransformerEmbedder(model_name)
+            else:
+                from langchain_qgate.grounding.onnx_embedder import OnnxEmbedder
+
+                inner = OnnxEmbedder(model_name, fallback=backend == "auto")
+            emb = CachedEmbedder(inner)
+            _DEFAULTS[(model_name, backend)] = emb
         return emb

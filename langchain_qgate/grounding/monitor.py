@@ -126,7 +126,9 @@ class HallucinationMonitor:
         if embedder is None:
             from langchain_qgate.grounding.embeddings import default_embedder
 
-            embedder = default_embedder(self.policy.model_name)
+            embedder = default_embedder(
+                self.policy.model_name, backend=self.policy.embedding_backend
+            )
         self.embedder = embedder
         self.verifier: VerifierLike = verifier or DeterministicVerifier()
         self.extractor: ClaimExtractor = extractor or extract_claims

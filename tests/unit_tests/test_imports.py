@@ -56,6 +56,7 @@ EXPECTED_ALL = [
     "MemoryRecordFilter",
     "NLIVerifier",
     "NoiseGate",
+    "OnnxEmbedder",
     "QGateError",
     "QualityFilteredStore",
     "QualityGate",
