@@ -21,11 +21,14 @@ from typing import Literal
 __all__ = [
     "Quantity",
     "QuantityKind",
+    "comparable",
     "content_stems",
     "coverage",
     "extract_entities",
     "extract_quantities",
     "has_negation",
+    "negation_scopes",
+    "negations_about",
     "quantities_match",
     "stem",
     "word_weight",
@@ -47,6 +50,7 @@ class Quantity:
         end: End offset in the text.
         precision: Significant digits as written (for tolerant comparison of rounded values).
         currency: Currency code for money.
+        ordinal: A rank ("second", "3rd"), compared only with ranks.
     """
 
     kind: QuantityKind
@@ -56,6 +60,7 @@ class Quantity:
     end: int
     precision: int = 15
     currency: str = ""
+    ordinal: bool = False
 
     @property
     def year(self) -> int:
@@ -97,13 +102,19 @@ _MONTH_WORD = "|".join(sorted(_MONTHS, key=len, reverse=True))
 
 _DATE_ISO = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])\b")
 _DATE_MDY = re.compile(
-    rf"\b({_MONTH_WORD})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(1[0-9]{{3}}|20[0-9]{{2}})\b", re.I
+    rf"\b({_MONTH_WORD})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\s*,?\s+(1[0-9]{{3}}|20[0-9]{{2}})\b",
+    re.I,
 )
 _DATE_DMY = re.compile(
     rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_WORD})\.?,?\s+(1[0-9]{{3}}|20[0-9]{{2}})\b",
     re.I,
 )
-_DATE_MY = re.compile(rf"\b({_MONTH_WORD})\.?,?\s+(1[0-9]{{3}}|20[0-9]{{2}})\b", re.I)
+_DATE_MY = re.compile(rf"\b({_MONTH_WORD})\.?,?\s+(?:of\s+)?(1[0-9]{{3}}|20[0-9]{{2}})\b", re.I)
+_DATE_M = re.compile(
+    rf"\b(?:in|on|during|since|until|by|from|of|early|late|mid)[\s-]+({_MONTH_WORD})\b"
+    rf"(?![\s.,]*\d)",
+    re.I,
+)
 _NUMBER = re.compile(
     rf"(?P<cur>[$€£¥₹]|US\$)?\s?"
     rf"(?P<num>(?<![\w.,#/:-])\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?(?![\w#]*[#_])"
@@ -117,6 +128,12 @@ _NUMBER = re.compile(
 
 
 _UNIT_SUFFIX = re.compile(r"-[A-Za-z]+\b")
+_ORDINALS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
+}  # fmt: skip
+_ORDINAL_WORD = re.compile(r"\b(" + "|".join(_ORDINALS) + r")\s+([^\W\d_]+)", re.I)
+_ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)\b", re.I)
 
 
 def _words_value(text: str) -> float | None:
@@ -166,6 +183,10 @@ def extract_quantities(text: str) -> list[Quantity]:
         if free(m.start(), m.end()) and m[1].lower() != "may":
             mo, y = _MONTHS[m[1].lower()], int(m[2])
             add(Quantity("date", y * 10_000 + mo * 100, m[0], m.start(), m.end()))
+    for m in _DATE_M.finditer(text):
+        # "released in October": a month without a year (the year part is 0, unknown).
+        if free(m.start(1), m.end(1)) and m[1].lower() not in ("may", "mar"):
+            add(Quantity("date", _MONTHS[m[1].lower()] * 100, m[1], m.start(1), m.end(1)))
 
     for m in _NUMBER.finditer(text):
         num = m["num"]
@@ -197,6 +218,12 @@ def extract_quantities(text: str) -> list[Quantity]:
         shown_end = unit.end() if unit and not m["pct"] and not m["curw"] else end
         if not is_word and text[m.end("num") : m.end("num") + 1] == "s":
             continue  # "1990s", "80s": a span of values, not one value
+        suffix = None if is_word else _ORDINAL_SUFFIX.match(text, m.end("num"))
+        if suffix is not None and not (scale_word or currency or m["pct"]):
+            # "15th", "2nd": a rank, not an amount.
+            stop = suffix.end()
+            add(Quantity("number", value, text[start:stop], start, stop, ordinal=True))
+            continue
         precision = 2 if is_word else _sig_digits(num)
         kind: QuantityKind
         if m["pct"]:
@@ -218,6 +245,11 @@ def extract_quantities(text: str) -> list[Quantity]:
             continue  # "one of the", "zero-shot": too ambiguous to check
         shown = text[start:shown_end].strip()
         add(Quantity(kind, value * scale, shown, start, end, precision, currency))
+    for m in _ORDINAL_WORD.finditer(text):
+        # A rank before a content word ("its second studio album"), not "first of all".
+        if free(m.start(1), m.end(1)) and word_weight(m[2].lower()) > 0.0:
+            value = float(_ORDINALS[m[1].lower()])
+            add(Quantity("number", value, m[1], m.start(1), m.end(1), ordinal=True))
     out.sort(key=lambda q: q.start)
     return out
 
@@ -228,24 +260,46 @@ def _round_sig(x: float, digits: int) -> float:
     return round(x, -math.floor(math.log10(abs(x))) + (digits - 1))
 
 
-def quantities_match(claim: Quantity, evidence: Quantity) -> bool:
-    """Whether ``evidence`` states the same value as ``claim`` (rounding tolerated).
+def comparable(claim: Quantity, evidence: Quantity) -> bool:
+    """Whether two values can disagree: same kind family, and dates sharing a known part.
 
-    Dates match when the parts both specify agree (a year matches a full date in that year).
-    Money and plain numbers may match each other; percentages only percentages.
+    A month without a year ("in October") and a year without a month ("2007") state
+    nothing about each other.
     """
     if claim.kind == "date" or evidence.kind == "date":
         if claim.kind != evidence.kind:
             return False
         a, b = int(claim.value), int(evidence.value)
-        if a // 10_000 != b // 10_000:
+        years = bool(a // 10_000 and b // 10_000)
+        months = bool((a // 100) % 100 and (b // 100) % 100)
+        return years or months
+    if claim.ordinal != evidence.ordinal:
+        return False
+    return (claim.kind == "percent") == (evidence.kind == "percent")
+
+
+def quantities_match(claim: Quantity, evidence: Quantity) -> bool:
+    """Whether ``evidence`` states the same value as ``claim`` (rounding tolerated).
+
+    Dates match when the parts both specify agree (a year matches a full date in that year,
+    a month without a year matches that month of any year); a claim's year must be stated.
+    Money and plain numbers may match each other; percentages only percentages.
+    """
+    if claim.kind == "date" or evidence.kind == "date":
+        if claim.kind != evidence.kind:
             return False
+        if not comparable(claim, evidence):
+            return False
+        a, b = int(claim.value), int(evidence.value)
+        ay, by = a // 10_000, b // 10_000
         am, bm = (a // 100) % 100, (b // 100) % 100
+        if ay and ay != by:
+            return False  # the evidence must state the claim's year ("in December" is not 2013)
         if am and bm and am != bm:
             return False
         ad, bd = a % 100, b % 100
         return not (ad and bd and ad != bd)
-    if (claim.kind == "percent") != (evidence.kind == "percent"):
+    if not comparable(claim, evidence):
         return False
     if claim.value == evidence.value:
         return True
@@ -255,7 +309,8 @@ def quantities_match(claim: Quantity, evidence: Quantity) -> bool:
 
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|n't|unable|"
-    r"neither|nowhere|lacks?|lacked|fails?\s+to|failed\s+to|denied|denies)\b|n't\b",
+    r"neither|nowhere|lacks?|lacked|fails?\s+to|failed\s+to|(?:refus|declin)(?:e|es|ed)\s+to|"
+    r"denied|denies)\b|n't\b",
     re.I,
 )
 
@@ -268,6 +323,40 @@ def has_negation(text: str) -> bool:
 def negation_count(text: str) -> int:
     """Number of negation cues in ``text``."""
     return len(_NEGATION.findall(text))
+
+
+_SCOPE_WORDS = 5
+_CLAUSE_END = re.compile(r"[,;:.!?()\n]")
+
+
+def negation_scopes(text: str) -> list[set[str]]:
+    """For each negation cue in ``text``, the content stems it governs.
+
+    The scope is the next few content words up to a clause boundary ("did not want to
+    **leave Savatage**", "nothing to do with **Starbucks**"); it is empty when the cue ends
+    the clause.
+    """
+    out: list[set[str]] = []
+    for m in _NEGATION.finditer(text):
+        rest = text[m.end() :]
+        stop = _CLAUSE_END.search(rest)
+        words = tokens(rest[: stop.start()] if stop else rest)[: _SCOPE_WORDS + 3]
+        scope = list(content_stems(" ".join(words)))[:_SCOPE_WORDS]
+        out.append(set(scope))
+    return out
+
+
+def negations_about(text: str, other_stems: set[str]) -> int:
+    """Number of negation cues of ``text`` whose scope shares a word with ``other_stems``.
+
+    A cue with an empty scope ("it is not.") counts. Used to compare the polarity of a claim
+    and a chunk only on what they both talk about.
+    """
+    count = 0
+    for scope in negation_scopes(text):
+        if not scope or scope & other_stems:
+            count += 1
+    return count
 
 
 @lru_cache(maxsize=1)

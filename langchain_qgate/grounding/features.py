@@ -14,11 +14,12 @@ import numpy as np
 
 from langchain_qgate.grounding.checks import (
     Quantity,
+    comparable,
     content_stems,
     coverage,
     extract_entities,
     extract_quantities,
-    negation_count,
+    negations_about,
     quantities_match,
     stem,
     tokens,
@@ -48,7 +49,8 @@ FEATURE_NAMES: tuple[str, ...] = (
 
 _ALIGNED_COVERAGE = 0.5  # a chunk "talks about the same thing" from this coverage on
 _RIVAL_COVERAGE = 0.25  # a chunk stating a rival value in the claim's unit needs less
-_NEGATION_COVERAGE = 0.6  # ... and says the same words, so a flipped negation is a contradiction
+_NEGATION_COVERAGE = 0.4  # ... and shares enough words for a flipped negation (about those
+# shared words, see ``negations_about``) to be a contradiction
 
 
 @dataclass
@@ -87,6 +89,15 @@ def _entity_found(entity: str, index: EvidenceIndex) -> bool:
     return bool(parts) and all(p in index.all_stems for p in parts)
 
 
+_POLAR = frozenset({"yes", "no"})
+
+
+def _is_polar(answer: str) -> bool:
+    """Whether ``answer`` is a bare yes/no ("Yes.", "no")."""
+    words = tokens(answer.lower())
+    return len(words) == 1 and words[0] in _POLAR
+
+
 def _unit_after(text: str, q: Quantity) -> str:
     """The unit word written with a value ("24-month" / "12 months" -> "month"), or ""."""
     if "-" in q.raw:
@@ -95,14 +106,6 @@ def _unit_after(text: str, q: Quantity) -> str:
     if not words or word_weight(words[0].lower()) <= 0.0:
         return ""  # "in", "of", "and": not a unit
     return stem(words[0].lower())
-
-
-def _compatible(a: Quantity, b: Quantity) -> bool:
-    if a.kind == "date" or b.kind == "date":
-        return a.kind == b.kind
-    if a.kind == "percent" or b.kind == "percent":
-        return a.kind == b.kind
-    return True
 
 
 def compute_signals(
@@ -130,6 +133,7 @@ def compute_signals(
     # What the claim asserts beyond the question: a "question + short answer" claim asserts
     # only the answer, and values or names the question already gave are not the claim's.
     asserted = claim_text
+    question = question.strip() if question else None
     if question and claim_text.startswith(question):
         asserted = claim_text[len(question) :].strip() or claim_text
     asked_lower = question.lower() if question else ""
@@ -140,6 +144,11 @@ def compute_signals(
     bare = asserted
     for q in reversed(claim_quantities):
         bare = bare[: q.start] + " " + bare[q.end :]
+    # A bare "yes" / "no" affirms or denies the question: it adds no word of its own to look
+    # up, and its polarity cannot be checked lexically.
+    polar = asserted is not claim_text and _is_polar(asserted)
+    if polar:
+        bare = ""
     stems = content_stems(bare)
     if question:
         asked = content_stems(question)
@@ -193,7 +202,7 @@ def compute_signals(
             for q in unmatched:
                 unit = _unit_after(asserted, q)
                 found = [
-                    (e, i) for i in near for e in index.chunk_quantities(i) if _compatible(q, e)
+                    (e, i) for i in near for e in index.chunk_quantities(i) if comparable(q, e)
                 ]
                 if found and unit:
                     # The evidence disagrees; a value with the claim's unit in a retrieved chunk
@@ -204,7 +213,7 @@ def compute_signals(
                         for c, i in per_chunk_cov
                         if i not in near and c >= _RIVAL_COVERAGE
                         for e in index.chunk_quantities(i)
-                        if _compatible(q, e) and _unit_after(index.chunks[i].text, e) == unit
+                        if comparable(q, e) and _unit_after(index.chunks[i].text, e) == unit
                     ]
                 if found:
                     rival, where = min(
@@ -228,6 +237,34 @@ def compute_signals(
                     )
                     sig.no_contradiction = 0.0
                     break
+    if claim_quantities and sig.contradiction is None and aligned_cov >= _ALIGNED_COVERAGE:
+        # A value found elsewhere in the evidence is still contradicted when the chunk about
+        # the same thing gives another value of the same unit ("won four league titles" vs
+        # "they won five League titles"; the "four" was about something else).
+        here = index.chunk_quantities(aligned)
+        text = index.chunks[aligned].text
+        for q in claim_quantities:
+            unit = _unit_after(asserted, q)
+            if not unit or any(quantities_match(q, e) for e in here):
+                continue
+            rivals = [
+                e
+                for e in here
+                if comparable(q, e)
+                and _unit_after(text, e) == unit
+                and not any(quantities_match(c, e) for c in claim_quantities)
+            ]
+            if rivals:
+                rival = min(rivals, key=lambda e: abs(e.start - q.start))
+                sig.contradiction = Contradiction(
+                    kind="money" if q.kind == "number" and rival.kind == "money" else q.kind,
+                    claim_value=q.raw,
+                    evidence_value=rival.raw,
+                    evidence_id=index.chunks[aligned].id,
+                    quote=text,
+                )
+                sig.no_contradiction = 0.0
+                break
 
     # Named entities: each must appear somewhere in the evidence.
     entities = [
@@ -257,9 +294,12 @@ def compute_signals(
 
     # Negation: the aligned chunk says the opposite.
     # A bare answer to a question restates no negation, so only a negated answer can clash.
-    if aligned_cov >= _NEGATION_COVERAGE and len(stems) >= 2:
-        claim_neg = negation_count(asserted) % 2
-        chunk_neg = index.chunk_negations(aligned) % 2
+    if aligned_cov >= _NEGATION_COVERAGE and len(stems) >= 2 and not polar:
+        # Only cues about what both say count: "nothing to do with Starbucks" in the chunk
+        # says nothing about a claim that does not mention Starbucks.
+        chunk_stems = index.stems(aligned)
+        claim_neg = negations_about(asserted, chunk_stems) % 2
+        chunk_neg = negations_about(index.chunks[aligned].text, set(stems)) % 2
         if claim_neg != chunk_neg and (claim_neg or asserted is claim_text):
             sig.negation_consistent = 0.0
             if sig.contradiction is None:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import pytest
 
 from langchain_qgate.grounding.checks import (
+    comparable,
     content_stems,
     coverage,
     extract_entities,
     extract_quantities,
     has_negation,
+    negation_scopes,
+    negations_about,
     quantities_match,
     word_weight,
 )
@@ -138,3 +141,65 @@ def test_coordinated_names_are_separate_entities_but_ampersand_names_are_one() -
 
 def test_coordinated_months_are_not_entities() -> None:
     assert extract_entities("In May and June it rained.") == []
+
+
+def test_month_without_a_year_is_a_date() -> None:
+    q = one("The album was released in October.")
+    assert (q.kind, q.value, q.raw) == ("date", 10 * 100, "October")
+    assert quantities_match(q, one("released on October 30, 2007"))
+    assert not quantities_match(q, one("released on March 30, 2007"))
+    # "May" is also a verb, and a month followed by a number is a fuller date.
+    assert extract_quantities("It may rain in May.") == []
+    assert [x.raw for x in extract_quantities("in October 2007")] == ["October 2007"]
+
+
+def test_month_and_year_without_shared_parts_are_not_compared() -> None:
+    month, year = one("in October"), one("in 2007")
+    assert not comparable(month, year)
+    assert not quantities_match(month, year)
+    assert not quantities_match(year, month)
+
+
+def test_a_claims_year_must_be_stated_by_the_evidence() -> None:
+    assert not quantities_match(one("on 12 December 2013"), one("in December"))
+    assert quantities_match(one("in December"), one("on 12 December 2013"))
+
+
+@pytest.mark.parametrize(
+    "text", ["released on October 30 , 2007 by", "born in June of 1866", "April 14 , 1866 --"]
+)
+def test_dates_with_spaced_commas_or_of_are_one_date(text: str) -> None:
+    assert one(text).kind == "date"
+    assert one(text).value >= 1866 * 10_000
+
+
+def test_negation_scope_is_the_next_content_words_of_the_clause() -> None:
+    assert negation_scopes("He did not want to leave Savatage.") == [{"leave", "savatage"}]
+    assert negation_scopes("Her chain, which sells coffee, has nothing to do with Starbucks.") == [
+        {"starbuck"}
+    ]
+    assert negation_scopes("It is not.") == [set()]
+
+
+def test_refusing_and_declining_are_negations() -> None:
+    assert has_negation("She refused to be a model.")
+    assert has_negation("He declined to comment.")
+    assert not has_negation("The offer was declined.")
+
+
+def test_only_negations_about_the_other_texts_words_count() -> None:
+    chunk = "Shahnaz says her chain will have nothing to do with Starbucks."
+    assert negations_about(chunk, set(content_stems("Her chain will sell coffee."))) == 0
+    assert negations_about(chunk, set(content_stems("Her chain is part of Starbucks."))) == 1
+    assert negations_about("It is not.", set()) == 1
+
+
+def test_ordinals_are_ranks_compared_only_with_ranks() -> None:
+    first, second = one("her first studio album"), one("her second studio album")
+    assert first.ordinal
+    assert (first.raw, first.value) == ("first", 1.0)
+    assert not quantities_match(first, second)
+    assert quantities_match(second, one("the 2nd studio album"))
+    assert not quantities_match(one("the 2nd studio album"), one("two studio albums"))
+    assert one("the 15th century").raw == "15th"
+    assert extract_quantities("At first, and first of all, it rained.") == []

@@ -294,3 +294,72 @@ def test_rival_value_in_the_claims_unit_comes_from_a_chunk_sharing_fewer_words(m
     assert v.contradiction is not None
     assert (v.contradiction.claim_value, v.contradiction.evidence_value) == ("36-month", "24-month")
     assert "24-month warranty" in v.contradiction.quote
+
+
+def test_bare_yes_or_no_adds_no_unsupported_word(monitor) -> None:
+    for answer in ("Yes.", "no"):
+        v = only(monitor.verify_grounding(answer, DOCS, question="Was Acme founded in Berlin?"))
+        assert v.signals["coverage_best"] == 1.0
+        assert v.signals["negation_consistent"] == 1.0
+        assert v.contradiction is None
+
+
+def test_question_with_surrounding_spaces_is_not_part_of_the_answer(monitor) -> None:
+    plain = only(monitor.verify_grounding("2020", DOCS, question="When was Acme founded?"))
+    spaced = only(monitor.verify_grounding("2020", DOCS, question="  When was Acme founded?  "))
+    assert spaced.signals == plain.signals
+    assert spaced.signals["coverage_best"] == 1.0
+
+
+def test_value_found_elsewhere_is_contradicted_by_the_chunk_about_the_same_thing(
+    monitor,
+) -> None:
+    evidence = [
+        "Between 1989 and 2005, Arsenal won five league titles and five FA Cups.",
+        "Arsenal lost four games in the 1990 season.",
+    ]
+    claim = "Between 1989 and 2005, Arsenal won four league titles."
+    v = only(monitor.verify_grounding(claim, evidence))
+    assert v.contradiction is not None
+    assert (v.contradiction.claim_value, v.contradiction.evidence_value) == ("four", "five")
+
+
+def test_rival_value_stated_by_the_claim_itself_is_not_a_contradiction(monitor) -> None:
+    evidence = [
+        "Net profit was $8.2m. Excluding special items, profit was $29.9m or $0.70 per share.",
+        "Reported earnings were $0.19 per share.",
+    ]
+    claim = (
+        "Net profit was $8.2m or $0.19 per share, and $29.9m or $0.70 per share excluding items."
+    )
+    assert only(monitor.verify_grounding(claim, evidence)).contradiction is None
+
+
+def test_month_without_a_year_is_contradicted_by_the_date_in_the_evidence(monitor) -> None:
+    evidence = ["The album was released on March 30, 2007 by Warner Bros."]
+    v = only(monitor.verify_grounding("The album was released in October.", evidence))
+    assert v.contradiction is not None
+    assert (v.contradiction.kind, v.contradiction.claim_value) == ("date", "October")
+    assert (
+        only(monitor.verify_grounding("The album was released in March.", evidence)).contradiction
+        is None
+    )
+
+
+def test_negation_about_something_else_in_the_chunk_is_no_contradiction(monitor) -> None:
+    evidence = [
+        "Shahnaz says her chain will sell coffee and cosmetics, and will have nothing to do "
+        "with Starbucks."
+    ]
+    v = only(
+        monitor.verify_grounding("Shahnaz says her chain will sell coffee and cosmetics.", evidence)
+    )
+    assert v.signals["negation_consistent"] == 1.0
+    assert v.contradiction is None
+
+
+def test_wrong_rank_is_contradicted(monitor) -> None:
+    evidence = ["The song was recorded by Katy Perry for her second studio album, One of the Boys."]
+    v = only(monitor.verify_grounding("The song is on Katy Perry's first studio album.", evidence))
+    assert v.contradiction is not None
+    assert (v.contradiction.claim_value, v.contradiction.evidence_value) == ("first", "second")
