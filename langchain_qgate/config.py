@@ -42,7 +42,7 @@ class GroundingPolicy:
     Attributes:
         model_name: Sentence-transformers model (name or local path) for embeddings.
         embedding_backend: ``"auto"`` runs the model on ONNX Runtime when it can be exported
-            (the bundled default can; about 40 % faster on a CPU, same vectors to 1e-6) and
+            (the bundled default can; about 25 % faster per item on a CPU, same vectors to 1e-6) and
             on PyTorch otherwise; ``"onnx"`` or ``"torch"`` force one.
         grounded_threshold: Support at or above which a claim is GROUNDED. ``None`` uses the
             threshold shipped with the fitted combination.

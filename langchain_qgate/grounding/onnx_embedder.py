@@ -1,6 +1,7 @@
 """A sentence embedder on ONNX Runtime: the same vectors as sentence-transformers, faster.
 
-On a CPU, ONNX Runtime runs all-MiniLM-L6-v2 about 40 % faster than PyTorch and gives the
+On a CPU, ONNX Runtime runs all-MiniLM-L6-v2 faster than PyTorch (a SummEdits item with its
+evidence not cached: median 0.10 s against 0.135 s on 2 cores, see BENCHMARKS.md) and gives the
 same vectors (largest difference 4e-7 on SummEdits evidence), so every verdict is unchanged.
 The model is exported from its local sentence-transformers folder once, on first use, into a
 cache folder; later processes load the exported file without importing torch at all.
@@ -196,6 +197,9 @@ def _load(model_dir: Path, root: Path, threads: int) -> _OnnxModel:
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         options.log_severity_level = 3
+        # Idle pool threads sleep instead of spinning: an agent process has other work for
+        # the cores, and on 2 cores spinning bought nothing measurable (benchmarks/).
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         session = ort.InferenceSession(
             str(folder / "model.onnx"), options, providers=["CPUExecutionProvider"]
         )
