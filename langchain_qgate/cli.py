@@ -3,6 +3,8 @@
 ``qgate check``   check an answer against evidence files, print the per-claim report.
 ``qgate bench``   run the benchmarks (``qgate bench detection --data FILE ...``).
 ``qgate demo``    run the agent demo (when the integrations are installed).
+``qgate warm``    load the embedding model once (exports it to ONNX on first use), e.g. while
+                  building a container image, so the first real check starts fast.
 """
 
 from __future__ import annotations
@@ -87,7 +89,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
     evidence = _evidence_docs(args.evidence)
     from langchain_qgate.gate import QualityGate, format_decision
 
-    monitor = HallucinationMonitor(policy=GroundingPolicy(model_name=args.model))
+    policy = GroundingPolicy(model_name=args.model, embedding_backend=args.backend)
+    monitor = HallucinationMonitor(policy=policy)
     report = monitor.verify_grounding(answer, evidence, question=args.question)
     decision = QualityGate(monitor=monitor).decide(answer, report)
     if args.json:
@@ -108,7 +111,8 @@ def _cmd_bench_detection(args: argparse.Namespace) -> int:
     from langchain_qgate.evaluation import format_table, run_detection
     from langchain_qgate.grounding.monitor import HallucinationMonitor
 
-    monitor = HallucinationMonitor(policy=GroundingPolicy(model_name=args.model))
+    policy = GroundingPolicy(model_name=args.model, embedding_backend=args.backend)
+    monitor = HallucinationMonitor(policy=policy)
     scores: list[dict[str, Any]] = []
     result = run_detection(
         [Path(p) for p in args.data],
@@ -130,6 +134,39 @@ def _cmd_bench_detection(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_warm(args: argparse.Namespace) -> int:
+    import time
+
+    from langchain_qgate.grounding.embeddings import default_embedder
+    from langchain_qgate.grounding.onnx_embedder import OnnxEmbedder
+
+    if args.cache_dir:
+        os.environ["QGATE_CACHE_DIR"] = args.cache_dir
+    start = time.perf_counter()
+    embedder = default_embedder(args.model, backend=args.backend)
+    dim = embedder.embed(["warm up"]).shape[1]
+    inner = embedder.inner
+    backend = inner.backend if isinstance(inner, OnnxEmbedder) else "torch"
+    where = ""
+    if isinstance(inner, OnnxEmbedder) and backend == "onnx":
+        where = f", export in {inner.export_folder}"
+    print(
+        f"{args.model}: backend {backend}, dimension {dim}{where} "
+        f"({time.perf_counter() - start:.1f} s)"
+    )
+    return 0
+
+
+def _add_model_options(parser: argparse.ArgumentParser, default_model: str) -> None:
+    parser.add_argument("--model", default=default_model, help="embedding model")
+    parser.add_argument(
+        "--backend",
+        choices=["auto", "onnx", "torch"],
+        default="auto",
+        help="embedding runtime (auto: ONNX Runtime when the model can be exported)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for tests and docs)."""
     from langchain_qgate.grounding.embeddings import DEFAULT_MODEL_NAME
@@ -147,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--answer", required=True, help="the answer file; - for stdin")
     check.add_argument("--question", default=None, help="the question the answer responds to")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
-    check.add_argument("--model", default=DEFAULT_MODEL_NAME, help="embedding model")
+    _add_model_options(check, DEFAULT_MODEL_NAME)
     check.set_defaults(func=_cmd_check)
 
     bench = sub.add_parser("bench", help="run a benchmark")
@@ -165,8 +202,13 @@ def build_parser() -> argparse.ArgumentParser:
     det.add_argument("--scores", default=None, help="write per-row scores (JSONL) here")
     det.add_argument("--no-baseline", action="store_true", help="skip the naive baseline")
     det.add_argument("--quiet", action="store_true", help="no progress bar")
-    det.add_argument("--model", default=DEFAULT_MODEL_NAME, help="embedding model")
+    _add_model_options(det, DEFAULT_MODEL_NAME)
     det.set_defaults(func=_cmd_bench_detection)
+
+    warm = sub.add_parser("warm", help="load (and on first use export) the embedding model")
+    _add_model_options(warm, DEFAULT_MODEL_NAME)
+    warm.add_argument("--cache-dir", default=None, help="export folder (else $QGATE_CACHE_DIR)")
+    warm.set_defaults(func=_cmd_warm)
 
     for name in _PLUGINS:
         try:

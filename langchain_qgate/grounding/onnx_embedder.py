@@ -306,6 +306,12 @@ class OnnxEmbedder:
         model = self._resolve()
         return model.dimension
 
+    @property
+    def export_folder(self) -> Path | None:
+        """Folder of the ONNX export in use (``None`` after a fallback to PyTorch)."""
+        model = self._resolve()
+        return model.folder if isinstance(model, _OnnxModel) else None
+
     def _forward(
         self, model: _OnnxModel, texts: list[str]
     ) -> tuple[list[Any], list[NDArray[np.float32]]]:

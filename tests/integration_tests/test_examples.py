@@ -6,6 +6,7 @@ snippets are checked to be verbatim excerpts of these scripts, so the docs canno
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -162,3 +163,33 @@ def test_readme_python_snippets_are_excerpts_of_the_examples():
     for block in blocks:
         snippet = _squash(block)
         assert any(snippet in src for src in sources), f"not in any example:\n{snippet}"
+
+
+def test_cli_check_gives_the_same_report_on_both_embedding_backends(tmp_path):
+    answer = tmp_path / "answer.txt"
+    answer.write_text(
+        "Nordlicht Robotics was founded in 2016 in Hamburg. The Kestrel P3 comes with a "
+        "36-month warranty.",
+        encoding="utf-8",
+    )
+    docs = sorted(str(p) for p in (EXAMPLES / "docs").glob("*.md"))
+    base = ["-m", "langchain_qgate.cli", "check", "--evidence", *docs, "--answer", str(answer)]
+    reports = [_run([*base, "--json", "--backend", b]) for b in ("onnx", "torch")]
+    onnx, torch_ = (json.loads(r)["report"] for r in reports)
+    assert [v["grade"] for v in onnx["verdicts"]] == ["grounded", "fabricated"]
+    assert [v["grade"] for v in torch_["verdicts"]] == ["grounded", "fabricated"]
+    assert onnx["score"] == pytest.approx(torch_["score"], abs=1e-5)
+
+
+def test_cli_warm_exports_once_into_the_cache_dir(tmp_path):
+    cache = tmp_path / "cache"
+    first = _run(["-m", "langchain_qgate.cli", "warm", "--cache-dir", str(cache)])
+    assert "backend onnx, dimension 384" in first
+    (export,) = (cache / "onnx").iterdir()
+    assert str(export) in first
+    stamp = (export / "model.onnx").stat().st_mtime_ns
+    again = _run(["-m", "langchain_qgate.cli", "warm", "--cache-dir", str(cache)])
+    assert str(export) in again
+    assert (export / "model.onnx").stat().st_mtime_ns == stamp
+    forced = _run(["-m", "langchain_qgate.cli", "warm", "--backend", "torch"])
+    assert "backend torch, dimension 384" in forced
