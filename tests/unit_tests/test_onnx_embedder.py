@@ -21,9 +21,10 @@ from langchain_qgate.grounding.embeddings import (
     CachedEmbedder,
     SentenceTransformerEmbedder,
     default_embedder,
-    resolve_model_path,
 )
 from langchain_qgate.grounding.onnx_embedder import OnnxEmbedder, onnx_cache_dir
+
+from ._tiny_models import save_tiny_bert
 
 TEXTS = [
     "Acme was founded in 2019 in Berlin.",
@@ -38,22 +39,9 @@ def _tiny_st_folder(root: Path, name: str, pooling: str, *, extra_module: bool =
     import torch
     from sentence_transformers import SentenceTransformer
     from sentence_transformers.sentence_transformer import modules as models
-    from transformers import BertConfig, BertModel
+    from transformers import BertModel
 
-    torch.manual_seed(0)
-    src = Path(resolve_model_path("all-MiniLM-L6-v2"))
-    hf_dir = root / f"{name}-hf"
-    hf_dir.mkdir()
-    for f in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
-        shutil.copy(src / f, hf_dir / f)
-    config = BertConfig(
-        vocab_size=30522,
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=64,
-    )
-    BertModel(config).save_pretrained(hf_dir)
+    hf_dir = save_tiny_bert(root / f"{name}-hf", BertModel)
     word = models.Transformer(str(hf_dir), max_seq_length=64)
     pool = models.Pooling(32, pooling_mode=pooling)
     modules: list[torch.nn.Module] = [word, pool, models.Normalize()]

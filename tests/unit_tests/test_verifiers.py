@@ -22,6 +22,7 @@ from langchain_qgate.grounding.verifiers import (
 from langchain_qgate.schemas import Claim, EvidenceChunk
 
 from ._fakes import ScriptedToolCallModel
+from ._tiny_models import save_tiny_bert
 
 
 def item(
@@ -170,29 +171,15 @@ def test_cascade_validates_band() -> None:
 @pytest.fixture(scope="module")
 def tiny_nli_dir(tmp_path_factory):
     """A randomly initialised 2-layer BERT NLI cross-encoder with the bundled tokenizer."""
-    import shutil
+    from transformers import BertForSequenceClassification
 
-    import torch
-    from transformers import BertConfig, BertForSequenceClassification
-
-    from langchain_qgate.grounding.embeddings import resolve_model_path
-
-    torch.manual_seed(0)
-    src = resolve_model_path("all-MiniLM-L6-v2")
-    out = tmp_path_factory.mktemp("tiny-nli")
-    for name in ("vocab.txt", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"):
-        shutil.copy(f"{src}/{name}", out / name)
-    config = BertConfig(
-        vocab_size=30522,
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=64,
+    out = save_tiny_bert(
+        tmp_path_factory.mktemp("tiny-nli"),
+        BertForSequenceClassification,
         num_labels=3,
         id2label={0: "contradiction", 1: "entailment", 2: "neutral"},
         label2id={"contradiction": 0, "entailment": 1, "neutral": 2},
     )
-    BertForSequenceClassification(config).save_pretrained(out)
     return str(out)
 
 
