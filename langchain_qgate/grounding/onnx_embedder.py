@@ -7,8 +7,9 @@ The model is exported from its local sentence-transformers folder once, on first
 cache folder; later processes load the exported file without importing torch at all.
 
 Cache folder: ``cache_dir``, else ``$QGATE_CACHE_DIR``, else ``$XDG_CACHE_HOME/langchain_qgate``,
-else ``~/.cache/langchain_qgate``. An export is keyed by the model folder's path and its files'
-sizes and modification times, so a changed model is exported anew.
+else ``~/.cache/langchain_qgate`` (the temp folder when there is no home directory). An export
+is keyed by the model folder's path and its files' sizes and modification times, so a changed
+model is exported anew.
 
 Supported models: a local sentence-transformers folder whose modules are a Transformer, a
 Pooling in mean, CLS or max mode, and optionally Normalize (all-MiniLM-L6-v2 and
@@ -67,8 +68,12 @@ def onnx_cache_dir(cache_dir: str | os.PathLike[str] | None = None) -> Path:
     if env:
         return Path(env)
     xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg else Path.home() / ".cache"
-    return base / "langchain_qgate"
+    if xdg:
+        return Path(xdg) / "langchain_qgate"
+    try:
+        return Path.home() / ".cache" / "langchain_qgate"
+    except RuntimeError:  # no home directory (some service accounts): the temp folder
+        return Path(tempfile.gettempdir()) / "langchain_qgate"
 
 
 @dataclass(frozen=True)

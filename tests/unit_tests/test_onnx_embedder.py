@@ -190,6 +190,18 @@ def test_cache_dir_order(monkeypatch, tmp_path) -> None:
     assert onnx_cache_dir() == tmp_path / "q"
     monkeypatch.delenv("QGATE_CACHE_DIR")
     assert onnx_cache_dir() == tmp_path / "x" / "langchain_qgate"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert onnx_cache_dir() == tmp_path / "home" / ".cache" / "langchain_qgate"
+
+    def no_home() -> Path:
+        raise RuntimeError("no home directory")
+
+    monkeypatch.setattr(Path, "home", no_home)
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    monkeypatch.setattr(onnx_embedder.tempfile, "tempdir", None)
+    assert onnx_cache_dir() == tmp_path / "tmp" / "langchain_qgate"
 
 
 def test_default_embedder_backends_are_distinct_cached_instances() -> None:
