@@ -146,14 +146,13 @@ def _cmd_warm(args: argparse.Namespace) -> int:
     embedder = default_embedder(args.model, backend=args.backend)
     dim = embedder.embed(["warm up"]).shape[1]
     inner = embedder.inner
-    backend = inner.backend if isinstance(inner, OnnxEmbedder) else "torch"
-    where = ""
-    if isinstance(inner, OnnxEmbedder) and backend == "onnx":
-        where = f", export in {inner.export_folder}"
-    print(
-        f"{args.model}: backend {backend}, dimension {dim}{where} "
-        f"({time.perf_counter() - start:.1f} s)"
+    folder = inner.export_folder if isinstance(inner, OnnxEmbedder) else None
+    where = (
+        f"backend onnx, dimension {dim}, export in {folder}"
+        if folder
+        else (f"backend torch, dimension {dim}")
     )
+    print(f"{args.model}: {where} ({time.perf_counter() - start:.1f} s)")
     return 0
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "SentenceTransformerEmbedder",
     "TokenEmbedder",
     "default_embedder",
+    "normalise_rows",
     "plan_batches",
     "resolve_model_path",
 ]
@@ -154,6 +155,13 @@ def plan_batches(
     return [order[a:b] for a, b in reversed(bounds)]
 
 
+def normalise_rows(x: NDArray[np.floating[Any]]) -> NDArray[np.float32]:
+    """Rows scaled to unit L2 norm (all-zero rows stay zero), as float32."""
+    norms = np.linalg.norm(x, axis=-1, keepdims=True)
+    out: NDArray[np.float32] = (x / np.maximum(norms, 1e-12)).astype(np.float32, copy=False)
+    return out
+
+
 def _fixed_batches(n: int, size: int) -> list[list[int]]:
     return [list(range(i, min(n, i + size))) for i in range(0, n, size)]
 
@@ -259,9 +267,7 @@ class SentenceTransformerEmbedder:
             arr = np.asarray(emb.detach().cpu().numpy(), dtype=np.float32)
             keep = [i for i, t in enumerate(toks) if t not in specials]
             arr = arr[keep]
-            norms = np.linalg.norm(arr, axis=1, keepdims=True)
-            arr = arr / np.maximum(norms, 1e-12)
-            result.append(([toks[i] for i in keep], arr.astype(np.float32)))
+            result.append(([toks[i] for i in keep], normalise_rows(arr)))
         return result
 
     @property

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from langchain_qgate.grounding.evidence import EvidenceIndex
+    from langchain_qgate.schemas import EvidenceChunk
 
 __all__ = ["FEATURE_NAMES", "ClaimSignals", "compute_signals"]
 
@@ -108,6 +109,18 @@ def _unit_after(text: str, q: Quantity) -> str:
     return stem(words[0].lower())
 
 
+def _value_contradiction(q: Quantity, rival: Quantity, chunk: EvidenceChunk) -> Contradiction:
+    """The evidence states ``rival`` where the claim says ``q``."""
+    kind: ContradictionKind = "money" if q.kind == "number" and rival.kind == "money" else q.kind
+    return Contradiction(
+        kind=kind,
+        claim_value=q.raw,
+        evidence_value=rival.raw,
+        evidence_id=chunk.id,
+        quote=chunk.text,
+    )
+
+
 def compute_signals(
     claim_text: str,
     index: EvidenceIndex,
@@ -133,7 +146,6 @@ def compute_signals(
     # What the claim asserts beyond the question: a "question + short answer" claim asserts
     # only the answer, and values or names the question already gave are not the claim's.
     asserted = claim_text
-    question = question.strip() if question else None
     if question and claim_text.startswith(question):
         asserted = claim_text[len(question) :].strip() or claim_text
     asked_lower = question.lower() if question else ""
@@ -225,16 +237,7 @@ def compute_signals(
                             abs(t[0].start - q.start),
                         ),
                     )
-                    kind: ContradictionKind = q.kind
-                    if q.kind == "number" and rival.kind == "money":
-                        kind = "money"
-                    sig.contradiction = Contradiction(
-                        kind=kind,
-                        claim_value=q.raw,
-                        evidence_value=rival.raw,
-                        evidence_id=index.chunks[where].id,
-                        quote=index.chunks[where].text,
-                    )
+                    sig.contradiction = _value_contradiction(q, rival, index.chunks[where])
                     sig.no_contradiction = 0.0
                     break
     if claim_quantities and sig.contradiction is None and aligned_cov >= _ALIGNED_COVERAGE:
@@ -256,13 +259,7 @@ def compute_signals(
             ]
             if rivals:
                 rival = min(rivals, key=lambda e: abs(e.start - q.start))
-                sig.contradiction = Contradiction(
-                    kind="money" if q.kind == "number" and rival.kind == "money" else q.kind,
-                    claim_value=q.raw,
-                    evidence_value=rival.raw,
-                    evidence_id=index.chunks[aligned].id,
-                    quote=text,
-                )
+                sig.contradiction = _value_contradiction(q, rival, index.chunks[aligned])
                 sig.no_contradiction = 0.0
                 break
 

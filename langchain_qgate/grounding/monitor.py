@@ -171,7 +171,9 @@ class HallucinationMonitor:
             raise InputTooLargeError("output", len(text), self.policy.max_output_chars)
         if question is not None and not isinstance(question, str):
             raise InvalidInputError("question", f"expected a string, got {type(question).__name__}")
-        q = question if (question and self.policy.verify_question) else None
+        # Claims and signals both see the question as stripped, so "Q? A" claims start with it.
+        asked = question.strip() if question else ""
+        q = asked if (asked and self.policy.verify_question) else None
         claims = self.extractor(text, question=q)
         index = self.build_index(evidence)
         if not claims:

@@ -39,6 +39,7 @@ from langchain_qgate.errors import EmbeddingError
 from langchain_qgate.grounding.embeddings import (
     DEFAULT_MODEL_NAME,
     SentenceTransformerEmbedder,
+    normalise_rows,
     plan_batches,
     resolve_model_path,
 )
@@ -85,7 +86,6 @@ class _OnnxModel:
     inputs: tuple[str, ...]
     pooling: Pooling
     dimension: int
-    max_seq_length: int
     folder: Path
 
 
@@ -217,17 +217,10 @@ def _load(model_dir: Path, root: Path, threads: int) -> _OnnxModel:
             inputs=tuple(meta["inputs"]),
             pooling=meta["pooling"],
             dimension=int(meta["dimension"]),
-            max_seq_length=int(meta["max_seq_length"]),
             folder=folder,
         )
         _LOADED[key] = found
     return found
-
-
-def _normalise(x: NDArray[np.float32]) -> NDArray[np.float32]:
-    norms = np.linalg.norm(x, axis=-1, keepdims=True)
-    out: NDArray[np.float32] = (x / np.maximum(norms, 1e-12)).astype(np.float32, copy=False)
-    return out
 
 
 class OnnxEmbedder:
@@ -356,7 +349,7 @@ class OnnxEmbedder:
             pooled = np.stack([s[0] for s in states])
         else:
             pooled = np.stack([s.max(axis=0) for s in states])
-        return _normalise(pooled.astype(np.float32, copy=False))
+        return normalise_rows(pooled)
 
     def embed_tokens(self, texts: Sequence[str]) -> list[tuple[list[str], NDArray[np.float32]]]:
         """Word-piece tokens and their normalised contextual embeddings (no special tokens)."""
@@ -372,5 +365,5 @@ class OnnxEmbedder:
         out: list[tuple[list[str], NDArray[np.float32]]] = []
         for enc, state in zip(encodings, states, strict=True):
             keep = [i for i, special in enumerate(enc.special_tokens_mask) if not special]
-            out.append(([enc.tokens[i] for i in keep], _normalise(state[keep])))
+            out.append(([enc.tokens[i] for i in keep], normalise_rows(state[keep])))
         return out
