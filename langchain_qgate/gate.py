@@ -238,7 +238,7 @@ def _filter(
     too_many_contra = policy.max_contradictions is not None and n_contra > policy.max_contradictions
     if score < policy.grounding_threshold or too_many_contra:
         failed.append("grounding")
-    if conf.calibrated < policy.confidence_threshold:
+    if _confidence_fails(conf, policy):
         failed.append("confidence")
     if assessment is not None and assessment.action is LoadAction.ABORT:
         failed.append("load")
@@ -308,6 +308,22 @@ def _filter(
     return rejected
 
 
+def _confidence_fails(conf: CalibratedConfidence, policy: GatePolicy) -> bool:
+    """The confidence dimension adds what grounding does not already judge.
+
+    It fails when the output states a confidence in words that the evidence does not back
+    (overconfident: stated minus calibrated above the calibrator's margin), or when the
+    calibrated probability comes from a map fitted on the user's own outcomes (or was given
+    as a number) and falls below ``confidence_threshold``. With the shipped map and no stated
+    confidence it passes: that map only restates the grounding score, and judging the same
+    score twice with two thresholds rejected good answers the grounding dimension passed.
+    Token logprobs measure fluency, not support, so they never fail it on their own.
+    """
+    if conf.overconfident and conf.stated_in_words:
+        return True
+    return conf.fitted and conf.calibrated < policy.confidence_threshold
+
+
 def _warning(why: str, flagged: list[FlaggedClaim]) -> str:
     contra = sum(f.kind == "contradicted" for f in flagged)
     unsup = len(flagged) - contra
@@ -352,7 +368,13 @@ def _as_confidence(
     if not 0.0 <= value <= 1.0:
         raise InvalidInputError("confidence", f"must be in [0, 1], got {value}")
     return CalibratedConfidence(
-        raw=None, calibrated=value, sources=[], overconfident=False, gap=0.0, reason="given"
+        raw=None,
+        calibrated=value,
+        sources=[],
+        overconfident=False,
+        gap=0.0,
+        reason="given",
+        fitted=True,
     )
 
 

@@ -47,7 +47,7 @@ class Grade(StrEnum):
     """No support, or contradicted by the best-matching evidence."""
 
 
-ContradictionKind = Literal["number", "date", "money", "percent", "entity", "negation"]
+ContradictionKind = Literal["number", "date", "money", "percent", "time", "entity", "negation"]
 """The kind of value on which a claim and its evidence disagree."""
 
 
@@ -121,7 +121,7 @@ class Contradiction(_Model):
     """A value in the claim that disagrees with the best-matching evidence.
 
     Attributes:
-        kind: Number, date, money, percent, entity or negation.
+        kind: Number, date, money, percent, time (of day), entity or negation.
         claim_value: The value as the claim states it.
         evidence_value: The value the evidence gives instead ("" for a missing negation).
         evidence_id: The chunk that disagrees.

@@ -158,7 +158,7 @@ def test_explicit_budget_applies_without_counters() -> None:
     assert first.guidance.retries_left == 1
     assert isinstance(second, RejectedOutput)
     assert second.escalation is not None
-    assert second.escalation.reason == "failed grounding, confidence after 1 of 1 retries"
+    assert second.escalation.reason == "failed grounding after 1 of 1 retries"
 
 
 def test_explicit_budget_keeps_its_monitor_and_other_limits() -> None:
@@ -218,7 +218,7 @@ async def test_acheck_honours_the_same_budget() -> None:
     assert (retry.escalation, retry.guidance.retries_left) == (None, 1)
     assert isinstance(spent, RejectedOutput)
     assert spent.escalation is not None
-    assert spent.metadata.failed_dimensions == ["grounding", "confidence"]
+    assert spent.metadata.failed_dimensions == ["grounding"]  # shipped map: grounding judges alone
 
 
 def test_a_contradiction_at_a_passing_score_uses_the_same_budget() -> None:
