@@ -13,7 +13,8 @@ decides: ``"escalate"`` (a :class:`RejectedOutput` with an :class:`Escalation` f
 Per-call overrides come from ``RunnableConfig["configurable"]`` (see :data:`CONFIG_KEYS`):
 
 =============================== ==========================================================
-``qgate_profile``               ``"strict"`` / ``"default"`` / ``"brainstorm"`` (applied first)
+``qgate_profile``               ``"strict"`` / ``"default"`` / ``"brainstorm"`` (applied first;
+                                thresholds only, see :data:`PROFILE_FIELDS`)
 ``qgate_grounding_threshold``   float in [0, 1]
 ``qgate_confidence_threshold``  float in [0, 1]
 ``qgate_inferred_weight``       float in [0, 1]
@@ -21,6 +22,9 @@ Per-call overrides come from ``RunnableConfig["configurable"]`` (see :data:`CONF
 ``qgate_on_exhausted``          ``"escalate"`` / ``"pass_with_warning"`` / ``"raise"``
 ``qgate_max_contradictions``    int >= 0, or ``None`` for no limit
 =============================== ==========================================================
+
+Precedence: the instance's policy, then ``qgate_profile`` (it replaces the thresholds and
+keeps the instance's ``max_retries`` and ``on_exhausted``), then the single keys.
 
 In :class:`QualityGate` the retry budget of a call is :meth:`QualityGate.effective_policy`'s
 ``max_retries``: the policy's after these overrides, capped by an explicitly given load
@@ -45,6 +49,7 @@ from langchain_qgate._gate_models import (
 )
 from langchain_qgate._gate_policy import (
     CONFIG_KEYS,
+    PROFILE_FIELDS,
     PROFILES,
     ExhaustionPolicy,
     GatePolicy,
@@ -72,6 +77,7 @@ from langchain_qgate.schemas import Grade, GroundingReport
 __all__ = [
     "CONFIG_KEYS",
     "PROFILES",
+    "PROFILE_FIELDS",
     "ClaimQuality",
     "Decision",
     "Dimension",

@@ -303,6 +303,30 @@ def test_config_override_changes_the_budget_per_call(monitor):
     assert len(model.calls) == 2
 
 
+def test_item9_per_call_profile_keeps_the_instance_retry_budget_and_exhaustion_policy(monitor):
+    # Issue 16, item 9: a per-call profile changes the thresholds, never the budget or the
+    # exhaustion policy set on the instance (before: 4 model calls and an interrupt).
+    agent, model = _agent(monitor, [BAD], max_retries=0, on_exhausted="raise")
+    with pytest.raises(QualityGateRejected) as info:
+        agent.invoke({"messages": [("user", QUESTION)]}, _cfg(qgate_profile="strict"))
+    assert len(model.calls) == 2  # tool call, draft: no retry
+    meta = info.value.payload.metadata
+    assert (meta.profile, meta.grounding_threshold, meta.max_retries) == ("strict", 0.8, 0)
+    assert meta.decision == "raise"
+
+
+def test_item9_with_profile_swaps_thresholds_only():
+    policy = GatePolicy(max_retries=0, on_exhausted="raise", grounding_threshold=0.5)
+    strict = policy.with_profile("strict")
+    assert strict == GatePolicy.from_profile("strict", max_retries=0, on_exhausted="raise")
+    assert policy.with_overrides({"qgate_profile": "strict"}) == strict
+    assert policy.with_overrides({"qgate_profile": "strict", "qgate_max_retries": 2}) == (
+        GatePolicy.from_profile("strict", max_retries=2, on_exhausted="raise")
+    )
+    with pytest.raises(ValueError, match="unknown gate profile"):
+        policy.with_profile("lenient")
+
+
 def test_two_threads_share_one_middleware_without_bleed(monitor):
     mw = _mw(monitor, max_retries=1)
     agent_a, _ = _agent(monitor, [BAD], middleware=mw)
