@@ -17,9 +17,9 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import RunnablePassthrough
 
-from langchain_qgate._demo_kit import KeywordRetriever, ScriptedChatModel, load_docs
 from langchain_qgate.gate import GatePolicy
 from langchain_qgate.integrations import QualityGateCallbackHandler, with_quality_gate
+from langchain_qgate.testing import KeywordRetriever, ScriptedChatModel, load_docs
 
 docs = load_docs(Path(__file__).parent / "docs")
 retriever = KeywordRetriever(docs=docs, k=3)

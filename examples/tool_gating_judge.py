@@ -19,9 +19,9 @@ from langchain_core.documents import Document
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
-from langchain_qgate._demo_kit import KeywordRetriever
 from langchain_qgate.integrations.judge_node import JudgeState, judge_node
 from langchain_qgate.judge import AgentResult, Hypothesis
+from langchain_qgate.testing import KeywordRetriever
 from langchain_qgate.tool_gating import ToolGatingConfig, gated_retriever
 
 SIGNALS = [

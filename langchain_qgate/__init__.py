@@ -63,6 +63,7 @@ if TYPE_CHECKING:
         HumanDecision,
     )
     from langchain_qgate.integrations.callbacks import (
+        QualityCheck,
         QualityGateCallbackHandler,
     )
     from langchain_qgate.integrations.graph import (
@@ -72,12 +73,14 @@ if TYPE_CHECKING:
         route_after_gate,
     )
     from langchain_qgate.integrations.judge_node import (
+        JudgeState,
         judge_node,
     )
     from langchain_qgate.integrations.middleware import (
         QualityGateMiddleware,
     )
     from langchain_qgate.integrations.runnable import (
+        QualityGateRunnable,
         with_quality_gate,
     )
     from langchain_qgate.integrations.structured import (
@@ -103,6 +106,7 @@ if TYPE_CHECKING:
         LoadCounters,
     )
     from langchain_qgate.memory import (
+        DecisionNoiseWarning,
         MemoryFilterPolicy,
         MemoryRecordFilter,
         QualityFilteredStore,
@@ -140,6 +144,7 @@ _WHERE: dict[str, str] = {
     "CognitiveLoadMonitor": "load",
     "ConfidenceCalibrator": "calibration",
     "Contradiction": "schemas",
+    "DecisionNoiseWarning": "memory",
     "DeterministicVerifier": "grounding",
     "Embedder": "grounding",
     "EmbeddingError": "errors",
@@ -165,6 +170,7 @@ _WHERE: dict[str, str] = {
     "InvalidInputError": "errors",
     "JohariQuadrant": "tool_gating",
     "JudgeLayer": "judge",
+    "JudgeState": "integrations.judge_node",
     "JudgedResult": "judge",
     "LLMVerifier": "grounding",
     "LearningSignal": "tool_gating",
@@ -178,11 +184,13 @@ _WHERE: dict[str, str] = {
     "OnnxEmbedder": "grounding",
     "NoiseGate": "gate",
     "QGateError": "errors",
+    "QualityCheck": "integrations.callbacks",
     "QualityFilteredStore": "memory",
     "QualityGate": "gate",
     "QualityGateCallbackHandler": "integrations.callbacks",
     "QualityGateMiddleware": "integrations.middleware",
     "QualityGateRejected": "errors",
+    "QualityGateRunnable": "integrations.runnable",
     "QualityGateState": "integrations.graph",
     "QualityMetadata": "gate",
     "RejectedOutput": "gate",
@@ -219,6 +227,7 @@ __all__ = [
     "CognitiveLoadMonitor",
     "ConfidenceCalibrator",
     "Contradiction",
+    "DecisionNoiseWarning",
     "DeterministicVerifier",
     "Embedder",
     "EmbeddingError",
@@ -244,6 +253,7 @@ __all__ = [
     "InvalidInputError",
     "JohariQuadrant",
     "JudgeLayer",
+    "JudgeState",
     "JudgedResult",
     "LLMVerifier",
     "LearningSignal",
@@ -257,11 +267,13 @@ __all__ = [
     "NoiseGate",
     "OnnxEmbedder",
     "QGateError",
+    "QualityCheck",
     "QualityFilteredStore",
     "QualityGate",
     "QualityGateCallbackHandler",
     "QualityGateMiddleware",
     "QualityGateRejected",
+    "QualityGateRunnable",
     "QualityGateState",
     "QualityMetadata",
     "RejectedOutput",

@@ -205,15 +205,15 @@ def run_demo(docs_dir: Path, *, max_retries: int = 1) -> int:
     from langgraph.checkpoint.memory import InMemorySaver
     from langgraph.types import Command
 
-    from langchain_qgate._demo_kit import (
+    from langchain_qgate.gate import GatePolicy
+    from langchain_qgate.grounding import HallucinationMonitor
+    from langchain_qgate.integrations.middleware import QualityGateMiddleware
+    from langchain_qgate.testing import (
         KeywordRetriever,
         ScriptedChatModel,
         load_docs,
         make_search_tool,
     )
-    from langchain_qgate.gate import GatePolicy
-    from langchain_qgate.grounding import HallucinationMonitor
-    from langchain_qgate.integrations.middleware import QualityGateMiddleware
 
     docs = load_docs(docs_dir)
     files = sorted({d.metadata["source"] for d in docs})

@@ -170,8 +170,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from langchain_qgate._demo_kit import KeywordRetriever, ScriptedChatModel, load_docs
-from langchain_qgate._demo_kit import make_search_tool
+from langchain_qgate.testing import KeywordRetriever, ScriptedChatModel, load_docs
+from langchain_qgate.testing import make_search_tool
 from langchain_qgate.gate import GatePolicy
 from langchain_qgate.integrations import QualityGateMiddleware
 
@@ -274,7 +274,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command
 
-from langchain_qgate._demo_kit import KeywordRetriever, ScriptedChatModel, load_docs
+from langchain_qgate.testing import KeywordRetriever, ScriptedChatModel, load_docs
 from langchain_qgate.gate import GatePolicy
 from langchain_qgate.integrations import QualityGateState, add_quality_gate
 
@@ -448,7 +448,7 @@ non-empty agent name, every hypothesis cites a signal, every cited id exists, co
     code(SETUP),
     code("""from langchain_core.documents import Document
 
-from langchain_qgate._demo_kit import KeywordRetriever
+from langchain_qgate.testing import KeywordRetriever
 from langchain_qgate.tool_gating import ToolGatingConfig, ToolGatingEvaluator, gated_retriever
 
 SIGNALS = [

@@ -37,7 +37,7 @@ from tests.unit_tests._qgate_fakes import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-REVENUE_DOCS = [d for d in DOCS if d.id == "annual_report_2024#0"]
+REVENUE_DOCS = [d for d in DOCS if d.id == "annual_report_2024/p0"]
 
 
 @pytest.fixture(scope="module")

@@ -28,7 +28,7 @@ from tests.unit_tests._qgate_fakes import (
     scripted_model,
 )
 
-REVENUE_DOCS = [d for d in DOCS if d.id == "annual_report_2024#0"]
+REVENUE_DOCS = [d for d in DOCS if d.id == "annual_report_2024/p0"]
 
 
 @pytest.fixture(scope="module")
@@ -466,7 +466,7 @@ def test_stacks_with_tool_gating_middleware(monitor):
 async def test_concurrent_async_threads_on_one_agent_keep_their_own_state(monitor):
     import asyncio
 
-    from langchain_qgate._demo_kit import ScriptedChatModel
+    from langchain_qgate.testing import ScriptedChatModel
     from tests.unit_tests._qgate_fakes import rag_responder
 
     bad, good = rag_responder([BAD]), rag_responder([WARRANTY_GOOD])
