@@ -98,23 +98,32 @@ def _wrap(text: str, indent: int) -> str:
 
 
 def _short(text: str, n: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= n else text[: n - 1] + "…"
+    """``text`` on one line, cut at a word boundary to at most ``n`` characters."""
+    return textwrap.shorten(text, width=n, placeholder=" …")
 
 
 def _claims_table(meta: dict[str, Any]) -> list[str]:
-    lines = [f"      {'#':>2}  {'grade':<11} {'support':>7}  {'claim':<42}  evidence / reason"]
+    """One row per claim: grade, support, the claim, then its evidence or reason (wrapped at
+    word boundaries, never cut)."""
+    lines = [f"      {'#':>2}  {'grade':<11} {'support':>7}  claim  <- evidence or reason"]
     for c in meta.get("claims", []):
-        if c.get("contradiction"):
+        counted = c.get("counted", True)
+        if not counted:
+            why = "an opinion: labelled, not graded"
+        elif c.get("contradiction"):
             why = f"contradicted: {c['contradiction']}"
         elif c["grade"] == "grounded" and c.get("evidence_ids"):
             why = f"[{','.join(str(m) for m in c.get('markers', []))}] {c['evidence_ids'][0]}"
         else:
             why = c.get("reason", "")
-        lines.append(
-            f"      {c['index'] + 1:>2}  {c['grade'].upper():<11} {c['support']:>7.2f}  "
-            f"{_short(c['text'], 42):<42}  {_short(why, 50)}"
-        )
+        label = c["grade"].upper() if counted else "OPINION"
+        support = f"{c['support']:>7.2f}" if counted else f"{'-':>7}"
+        prefix = f"      {c['index'] + 1:>2}  {label:<11} {support}  "
+        width = WIDTH - len(prefix)
+        body = textwrap.wrap(" ".join(c["text"].split()), width)
+        body += textwrap.wrap(f"<- {' '.join(why.split())}", width, subsequent_indent="   ")
+        lines.append(prefix + body[0])
+        lines.extend(" " * len(prefix) + rest for rest in body[1:])
     return lines
 
 
@@ -128,8 +137,10 @@ def _verdict_line(meta: dict[str, Any]) -> str:
     }[meta["decision"]]
     return (
         f"  [gate]   {label}   grounding {meta['score']:.2f} (needs "
-        f"{meta['grounding_threshold']:.2f}), confidence {meta['confidence']:.2f}, "
-        f"retries {meta['retries_used']}/{meta['max_retries']}"
+        f"{meta['grounding_threshold']:.2f}), retries {meta['retries_used']}/"
+        f"{meta['max_retries']}\n"
+        f"           confidence {meta['confidence']:.2f} (calibrated probability that the "
+        f"answer is supported; needs {meta['confidence_threshold']:.2f})"
     )
 
 

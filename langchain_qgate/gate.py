@@ -96,6 +96,7 @@ __all__ = [
     "RetryGuidance",
     "SourceRef",
     "format_decision",
+    "load_text",
     "output_text",
 ]
 
@@ -579,6 +580,18 @@ class QualityGate:
         return c
 
 
+def load_text(metadata: QualityMetadata) -> str:
+    """The load verdict for people: a throttle only concerns a further attempt, so on a passed
+    answer it is said as such (the answer itself is delivered)."""
+    action = metadata.load_action
+    if action is None:
+        return "not checked"
+    text = f"{action.value}: {metadata.load_reason}"
+    if action is LoadAction.THROTTLE and metadata.decision in ("pass", "pass_with_warning"):
+        text += " (would slow a further attempt; no effect on this answer)"
+    return text
+
+
 def format_decision(decision: GateDecision) -> str:
     """Plain-text block for the CLI: the decision, the figures and, on reject, the guidance."""
     m = decision.metadata
@@ -593,14 +606,17 @@ def format_decision(decision: GateDecision) -> str:
     def row(key: str, value: str) -> str:
         return f"  {key:<12} {value}"
 
-    conf = f"{m.confidence:.2f} (threshold {m.confidence_threshold:.2f})"
+    conf = (
+        f"{m.confidence:.2f} (threshold {m.confidence_threshold:.2f}; calibrated probability "
+        "that the answer is supported)"
+    )
     if m.raw_confidence is not None:
         conf += f", stated {m.raw_confidence:.2f}" + (" - overconfident" if m.overconfident else "")
     lines = [
         f"Gate decision: {label}   [profile {m.profile}]",
         row("grounding", f"{m.score:.2f} (threshold {m.grounding_threshold:.2f})"),
         row("confidence", conf),
-        row("load", f"{m.load_action.value}: {m.load_reason}" if m.load_action else "not checked"),
+        row("load", load_text(m)),
         row("retries", f"{m.retries_used} of {m.max_retries} used"),
     ]
     if m.failed_dimensions:
