@@ -17,8 +17,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from langchain_qgate.gate import GatePolicy
-from langchain_qgate.integrations import QualityGateMiddleware
+from langchain_qgate import GatePolicy, QualityGateMiddleware
 
 # Offline stand-ins for a real chat model and retriever (swap in your own).
 from langchain_qgate.testing import (

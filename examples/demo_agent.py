@@ -25,8 +25,7 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from langchain_qgate.gate import GatePolicy
-from langchain_qgate.integrations import QualityGateMiddleware
+from langchain_qgate import GatePolicy, QualityGateMiddleware
 from langchain_qgate.testing import (
     KeywordRetriever,
     ScriptedChatModel,

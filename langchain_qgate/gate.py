@@ -33,6 +33,7 @@ monitor's ``LoadBudget.max_retries`` (without one, the load budget follows the p
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Protocol, cast
@@ -102,6 +103,20 @@ __all__ = [
 
 GateDecision = FilteredOutput | RejectedOutput
 """What the gate returns."""
+
+logger = logging.getLogger(__name__)
+
+
+def _warn_if_no_evidence(evidence: Any) -> None:
+    """Log when a check has nothing to grade against (every factual claim will fail)."""
+    empty = evidence is None or (
+        isinstance(evidence, str | list | tuple | set | dict) and not evidence
+    )
+    if empty:
+        logger.warning(
+            "quality gate: no evidence given, so every factual claim is graded FABRICATED; "
+            "check that your documents or retriever results reach the gate"
+        )
 
 
 def _gate_score(report: GroundingReport, inferred_weight: float) -> float:
@@ -548,6 +563,7 @@ class QualityGate:
         Raises:
             QualityGateRejected: Under ``on_exhausted="raise"`` with no retries left.
         """
+        _warn_if_no_evidence(evidence)
         report = self.monitor.verify_grounding(output, evidence, question=question)
         return self.decide(
             output, report, retries_used=retries_used, counters=counters, config=config, now=now
@@ -565,6 +581,7 @@ class QualityGate:
         now: float | None = None,
     ) -> GateDecision:
         """Async twin of :meth:`check` (grounding runs through ``averify_grounding``)."""
+        _warn_if_no_evidence(evidence)
         report = await self.monitor.averify_grounding(output, evidence, question=question)
         return self.decide(
             output, report, retries_used=retries_used, counters=counters, config=config, now=now

@@ -79,6 +79,7 @@ EXPECTED_ALL = [
     "ToolGatingEvaluator",
     "ToolGatingMiddleware",
     "ToolGatingWarning",
+    "VerificationItem",
     "Verifier",
     "VerifierVerdict",
     "__version__",

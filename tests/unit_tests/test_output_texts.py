@@ -132,3 +132,17 @@ def test_item6_demo_table_wraps_at_word_boundaries_and_labels_opinions():
     assert "replacement, warehouse, robots, lifetime, guarantee" in words  # nothing cut
     assert "…" not in words
     assert any("OPINION" in line and "FABRICATED" not in line for line in lines)
+
+
+def test_item4_a_check_without_evidence_says_so(caplog):
+    from langchain_qgate.gate import QualityGate
+    from tests.unit_tests._qgate_fakes import make_monitor
+
+    gate = QualityGate(monitor=make_monitor())
+    with caplog.at_level("WARNING", logger="langchain_qgate.gate"):
+        gate.check("Nordlicht was founded in 2019.", [])
+    assert "no evidence given" in caplog.text
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="langchain_qgate.gate"):
+        gate.check("Nordlicht was founded in 2019.", ["Nordlicht was founded in 2019."])
+    assert "no evidence" not in caplog.text
