@@ -1,8 +1,9 @@
 """Every notebook in ``notebooks/`` executes top to bottom, offline, in the venv's kernel.
 
 The notebooks are generated and executed by ``scripts/build_notebooks.py`` and committed with
-their outputs (checked current and clean by ``--check``); here each one also runs with nbclient (kernel ``python3``, which jupyter_client starts with this
-interpreter) in a scratch directory, and its printed output is checked for the story it tells.
+their outputs (checked current and clean by ``--check``). Here each one also runs with nbclient
+(kernel ``python3``, which jupyter_client starts with this interpreter) in a scratch
+directory, and its printed output is checked for the story it tells.
 """
 
 from __future__ import annotations
