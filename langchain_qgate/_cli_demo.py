@@ -161,7 +161,7 @@ def _print_update(node: str, update: dict[str, Any]) -> None:
             if isinstance(m, ToolMessage):
                 ids = [d.id for d in (m.artifact or [])]
                 _out(f"  [tool]   {m.name} -> {len(ids)} passages: {', '.join(map(str, ids))}")
-    elif node.endswith(".after_model"):
+    elif node.endswith((".after_model", ".before_model")):
         removed = [m for m in messages if isinstance(m, RemoveMessage)]
         guidance = [m for m in messages if isinstance(m, HumanMessage)]
         if removed and guidance:
@@ -178,6 +178,9 @@ def _print_update(node: str, update: dict[str, Any]) -> None:
             for line in str(guidance[0].content).splitlines():
                 _out(_wrap(line, 13))
         for m in messages:
+            if isinstance(m, AIMessage) and m.response_metadata.get("qgate_status"):
+                _out("  [gate]   the draft is held: until a human decides, the conversation's last")
+                _out("           message is a placeholder, not the rejected answer")
             if isinstance(m, AIMessage) and "qgate" in m.response_metadata:
                 meta = m.response_metadata["qgate"]
                 review = m.response_metadata.get("qgate_review")

@@ -253,7 +253,8 @@ print("audit:", [d["draft"][:60] for d in final.response_metadata["qgate_rejecte
     md("""
 ## Budget spent: escalate to a human
 The warranty answer stays wrong. After one retry the run pauses; the interrupt carries an
-`EscalationRequest` (draft, reason, user-facing summary, report). The reviewer answers with
+`EscalationRequest` (draft, reason, user-facing summary, report). While paused, the last
+message of the conversation is a placeholder ("held for review"), never the rejected draft. The reviewer answers with
 `Command(resume=...)`: `"approve"`, `{"type": "edit", "text": ...}` or
 `{"type": "reject", "message": ...}` (feedback back to the model).
 """),
@@ -262,6 +263,8 @@ result = agent.invoke({"messages": [("user", "How long is the warranty on the Ke
 request = result["__interrupt__"][0].value
 print(request["reason"])
 print(request["summary"])
+print("rejected draft (in the interrupt):", request["draft"])
+print("last message while paused:", result["messages"][-1].content[:60], "...")
 print("allowed:", request["allowed_decisions"])"""),
     code("""edit = "Every Nordlicht robot, including the Kestrel P3, comes with a 24-month warranty."
 result = agent.invoke(Command(resume={"type": "edit", "text": edit, "reviewer": "support"}), config)

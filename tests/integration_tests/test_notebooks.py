@@ -40,6 +40,7 @@ EXPECTED: dict[str, list[Expected]] = {
         "[model] ai: In fiscal year 2024, Nordlicht Robotics reported revenue of €48.2 million",
         re.compile(r"pass 0\.\d+ retries used: 1"),
         "Retry budget spent",
+        "last message while paused: [Held for review]",
         "Every Nordlicht robot, including the Kestrel P3, comes with a 24-month warranty.",
         "'decision': 'edit'",
         "strict pass_with_warning",

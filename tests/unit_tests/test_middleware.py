@@ -233,6 +233,34 @@ def test_exhausted_budget_escalates_with_the_report_and_draft(monitor):
     assert intr.response_schema["title"] == "HumanDecision"
 
 
+def test_item2_while_paused_the_last_message_is_a_placeholder_not_the_rejected_draft(monitor):
+    agent, model = _agent(monitor, [BAD], max_retries=1)
+    result = agent.invoke({"messages": [("user", QUESTION)]}, _cfg())
+    last = result["messages"][-1]
+    assert last.content != BAD
+    assert last.content.startswith("[Held for review]")
+    assert last.response_metadata["qgate_status"] == "held_for_review"
+    assert all(m.content != BAD for m in result["messages"])  # the draft is nowhere visible
+    assert result["__interrupt__"][0].value["draft"] == BAD  # it is in the interrupt
+    assert agent.get_state(_cfg()).values["messages"][-1].id == last.id
+    calls = len(model.calls)
+    # approving delivers the draft in the placeholder's place (no duplicate, no extra call)
+    result = agent.invoke(Command(resume="approve"), _cfg())
+    assert len(model.calls) == calls
+    final = result["messages"][-1]
+    assert (final.id, final.content) == (last.id, BAD)
+    assert not any(m.content.startswith("[Held for review]") for m in result["messages"])
+    assert not agent.get_state(_cfg()).values.get("qgate_pending")
+
+
+async def test_item2_async_agent_holds_the_draft_too(monitor):
+    agent, _ = _agent(monitor, [BAD], max_retries=0)
+    result = await agent.ainvoke({"messages": [("user", QUESTION)]}, _cfg("a2"))
+    assert result["messages"][-1].response_metadata["qgate_status"] == "held_for_review"
+    result = await agent.ainvoke(Command(resume={"type": "edit", "text": GOOD}), _cfg("a2"))
+    assert result["messages"][-1].content == GOOD
+
+
 @pytest.mark.parametrize(
     "decision", [{"type": "approve"}, "approve", HumanDecision(type="approve")]
 )
@@ -264,6 +292,7 @@ def test_resume_with_a_rejection_sends_feedback_and_gates_the_new_answer(monitor
     feedback = "Use the figure from the annual report only."
     result = agent.invoke(Command(resume={"type": "reject", "message": feedback}), _cfg())
     assert model.calls[-1][-1].content == feedback
+    assert not any("[Held for review]" in str(m.content) for m in model.calls[-1])
     final = result["messages"][-1]
     assert final.content == GOOD
     assert final.response_metadata["qgate"]["decision"] == "pass"
