@@ -87,14 +87,15 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
         strip_guidance: Remove the gate's guidance turns from the history once an answer passes.
 
     The per-call profile can be switched through ``config["configurable"]`` (for example
-    ``{"qgate_profile": "strict"}``), as :meth:`GatePolicy.with_overrides` reads it.
+    ``{"qgate_profile": "strict"}``), as :meth:`GatePolicy.with_overrides` reads it: a profile
+    sets the thresholds only, the retry budget and ``on_exhausted`` of ``policy`` stay.
 
     Example:
         ```python
         from langchain.agents import create_agent
         from langgraph.checkpoint.memory import InMemorySaver
         from langgraph.types import Command
-        from langchain_qgate.integrations import QualityGateMiddleware
+        from langchain_qgate import GatePolicy, QualityGateMiddleware
 
         agent = create_agent(
             model,
