@@ -53,6 +53,7 @@ if TYPE_CHECKING:
         NLIVerifier,
         OnnxEmbedder,
         SentenceTransformerEmbedder,
+        VerificationItem,
         Verifier,
         VerifierVerdict,
         default_embedder,
@@ -63,6 +64,7 @@ if TYPE_CHECKING:
         HumanDecision,
     )
     from langchain_qgate.integrations.callbacks import (
+        QualityCheck,
         QualityGateCallbackHandler,
     )
     from langchain_qgate.integrations.graph import (
@@ -72,12 +74,14 @@ if TYPE_CHECKING:
         route_after_gate,
     )
     from langchain_qgate.integrations.judge_node import (
+        JudgeState,
         judge_node,
     )
     from langchain_qgate.integrations.middleware import (
         QualityGateMiddleware,
     )
     from langchain_qgate.integrations.runnable import (
+        QualityGateRunnable,
         with_quality_gate,
     )
     from langchain_qgate.integrations.structured import (
@@ -103,6 +107,7 @@ if TYPE_CHECKING:
         LoadCounters,
     )
     from langchain_qgate.memory import (
+        DecisionNoiseWarning,
         MemoryFilterPolicy,
         MemoryRecordFilter,
         QualityFilteredStore,
@@ -140,6 +145,7 @@ _WHERE: dict[str, str] = {
     "CognitiveLoadMonitor": "load",
     "ConfidenceCalibrator": "calibration",
     "Contradiction": "schemas",
+    "DecisionNoiseWarning": "memory",
     "DeterministicVerifier": "grounding",
     "Embedder": "grounding",
     "EmbeddingError": "errors",
@@ -165,6 +171,7 @@ _WHERE: dict[str, str] = {
     "InvalidInputError": "errors",
     "JohariQuadrant": "tool_gating",
     "JudgeLayer": "judge",
+    "JudgeState": "integrations.judge_node",
     "JudgedResult": "judge",
     "LLMVerifier": "grounding",
     "LearningSignal": "tool_gating",
@@ -178,11 +185,13 @@ _WHERE: dict[str, str] = {
     "OnnxEmbedder": "grounding",
     "NoiseGate": "gate",
     "QGateError": "errors",
+    "QualityCheck": "integrations.callbacks",
     "QualityFilteredStore": "memory",
     "QualityGate": "gate",
     "QualityGateCallbackHandler": "integrations.callbacks",
     "QualityGateMiddleware": "integrations.middleware",
     "QualityGateRejected": "errors",
+    "QualityGateRunnable": "integrations.runnable",
     "QualityGateState": "integrations.graph",
     "QualityMetadata": "gate",
     "RejectedOutput": "gate",
@@ -195,6 +204,7 @@ _WHERE: dict[str, str] = {
     "ToolGatingEvaluator": "tool_gating",
     "ToolGatingMiddleware": "integrations.tool_gating_middleware",
     "ToolGatingWarning": "tool_gating",
+    "VerificationItem": "grounding",
     "Verifier": "grounding",
     "VerifierVerdict": "grounding",
     "add_quality_gate": "integrations.graph",
@@ -219,6 +229,7 @@ __all__ = [
     "CognitiveLoadMonitor",
     "ConfidenceCalibrator",
     "Contradiction",
+    "DecisionNoiseWarning",
     "DeterministicVerifier",
     "Embedder",
     "EmbeddingError",
@@ -244,6 +255,7 @@ __all__ = [
     "InvalidInputError",
     "JohariQuadrant",
     "JudgeLayer",
+    "JudgeState",
     "JudgedResult",
     "LLMVerifier",
     "LearningSignal",
@@ -257,11 +269,13 @@ __all__ = [
     "NoiseGate",
     "OnnxEmbedder",
     "QGateError",
+    "QualityCheck",
     "QualityFilteredStore",
     "QualityGate",
     "QualityGateCallbackHandler",
     "QualityGateMiddleware",
     "QualityGateRejected",
+    "QualityGateRunnable",
     "QualityGateState",
     "QualityMetadata",
     "RejectedOutput",
@@ -274,6 +288,7 @@ __all__ = [
     "ToolGatingEvaluator",
     "ToolGatingMiddleware",
     "ToolGatingWarning",
+    "VerificationItem",
     "Verifier",
     "VerifierVerdict",
     "__version__",

@@ -89,10 +89,10 @@ def test_default_budget_follows_a_per_call_max_retries_override(
     assert _run(gate) == _expected(3)  # the gate's own policy is untouched
 
 
-def test_default_budget_follows_a_per_call_profile_override() -> None:
-    # qgate_profile replaces the whole policy (the profile's max_retries is 3), then keys apply.
+def test_a_per_call_profile_keeps_the_instance_budget_and_keys_still_override_it() -> None:
+    # qgate_profile replaces the thresholds only; the instance's max_retries stays, keys win.
     gate = _gate(GatePolicy(max_retries=1))
-    assert _run(gate, _cfg(qgate_profile="strict")) == _expected(3)
+    assert _run(gate, _cfg(qgate_profile="strict")) == _expected(1)
     assert _run(gate, _cfg(qgate_profile="brainstorm", qgate_max_retries=4)) == _expected(4)
 
 
