@@ -350,16 +350,26 @@ _POSSESSIVE = {"its": "it", "his": "he", "her": "she", "their": "they"}
 _LEADING_NAME = re.compile(r"(?:The\s+)?([A-Z][\w'’.-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w'’.-]*)*)")
 
 
-def sentence_subject(sentence: str) -> str | None:
-    """The subject of ``sentence`` (the words before its first verb), or a leading name."""
+def sentence_subject(sentence: str, *, name_fallback: bool = True) -> str | None:
+    """The subject of ``sentence`` (the words before its first verb), or (with
+    ``name_fallback``) the name it starts with when no verb is found."""
     tokens, starts = tokens_with_offsets(sentence)
     if len(tokens) > _MAX_TOKENS:
         return None
     found = _subject(sentence, tokens, starts, 0, len(tokens)) if tokens else None
-    if found is None:
+    if found is None and name_fallback:
         m = _LEADING_NAME.match(sentence)
         found = m.group(0) if m and len(m.group(0).split()) <= 6 else None
     return found.rstrip(",;: ") if found else None
+
+
+_OPEN_SUBJECT = re.compile(r"(?:It|He|She|They|Its|His|Her|Their|The\s+[a-z]+)\b(?!['’])")
+
+
+def open_subject(sentence: str) -> bool:
+    """Whether ``sentence`` starts with a pronoun or a bare "The film"-like phrase whose
+    referent it does not name ("It was discovered in 1935.")."""
+    return _OPEN_SUBJECT.match(sentence) is not None
 
 
 def resolve_pronoun(sentence: str, previous: str) -> str:

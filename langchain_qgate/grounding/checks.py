@@ -28,6 +28,7 @@ __all__ = [
     "extract_entities",
     "extract_quantities",
     "has_negation",
+    "negated_spans",
     "negation_scopes",
     "negations_about",
     "quantities_match",
@@ -444,6 +445,20 @@ def _scopes(text: str) -> list[tuple[str, list[str]]]:
             stop = _CLAUSE_END.search(rest)
             words = tokens(rest[: stop.start()] if stop else rest)[: _SCOPE_WORDS + 3]
             out.append((direction, list(content_stems(" ".join(words)))[:_SCOPE_WORDS]))
+    return out
+
+
+def negated_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of ``text`` that a negation governs (to the clause end after "not",
+    the rest of the sentence after "it is false that", the clause before "is not true")."""
+    out: list[tuple[int, int]] = []
+    for start, end, direction in _cues(text):
+        if direction == "behind":
+            cuts = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
+            out.append((cuts[-1] if cuts else 0, start))
+            continue
+        stop = (_SENTENCE_END if direction == "ahead" else _CLAUSE_END).search(text, end)
+        out.append((end, stop.start() if stop else len(text)))
     return out
 
 

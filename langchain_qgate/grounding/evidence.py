@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from langchain_qgate.errors import InputTooLargeError, InvalidInputError
-from langchain_qgate.grounding._compound import resolve_pronoun
+from langchain_qgate.grounding._compound import open_subject, resolve_pronoun
 from langchain_qgate.grounding.checks import (
     Quantity,
     content_stems,
@@ -199,6 +199,9 @@ class EvidenceIndex:
         # What each chunk says, as matched: treebank tokens undone and a leading pronoun
         # ("It was opened in 2000") replaced by the previous sentence's subject.
         self.views: list[str] = []
+        # Chunks opening on a subject they do not name ("It was discovered in 1935."; a chunk
+        # cut from its page): the claim may name it.
+        self.open: list[bool] = []
         self._ids: set[str] = set()
         self._source_ids: set[str] = set()
         self._vectors: NDArray[np.float32] | None = None
@@ -219,11 +222,13 @@ class EvidenceIndex:
         """Chunk and add evidence; returns the new chunks."""
         new: list[EvidenceChunk] = []
         views: list[str] = []
+        opened: list[bool] = []
         for src in to_sources(evidence):
             if isinstance(src, EvidenceChunk):
                 if src.id not in self._ids:
                     new.append(src)
                     views.append(untokenise(src.text))
+                    opened.append(open_subject(views[-1]))
                     self._ids.add(src.id)
                 continue
             sid = src.id if src.id not in self._source_ids else self._free_source_id(src.id)
@@ -232,6 +237,7 @@ class EvidenceIndex:
             for k, (s, e) in enumerate(_chunk_spans(src.text)):
                 view = resolve_pronoun(untokenise(src.text[s:e]), previous)
                 views.append(view)
+                opened.append(open_subject(view))
                 previous = view
                 chunk = EvidenceChunk(
                     id=f"{sid}#{k}",
@@ -250,6 +256,7 @@ class EvidenceIndex:
         with self._lock:
             self.chunks.extend(new)
             self.views.extend(views)
+            self.open.extend(opened)
             self._index = None
             self.__dict__.pop("all_stems", None)
             self.__dict__.pop("all_quantities", None)

@@ -12,11 +12,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from langchain_qgate.grounding._compound import sentence_subject
 from langchain_qgate.grounding.checks import (
+    comparable,
     content_stems,
     coverage,
     extract_entities,
     extract_quantities,
+    negations_about,
     quantities_match,
     stem,
     tokens,
@@ -25,6 +28,7 @@ from langchain_qgate.grounding.checks import (
 from langchain_qgate.grounding.slots import (
     Value,
     all_found,
+    answer_conflict,
     covered,
     name_head,
     negation_clash,
@@ -51,11 +55,14 @@ FEATURE_NAMES: tuple[str, ...] = (
     "entities_ok",
     "no_contradiction",
     "negation_consistent",
+    "values_consistent",
 )
 """Order of the feature vector the learned combination reads."""
 
 _ALIGNED_COVERAGE = 0.5  # a chunk "talks about the same thing" from this coverage on
 _RIVAL_COVERAGE = 0.25  # a count of the claim's unit in the claim's context needs less
+_QUESTION_COVERAGE = 0.75  # a passage answering the question restates this much of it
+_LOOSE_NEGATION_COVERAGE = 0.4  # a negation about shared words lowers support from here on
 _NEGATION_COVERAGE = 0.6  # a flipped negation needs a chunk that restates the claim ...
 _STATED_COVERAGE = 0.8  # ... and a chunk this close with every value of the claim states it
 
@@ -73,6 +80,7 @@ class ClaimSignals:
     entities_ok: float = 1.0
     no_contradiction: float = 1.0
     negation_consistent: float = 1.0
+    values_consistent: float = 1.0
     top: list[tuple[int, float]] = field(default_factory=list)
     aligned: int = -1
     contradiction: Contradiction | None = None
@@ -88,8 +96,8 @@ class ClaimSignals:
 
 
 def _entity_found(entity: str, index: EvidenceIndex) -> bool:
-    """Whether the evidence names ``entity`` (at least half its words: "Marie Curie" is found
-    in evidence that says "Curie")."""
+    """Whether the evidence names ``entity``: the word it is known by and at least half its
+    words ("Marie Curie" in evidence that says "Curie", "Presley" in "Elvis Presley")."""
     text = index.all_entities_text
     if entity.lower() in text:
         return True
@@ -180,6 +188,10 @@ def _contradiction(
             found = conflict(i, aligned=True)
             if found is not None:
                 return found
+    if asserted is not claim_text and not polar:
+        found = _answer_contradiction(asserted, claim_text, index, ranked, asked=asked)
+        if found is not None:
+            return found
     # A count of the same unit in the same context, in a passage sharing fewer words ("comes
     # with a 24-month warranty" against "the 36-month warranty covers parts and labour").
     for c, i in ranked:
@@ -247,19 +259,24 @@ def compute_signals(
         novel = {s: w for s, w in stems.items() if s not in asked}
         if novel:
             stems = novel
+    # A retrieved chunk that opens on a subject it does not name ("It was discovered in
+    # 1935.", a sentence cut from its page) may be about the subject the claim names.
+    subject = _open_subject_stems(asserted, index, top) if asserted is claim_text else set()
     topk_stems: set[str] = set()
     per_chunk_cov: list[tuple[float, int]] = []
     for i, _ in top:
-        topk_stems |= index.stems(i)
-        per_chunk_cov.append((coverage(stems, index.stems(i)), i))
+        chunk_stems = index.stems(i) | subject if index.open[i] else index.stems(i)
+        topk_stems |= chunk_stems
+        per_chunk_cov.append((coverage(stems, chunk_stems), i))
+    all_stems = index.all_stems | subject
     sig.coverage_topk = coverage(stems, topk_stems)
-    sig.coverage_all = coverage(stems, index.all_stems)
-    missing_weights = [w for s, w in stems.items() if s not in index.all_stems]
+    sig.coverage_all = coverage(stems, all_stems)
+    missing_weights = [w for s, w in stems.items() if s not in all_stems]
     sig.novel_ok = 1.0 - max(missing_weights, default=0.0)
     seen: set[str] = set()
     for tok in tokens(bare):
         st = stem(tok.lower())
-        if st in stems and st not in index.all_stems and st not in seen:
+        if st in stems and st not in all_stems and st not in seen:
             seen.add(st)
             sig.missing.append(tok)
 
@@ -289,7 +306,12 @@ def compute_signals(
         e for e, _, _ in extract_entities(asserted) if not question or e.lower() not in asked_lower
     ]
     if entities:
-        missing_entities = [e for e in entities if not _entity_found(e, index)]
+        missing_entities = [
+            e
+            for e in entities
+            if not _entity_found(e, index)
+            and not (subject and {stem(t.lower()) for t in tokens(e)} <= subject)
+        ]
         sig.entities_ok = 1.0 - len(missing_entities) / len(entities)
 
     # A contradiction: another value in the same slot of a passage about the same thing, or
@@ -299,6 +321,67 @@ def compute_signals(
     )
     if sig.contradiction is not None:
         sig.no_contradiction = 0.0
-        if sig.contradiction.kind == "negation":
-            sig.negation_consistent = 0.0
+    # Weaker disagreement lowers support without being reported as a contradiction: another
+    # value of the claim's kind in the chunk about the same thing, or a negation about what
+    # both say (the claim is then unsupported, never "contradicted").
+    if aligned_cov >= _ALIGNED_COVERAGE and claim_quantities:
+        here = index.chunk_quantities(aligned)
+        if any(
+            not any(quantities_match(q, e) for e in here) and any(comparable(q, e) for e in here)
+            for q in claim_quantities
+        ):
+            sig.values_consistent = 0.0
+    if sig.contradiction is not None or (
+        aligned_cov >= _LOOSE_NEGATION_COVERAGE
+        and len(stems) >= 2
+        and not polar
+        and _polarity_differs(asserted, asserted is claim_text, index, aligned)
+    ):
+        sig.negation_consistent = 0.0
     return sig
+
+
+def _answer_contradiction(
+    answer: str,
+    claim_text: str,
+    index: EvidenceIndex,
+    ranked: list[tuple[float, int]],
+    *,
+    asked: str,
+) -> Contradiction | None:
+    """A short answer whose value the evidence never states, against the passage that
+    restates the question with another answer of the asked kind."""
+    said = passage(answer)
+    if len(said.values) != 1:
+        return None
+    value = said.values[0]
+    if value.quantity is not None:
+        if any(quantities_match(value.quantity, e) for _, e in index.all_quantities):
+            return None
+    elif _entity_found(value.text, index):
+        return None
+    question = claim_text[: len(claim_text) - len(answer)].strip()
+    about = passage(question)
+    best = max(((covered(about, index.passage(i)), i) for _, i in ranked), default=(0.0, -1))
+    if best[0] < _QUESTION_COVERAGE:
+        return None
+    chunk = index.chunks[best[1]]
+    return answer_conflict(
+        asked or question, said, index.passage(best[1]), evidence_id=chunk.id, quote=chunk.text
+    )
+
+
+def _polarity_differs(asserted: str, whole: bool, index: EvidenceIndex, i: int) -> bool:
+    claim_neg = negations_about(asserted, index.stems(i)) % 2
+    chunk_neg = negations_about(index.views[i], set(content_stems(asserted))) % 2
+    return claim_neg != chunk_neg and (bool(claim_neg) or whole)
+
+
+def _open_subject_stems(
+    asserted: str, index: EvidenceIndex, top: list[tuple[int, float]]
+) -> set[str]:
+    """The stems of the claim's subject when a retrieved chunk leaves its subject open."""
+    if not any(index.open[i] for i, _ in top):
+        return set()
+    subject = sentence_subject(asserted, name_fallback=False)
+    return set(content_stems(subject)) if subject else set()

@@ -22,7 +22,7 @@ restates the claim, and only for cues whose scope both texts share.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
@@ -34,6 +34,7 @@ from langchain_qgate.grounding.checks import (
     coverage,
     extract_entities,
     extract_quantities,
+    negated_spans,
     negations_about,
     quantities_match,
     stem,
@@ -48,6 +49,7 @@ __all__ = [
     "Passage",
     "Value",
     "all_found",
+    "answer_conflict",
     "covered",
     "found_in",
     "name_head",
@@ -59,7 +61,8 @@ __all__ = [
 
 _CLAUSE_SPLIT = re.compile(r"[;:,]|\s(?:but|while|whereas|although|though)\s", re.I)
 _CLAUSE_COVERAGE = 0.6  # a negated clause of the passage must restate this much of the claim
-_ANCHOR_SPAN = 3  # a shared content word at most this many tokens from the value
+_ANCHOR_SPAN = 3  # a shared content word at most this many words from the value
+_MAX_GAP = 2  # function words between two matched stretches of one run
 _HEDGE_TOLERANCE = 0.5  # "about 500" is not contradicted by 480 (only by < 250 or > 750)
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _TITLES = word_set(
@@ -109,6 +112,8 @@ class Value:
         unit: Stem of the unit word after a quantity ("dogs", "month"), or "".
         etype: For names: ``person``, ``org``, ``place`` or "" (unknown).
         core: For names: lower-cased name words without titles and glue words.
+        subject: It opens its sentence (the subject, as far as position tells).
+        negated: A negation governs it ("not an album by <X>"): the text denies it.
     """
 
     key: str
@@ -119,6 +124,8 @@ class Value:
     unit: str = ""
     etype: str = ""
     core: frozenset[str] = frozenset()
+    subject: bool = False
+    negated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +200,25 @@ def _core(words: Sequence[str]) -> frozenset[str]:
     return frozenset(out)
 
 
+_LEADING_ARTICLE = re.compile(r"\s*(?:(?:the|a|an)\s+)?", re.I)
+
+
 def _values(text: str) -> list[Value]:
+    values = _raw_values(text)
+    opening = _LEADING_ARTICLE.match(text)
+    first = opening.end() if opening else 0
+    denied = negated_spans(text)
+    return [
+        replace(
+            v,
+            subject=v.start == first,
+            negated=any(a <= v.start < b for a, b in denied),
+        )
+        for v in values
+    ]
+
+
+def _raw_values(text: str) -> list[Value]:
     out: list[Value] = []
     spans: list[tuple[int, int]] = []
     for q in extract_quantities(text):
@@ -282,6 +307,35 @@ def _found(v: Value, other: Passage) -> bool:
     if v.quantity is not None:
         return _quantity_found(v.quantity, other)
     return _name_found(v, other)
+
+
+def _small_gap(p: Passage, a: int, b: int) -> bool:
+    """Tokens ``a:b`` are at most two function words ("founded <in> 2001")."""
+    return b - a <= _MAX_GAP and all(p.value_at[k] < 0 and not p.content[k] for k in range(a, b))
+
+
+Run = tuple[int, int, int, int]
+
+
+def _aligned_runs(claim: Passage, chunk: Passage) -> list[tuple[Run, Run]]:
+    """Each stretch the aligner matched, with the bounds of the run it belongs to: matched
+    stretches separated only by a couple of function words on either side form one run."""
+    matcher = SequenceMatcher(None, claim.keys, chunk.keys, autojunk=False)
+    equal = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag == "equal"]
+    out: list[tuple[Run, Run]] = []
+    bounds: list[int] = []  # indexes into ``out`` of the current run
+    for seg in equal:
+        if bounds:
+            prev = out[bounds[-1]][0]
+            if not (_small_gap(claim, prev[1], seg[0]) and _small_gap(chunk, prev[3], seg[2])):
+                bounds = []
+        bounds.append(len(out))
+        out.append((seg, seg))
+        first = out[bounds[0]][0]
+        run = (first[0], seg[1], first[2], seg[3])
+        for k in bounds:
+            out[k] = (out[k][0], run)
+    return out
 
 
 def _anchored(p: Passage, i: int, lo: int, hi: int) -> bool:
@@ -374,6 +428,8 @@ def _unit_conflicts(claim: Passage, chunk: Passage, given: str) -> list[tuple[Va
         q = cv.quantity
         if q is None or q.hedged or q.ordinal or not cv.unit or cv.text.lower() in given:
             continue
+        if cv.negated:
+            continue
         if _found(cv, chunk):
             continue
         left, right = _left_words(claim, i), _right_words(claim, cv)
@@ -437,24 +493,23 @@ def slot_conflict(
             the claim); False pairs only counts of one unit in one context ("a <24>-month
             warranty" / "the <36>-month warranty"), for passages sharing fewer words.
     """
-    matcher = SequenceMatcher(None, claim.keys, chunk.keys, autojunk=False)
     conflicts: list[tuple[Value, Value]] = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes() if aligned else ():
-        if tag != "equal":
-            continue
+    for (i1, i2, j1, _), (lo, hi, clo, chi) in _aligned_runs(claim, chunk) if aligned else ():
         for off in range(i2 - i1):
             i, j = i1 + off, j1 + off
             if claim.value_at[i] < 0:
                 continue
             cv = claim.values[claim.value_at[i]]
             ev = chunk.values[chunk.value_at[j]]
-            if cv.text.lower() in given or _found(cv, chunk) or _found(ev, claim):
-                continue  # the claim states the passage's value too: it has its own slot there
+            if cv.negated or cv.text.lower() in given or _found(cv, chunk) or _found(ev, claim):
+                continue  # denied by the claim, or the claim states the passage's value too
+            if cv.key == "<ent>" and cv.subject != ev.subject:
+                continue  # a sentence's subject and a name in another role
             if not _rivals(cv, ev, claim, chunk):
                 continue
             if settled is not None and settled(cv):
                 continue  # another passage about the same thing states it
-            if (_anchored(claim, i, i1, i2) and _anchored(chunk, j, j1, j2)) or _framed(cv, ev):
+            if (_anchored(claim, i, lo, hi) and _anchored(chunk, j, clo, chi)) or _framed(cv, ev):
                 conflicts.append((cv, ev))
     if not conflicts:
         conflicts = [
@@ -507,3 +562,62 @@ def covered(claim: Passage, chunk: Passage) -> float:
 def all_found(claim: Passage, chunk: Passage, given: str = "") -> bool:
     """Whether every value the claim asserts appears in ``chunk``."""
     return all(v.text.lower() in given or _found(v, chunk) for v in claim.values)
+
+
+_WH_KEYS = (
+    (re.compile(r"\b(?:when|what year|which year|in what year|what date)\b", re.I), "<date>"),
+    (re.compile(r"\bhow (?:many|much|long|old|tall|far|big)\b", re.I), "<num>"),
+    (re.compile(r"\b(?:who|whom|whose|where|which|what)\b", re.I), "<ent>"),
+)
+
+
+_WHO = re.compile(r"\b(?:who|whom|whose)\b", re.I)
+_WHERE = re.compile(r"\bwhere\b", re.I)
+
+
+def answer_conflict(
+    question: str, answer: Passage, chunk: Passage, *, evidence_id: str, quote: str
+) -> Contradiction | None:
+    """A short answer against a passage that restates the question and gives another answer.
+
+    "When was Acme founded? 1998" against "Acme was founded in 2001 in Berlin.": the passage
+    answers the question with the one value of the asked kind that the question does not
+    give. Used only when the answer's value appears nowhere in the evidence.
+    """
+    if len(answer.values) != 1:
+        return None
+    key = next((k for pattern, k in _WH_KEYS if pattern.search(question)), None)
+    cv = answer.values[0]
+    if key is None or cv.key != key:
+        return None
+    asked = question.lower()
+    avoid = "place" if _WHO.search(question) else ""
+    want = "place" if _WHERE.search(question) else ""
+    rivals = [
+        ev
+        for ev in chunk.values
+        if ev.key == key
+        and ev.text.lower() not in asked
+        and not _name_in(ev, asked)
+        and not (avoid and ev.etype == avoid)
+        and not (want and ev.etype not in (want, ""))
+    ]
+    if len(rivals) != 1 or _found(cv, chunk):
+        return None
+    ev = rivals[0]
+    if cv.quantity is not None and ev.quantity is not None:
+        if not comparable(cv.quantity, ev.quantity) or quantities_match(cv.quantity, ev.quantity):
+            return None
+    elif (cv.etype and ev.etype and cv.etype != ev.etype) or cv.core & ev.core:
+        return None
+    return Contradiction(
+        kind=_kind(cv, ev),
+        claim_value=cv.text,
+        evidence_value=ev.text,
+        evidence_id=evidence_id,
+        quote=quote,
+    )
+
+
+def _name_in(v: Value, text: str) -> bool:
+    return bool(v.core) and all(w in text for w in v.core)

@@ -292,3 +292,27 @@ def test_chat_reply_small_talk_is_not_claimed_and_facts_are_graded(monitor) -> N
         "The Oresund Bridge links Copenhagen and Malmo."
     ]
     assert report.verdicts[0].grade is Grade.GROUNDED
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "reason"),
+    [
+        ("When was Acme founded?", "1998", "the evidence says 2001, not 1998"),
+        ("Who founded Acme?", "John Smith", "the evidence says Jane Doe, not John Smith"),
+    ],
+)
+def test_a_short_answer_against_the_passage_that_answers_the_question(
+    monitor, question, answer, reason
+) -> None:
+    evidence = "Acme was founded in 2001 in Berlin by Jane Doe."
+    v = monitor.verify_grounding(answer, [evidence], question=question).verdicts[0]
+    assert v.reason == f"contradicted: {reason}"
+    right = monitor.verify_grounding("Jane Doe", [evidence], question="Who founded Acme?")
+    assert right.contradictions == []
+
+
+def test_a_sentence_cut_from_its_page_may_be_about_the_claims_subject(monitor) -> None:
+    evidence = "It was discovered in 1935 by Arthur Jeffrey Dempster."
+    v = monitor.verify_grounding("Uranium-235 was discovered in 1935.", [evidence]).verdicts[0]
+    assert v.grade is Grade.GROUNDED
+    assert v.signals["entities_ok"] == 1.0
