@@ -30,6 +30,7 @@ from langchain_qgate.grounding.slots import (
     all_found,
     answer_conflict,
     covered,
+    found_in,
     name_head,
     negation_clash,
     passage,
@@ -139,14 +140,22 @@ def _contradiction(
     about = value_free_stems(claim)
     if sum(about.values()) <= 0.0:
         return None
-    ranked = sorted(((covered(claim, index.passage(i)), i) for i, _ in top), key=lambda t: -t[0])
+    # Passages about the same thing first; among equals, the one stating more of the claim's
+    # values ("In fiscal year 2024, ... revenue of €48.2 million" before "... in fiscal 2023").
+    scored = [(covered(claim, index.passage(i)), i) for i, _ in top]
+    ranked = sorted(
+        scored,
+        key=lambda t: (
+            -round(t[0], 2),
+            -sum(found_in(v, index.passage(t[1])) for v in claim.values),
+        ),
+    )
     candidates = [(c, i) for c, i in ranked if c >= _ALIGNED_COVERAGE]
 
     def settled(value: Value) -> bool:
         # Evidence that states the claim's value anywhere makes a rival in one passage about
-        # another thing said with the same words, not a contradiction.
-        # (a count only when it counts the same unit: "four games" does not settle "four
-        # league titles").
+        # another thing said with the same words, not a contradiction (a count only when it
+        # counts the same unit: "four games" does not settle "four league titles").
         if value.quantity is None:
             return _entity_found(value.text, index)
         q = value.quantity

@@ -223,7 +223,11 @@ def _raw_values(text: str) -> list[Value]:
     spans: list[tuple[int, int]] = []
     for q in extract_quantities(text):
         end = max(q.end, q.start + len(q.raw))
-        out.append(Value(_quantity_key(q), q.raw, q.start, end, q, _unit(text, q.end, q.raw)))
+        # A unit belongs to a count or a rank ("340 people", "second album"), not to a date,
+        # a time or a percentage ("2024 revenue" is no unit of 2024).
+        counted = q.kind in ("number", "money")
+        unit = _unit(text, q.end, q.raw) if counted else ""
+        out.append(Value(_quantity_key(q), q.raw, q.start, end, q, unit))
         spans.append((q.start, end))
     for name, s, e in extract_entities(text):
         if any(s < b and e > a for a, b in spans):
@@ -534,24 +538,51 @@ def slot_conflict(
 def negation_clash(claim: Passage, chunk: Passage, *, asserted_negation: bool = True) -> bool:
     """Whether ``chunk`` restates ``claim`` with the opposite polarity.
 
-    Only negation cues whose scope shares words with the other text count ("nothing to do
-    with Starbucks" says nothing about a claim without Starbucks); ``asserted_negation`` False
-    (a bare answer to a question) lets only a negated claim clash.
+    Polarity is compared clause by clause: a negated clause of either text clashes when the
+    other text restates that clause (most of its words) and no restating clause has the same
+    polarity. So "Gold dissolves in mercury, and this is not a chemical reaction" does not deny
+    "Gold is resistant to most chemical reactions", a copied sentence never clashes with
+    itself, and "It is false that X" denies X. Only cues whose scope the other text shares
+    count; ``asserted_negation`` False (a bare answer to a question) lets only a negated claim
+    clash.
     """
-    claim_neg = negations_about(claim.text, set(chunk.stems), strict=True) % 2
-    # In the passage, only a negated clause that restates the claim counts ("Gold dissolves
-    # in mercury, and this is not a chemical reaction" does not deny "Gold is resistant to
-    # most chemical reactions").
-    about = value_free_stems(claim)
-    chunk_neg = (
-        sum(
-            negations_about(clause, set(claim.stems), strict=True)
-            for clause in _CLAUSE_SPLIT.split(chunk.text)
-            if coverage(about, set(content_stems(clause))) >= _CLAUSE_COVERAGE
-        )
-        % 2
+    mine = _clauses(claim.text, chunk.stems)
+    theirs = _clauses(chunk.text, claim.stems)
+    return _unmatched_negation(mine, theirs) or (
+        asserted_negation and _unmatched_negation(theirs, mine, restating=value_free_stems(claim))
     )
-    return claim_neg != chunk_neg and (bool(claim_neg) or asserted_negation)
+
+
+_Clause = tuple[dict[str, float], int]
+
+
+def _clauses(text: str, other: frozenset[str]) -> list[_Clause]:
+    """Each clause's content stems and its polarity about ``other`` (1 = negated)."""
+    out = []
+    for part in _CLAUSE_SPLIT.split(text):
+        stems = content_stems(part)
+        if stems:
+            out.append((stems, negations_about(part, set(other), strict=True) % 2))
+    return out
+
+
+def _unmatched_negation(
+    side: list[_Clause], other: list[_Clause], restating: dict[str, float] | None = None
+) -> bool:
+    """A negated clause of ``side`` that ``other`` restates only with the opposite polarity.
+
+    With ``restating``, a clause of ``side`` counts only when it restates those words (the
+    passage's clause must be about what the claim says).
+    """
+    for stems, negated in side:
+        if not negated:
+            continue
+        if restating is not None and coverage(restating, set(stems)) < _CLAUSE_COVERAGE:
+            continue
+        twins = [pol for o, pol in other if coverage(stems, set(o)) >= _CLAUSE_COVERAGE]
+        if twins and negated not in twins:
+            return True
+    return False
 
 
 def covered(claim: Passage, chunk: Passage) -> float:
