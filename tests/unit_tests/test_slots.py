@@ -156,16 +156,22 @@ def test_counts_of_one_unit_conflict_only_about_the_same_thing() -> None:
 
 
 def test_a_value_the_claim_denies_never_conflicts() -> None:
-    assert conflict(
-        "The Endless River is not an album by Danny DeVito.",
-        "The Endless River is an album by the band Pink Floyd.",
-    ) is None
+    assert (
+        conflict(
+            "The Endless River is not an album by Danny DeVito.",
+            "The Endless River is an album by the band Pink Floyd.",
+        )
+        is None
+    )
 
 
 def test_a_subject_never_conflicts_with_a_name_in_another_role() -> None:
-    assert conflict(
-        "Wolfgang Mozart had two sons.", "He was survived by his wife Constanze and two sons."
-    ) is None
+    assert (
+        conflict(
+            "Wolfgang Mozart had two sons.", "He was survived by his wife Constanze and two sons."
+        )
+        is None
+    )
     found = conflict("Jane Doe founded Acme in 2001.", "John Smith founded Acme in 2001.")
     assert found is not None
     assert (found.claim_value, found.evidence_value) == ("Jane Doe", "John Smith")
