@@ -55,10 +55,10 @@ def main() -> int:
         res["contexts"] = len(ctxs)
         res["seconds"] = round(time.perf_counter() - t0, 1)
         out["files"][path.stem] = res  # type: ignore[index]
-        parts = [
-            f"{k} {v['n']}/{v['contradicted']}/{v['grounded'] / max(v['n'], 1):.1%}"
-            for k, v in res["variants"].items()
-        ]
+        parts = []
+        for k, v in res["variants"].items():
+            graded = max(v["n"] - v["no_claims"], 1)
+            parts.append(f"{k} {v['n']}/{v['contradicted']}/{v['grounded'] / graded:.1%}")
         print(f"{path.stem:24s} {len(ctxs):8d} {res['sentences']:9d}  " + "; ".join(parts))
         for ex in res["contradiction_examples"][:5]:
             print(f"    CONTRADICTED {ex['kind']}: {ex['variant'][:90]!r} -> {ex['reason'][:90]}")

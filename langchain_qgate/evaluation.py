@@ -428,8 +428,10 @@ def run_copied_sentences(
         examples: How many contradicted or non-grounded variants to keep for the report.
 
     Returns:
-        ``{"sentences", "variants": {kind: {"n", "contradicted", "grounded"}},
-        "contradiction_examples", "not_grounded_examples"}``.
+        ``{"sentences", "variants": {kind: {"n", "contradicted", "grounded", "claims",
+        "no_claims"}}, "contradiction_examples", "not_grounded_examples"}``: ``grounded``
+        counts variants whose counted claims are all GROUNDED, among the ``n - no_claims``
+        variants that have any.
     """
     from langchain_qgate.schemas import Grade
 
@@ -448,10 +450,15 @@ def run_copied_sentences(
             sentences += 1
             for kind, variant in copied_sentence_variants(text, context, seed=k).items():
                 report = monitor.verify_grounding(variant, index)
-                s = stats.setdefault(kind, {"n": 0, "contradicted": 0, "grounded": 0, "claims": 0})
+                s = stats.setdefault(
+                    kind, {"n": 0, "contradicted": 0, "grounded": 0, "claims": 0, "no_claims": 0}
+                )
                 s["n"] += 1
                 counted = [v for v in report.verdicts if v.counted]
                 s["claims"] += len(counted)
+                if not counted:
+                    s["no_claims"] += 1  # a question, a heading, an opinion: nothing to grade
+                    continue
                 if report.contradictions:
                     s["contradicted"] += 1
                     if len(contra_examples) < examples:
@@ -459,7 +466,7 @@ def run_copied_sentences(
                             {"context": name, "kind": kind, "variant": variant,
                              "reason": report.contradictions[0].reason}
                         )  # fmt: skip
-                if counted and all(v.grade is Grade.GROUNDED for v in counted):
+                if all(v.grade is Grade.GROUNDED for v in counted):
                     s["grounded"] += 1
                 elif len(weak_examples) < examples:
                     weak_examples.append(

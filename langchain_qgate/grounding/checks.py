@@ -379,6 +379,8 @@ _NOT_NEGATING = re.compile(
     r"|sooner|but|\.?\s*\d)\b",
     re.I,
 )
+# "No." / "No," opening an answer answers a question; it negates nothing that follows.
+_ANSWER_NO = re.compile(r"no\s*[.,!:;]", re.I)
 # Denials: "it is false that X" / "contrary to reports that X" govern the rest of the
 # sentence; "X is not true" governs the clause before it.
 _DENIAL_AHEAD = re.compile(
@@ -406,7 +408,7 @@ def _cues(text: str) -> list[tuple[int, int, str]]:
     for m in _NEGATION.finditer(text):
         if any(a <= m.start() < b for a, b, _ in found):
             continue
-        if _NOT_NEGATING.match(text, m.end()):
+        if _NOT_NEGATING.match(text, m.end()) or _ANSWER_NO.match(text, m.start()):
             continue
         found.append((m.start(), m.end(), "word"))
     found.sort()

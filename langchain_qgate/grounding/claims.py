@@ -253,10 +253,12 @@ def _heading_like(text: str, seg: Segment) -> bool:
 # "[verified: GROUNDED]", ", as the evidence confirms"): it asserts nothing to check and must
 # not change a grade, so it is dropped from the claim.
 _MARKERS = re.compile(
-    r"\s*(?:\[[^\[\]\s]{1,80}\]|\[(?:verified|unverified|source|sources|citation|cite|ref"
-    r"|doc|document|evidence|grounded|fabricated|inferred|confidence|fact[- ]?check(?:ed)?)\b"
+    r"(?:^|(?<!\s)\s+|(?<=[.,;:!?]))(?:\[[^\[\]\s]{1,80}\](?![\w(\[])|\[(?:verified"
+    r"|unverified|source|sources|citation|cite|ref|doc|document|evidence|grounded|fabricated"
+    r"|inferred|confidence|fact[- ]?check(?:ed)?)\b"
     r"[^\[\]\n]{0,80}\]|【[^】\n]{0,80}】|\((?:source|sources|see|ref|cf)\s*:[^()\n]{0,80}\))"
-    r"|,?\s+(?:as|which)\s+(?:the\s+)?(?:evidence|sources?|documents?|context|records?)\s+"
+    r"|(?:,|(?<![\s,]))\s+(?:as|which)\s+(?:the\s+)?(?:evidence|sources?|documents?|context"
+    r"|records?)\s+"
     r"(?:confirms?|shows?|states?|says?|supports?|verif(?:y|ies))(?:\s+(?:this|that|it))?\b",
     _I,
 )
