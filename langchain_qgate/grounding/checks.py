@@ -203,6 +203,8 @@ def extract_quantities(text: str) -> list[Quantity]:
         if len(scale_word) == 1 and m.start("scale") != m.end("num"):
             scale_word = ""
         scale = _SCALES.get(scale_word, 1.0)
+        if not math.isfinite(value * scale):
+            continue  # over 1e308 ("1" followed by 309 digits): no float can compare it
         end = m.end("scale") if scale_word else m.end("num")
         start = m.start("num")
         currency = ""
@@ -255,8 +257,8 @@ def extract_quantities(text: str) -> list[Quantity]:
 
 
 def _round_sig(x: float, digits: int) -> float:
-    if x == 0:
-        return 0.0
+    if x == 0 or not math.isfinite(x):
+        return x
     return round(x, -math.floor(math.log10(abs(x))) + (digits - 1))
 
 
@@ -427,7 +429,7 @@ def coverage(claim_stems: dict[str, float], evidence_stems: set[str]) -> float:
 
 
 _CAP_SEQ = re.compile(
-    r"(?<![\w'’])(?:[A-Z][\w'’.-]*|[A-Z]{2,})(?:\s+(?:of|the|de|la|von|van|and|&)?\s*"
+    r"(?<![\w'’])(?:[A-Z][\w'’.-]*|[A-Z]{2,})(?:\s+(?:(?:of|the|de|la|von|van|and|&)\s*)?"
     r"(?:[A-Z][\w'’.-]*|[A-Z]{2,}|\d+))*"
 )
 _NOT_ENTITY = {
