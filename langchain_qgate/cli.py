@@ -31,8 +31,8 @@ _PLUGINS = ("langchain_qgate._cli_demo", "langchain_qgate._cli_judge")
 _MAX_ERROR_CHARS = 400
 
 
-class CliError(QGateError):
-    """A bad command-line input: printed as one line, exit status 1."""
+class CliError(QGateError, ValueError):
+    """A bad command-line input (unreadable file, malformed JSONL...): one line, exit 1."""
 
 
 def _read(path: str) -> str:

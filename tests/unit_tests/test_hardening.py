@@ -267,6 +267,10 @@ def test_config_evidence_list_that_contains_itself_is_invalid_input(monitor) -> 
         EvidenceIndex(deep, embedder=HashingEmbedder())
     shared = ["Acme has 5 staff."]
     assert len(EvidenceIndex([shared, shared], embedder=HashingEmbedder())) == 2
+    with pytest.raises(InvalidInputError, match="contains itself"):
+        QualityGateMiddleware(monitor=monitor, evidence=evidence)  # static evidence too
+    with pytest.raises(InvalidInputError, match="nested more than"):
+        QualityGateMiddleware(monitor=monitor, evidence=deep)
 
 
 # -- 5. CLI ----------------------------------------------------------------------------------
