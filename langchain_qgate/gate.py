@@ -550,6 +550,9 @@ class QualityGate:
 
         Raises:
             QualityGateRejected: Under ``on_exhausted="raise"`` with no retries left.
+            InvalidInputError: Unusable input, naming the field: wrong types, ``retries_used``
+                not an int >= 0, a ``config`` override that is not finite or out of range,
+                malformed ``counters`` or evidence.
         """
         report = self.monitor.verify_grounding(output, evidence, question=question)
         return self.decide(
