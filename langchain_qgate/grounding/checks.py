@@ -9,6 +9,7 @@ Quantities are normalised before comparison, so "$10M", "10 million dollars" and
 
 from __future__ import annotations
 
+import bisect
 import gzip
 import json
 import math
@@ -159,14 +160,23 @@ def extract_quantities(text: str) -> list[Quantity]:
     ("five", "twenty-two") are numbers.
     """
     out: list[Quantity] = []
-    taken: list[tuple[int, int]] = []
+    # The spans taken so far, merged into disjoint sorted runs [starts[i], ends[i]): a span is
+    # free iff the last run starting before its end stops before its start. O(log n) per
+    # check, so thousands of numbers ("[1,[1,[1,...") stay linear-ish, not quadratic.
+    starts: list[int] = []
+    ends: list[int] = []
 
     def free(s: int, e: int) -> bool:
-        return all(e <= a or s >= b for a, b in taken)
+        i = bisect.bisect_left(starts, e) - 1
+        return i < 0 or ends[i] <= s
 
     def add(q: Quantity) -> None:
         out.append(q)
-        taken.append((q.start, q.end))
+        lo = bisect.bisect_left(ends, q.start)  # first run that reaches q.start
+        hi = bisect.bisect_right(starts, q.end)  # runs starting at or before q.end
+        merged = lo < hi  # runs lo..hi-1 overlap or touch q: one run replaces them
+        starts[lo:hi] = [min(q.start, starts[lo]) if merged else q.start]
+        ends[lo:hi] = [max(q.end, ends[hi - 1]) if merged else q.end]
 
     for m in _DATE_ISO.finditer(text):
         y, mo, d = int(m[1]), int(m[2]), int(m[3])
