@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import gzip
+import itertools
 import json
 import math
 import re
@@ -349,10 +350,14 @@ def negation_scopes(text: str) -> list[set[str]]:
     the clause.
     """
     out: list[set[str]] = []
+    clause_ends: list[int] | None = None  # found once, not re-scanned per cue (linear time)
     for m in _NEGATION.finditer(text):
-        rest = text[m.end() :]
-        stop = _CLAUSE_END.search(rest)
-        words = tokens(rest[: stop.start()] if stop else rest)[: _SCOPE_WORDS + 3]
+        if clause_ends is None:
+            clause_ends = [c.start() for c in _CLAUSE_END.finditer(text)]
+        i = bisect.bisect_left(clause_ends, m.end())
+        stop = clause_ends[i] if i < len(clause_ends) else len(text)
+        found = _TOKEN.finditer(text, m.end(), stop)
+        words = [t.group() for t in itertools.islice(found, _SCOPE_WORDS + 3)]
         scope = list(content_stems(" ".join(words)))[:_SCOPE_WORDS]
         out.append(set(scope))
     return out

@@ -30,6 +30,7 @@ from langchain_qgate.grounding import HallucinationMonitor, extract_claims
 from langchain_qgate.grounding.checks import (
     extract_entities,
     extract_quantities,
+    negation_scopes,
 )
 from langchain_qgate.grounding.claims import _URL_OR_CITATION, classify_sentence
 from langchain_qgate.grounding.embeddings import HashingEmbedder
@@ -118,6 +119,15 @@ def test_long_token_of_numbers_gives_every_quantity() -> None:
     assert [q.kind for q in quantities[-3:]] == ["date", "money", "percent"]
     assert quantities[0].start == 1
     assert all(a.end <= b.start for a, b in itertools.pairwise(quantities))
+
+
+def test_long_run_of_negations_keeps_each_scope() -> None:
+    # Each cue re-scanned the rest of the text for its clause end (quadratic without
+    # punctuation: 120 s for 80 K chars of "not x not x ...").
+    scopes = negation_scopes("not apples " * 20_000 + "never bananas, no cherries")
+    assert len(scopes) == 20_002
+    assert scopes[0] == {"appl"}  # the next 8 words: "apples not apples not ..."
+    assert scopes[-3:] == [{"appl", "nev", "banana"}, {"banana"}, {"cherr"}]
 
 
 # -- 2. 309-digit integers -------------------------------------------------------------------
