@@ -19,7 +19,10 @@ $(VENV)/.installed: pyproject.toml
 demo: setup
 	$(VENV)/bin/qgate demo
 
+BENCHDATA ?= $(or $(QGATE_BENCHDATA),../shared/benchdata)
+
 test: setup
+	@test -f "$(BENCHDATA)/README.md" || echo "note: benchmark data not found at $(BENCHDATA); the real-data tier is skipped (set QGATE_BENCHDATA=/path/to/benchdata)"
 	$(PY) -m pytest tests
 
 test-unit: setup
@@ -37,7 +40,7 @@ type: setup
 	$(VENV)/bin/mypy
 
 bench: setup
-	$(VENV)/bin/qgate bench detection --data ../shared/benchdata/*.jsonl --json benchmarks/results/detection.json
+	$(VENV)/bin/qgate bench detection --data $(BENCHDATA)/*.jsonl --json benchmarks/results/detection.json
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -40,18 +40,18 @@ from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 
-from langchain_qgate._demo_kit import (
-    KeywordRetriever,
-    ScriptedChatModel,
-    load_docs,
-    make_search_tool,
-)
 from langchain_qgate.gate import GatePolicy
 from langchain_qgate.grounding import HallucinationMonitor
 from langchain_qgate.grounding.embeddings import HashingEmbedder, default_embedder
 from langchain_qgate.integrations._harvest import collect_evidence
 from langchain_qgate.integrations._step import GateRunner, default_gate, gate_load_monitor
 from langchain_qgate.integrations.middleware import QualityGateMiddleware
+from langchain_qgate.testing import (
+    KeywordRetriever,
+    ScriptedChatModel,
+    load_docs,
+    make_search_tool,
+)
 
 DOCS_DIR = Path(__file__).resolve().parents[1] / "examples" / "docs"
 QUESTION = (

@@ -17,15 +17,15 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
+from langchain_qgate import GatePolicy, QualityGateMiddleware
+
 # Offline stand-ins for a real chat model and retriever (swap in your own).
-from langchain_qgate._demo_kit import (
+from langchain_qgate.testing import (
     KeywordRetriever,
     ScriptedChatModel,
     load_docs,
     make_search_tool,
 )
-from langchain_qgate.gate import GatePolicy
-from langchain_qgate.integrations import QualityGateMiddleware
 
 SCRIPT = {  # question -> the scripted model's successive answers (the last one repeats)
     "What was Nordlicht's revenue in 2024?": [

@@ -16,8 +16,7 @@ from pathlib import Path
 
 from langchain_core.documents import Document
 
-from langchain_qgate.calibration import ConfidenceCalibrator
-from langchain_qgate.grounding import HallucinationMonitor
+from langchain_qgate import ConfidenceCalibrator, HallucinationMonitor
 
 DOCS = Path(__file__).parent / "docs"
 

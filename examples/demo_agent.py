@@ -25,14 +25,13 @@ from langchain_core.messages import AIMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from langchain_qgate._demo_kit import (
+from langchain_qgate import GatePolicy, QualityGateMiddleware
+from langchain_qgate.testing import (
     KeywordRetriever,
     ScriptedChatModel,
     load_docs,
     make_search_tool,
 )
-from langchain_qgate.gate import GatePolicy
-from langchain_qgate.integrations import QualityGateMiddleware
 
 DOCS = Path(__file__).resolve().parent / "docs"
 QUESTION = sys.argv[1] if len(sys.argv) > 1 else "How many robots did Nordlicht ship in 2024?"

@@ -19,9 +19,8 @@ from langgraph.checkpoint.sqlite import SqliteSaver  # pip install langgraph-che
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command
 
-from langchain_qgate._demo_kit import KeywordRetriever, ScriptedChatModel, load_docs
-from langchain_qgate.gate import GatePolicy
-from langchain_qgate.integrations import QualityGateState, add_quality_gate
+from langchain_qgate import GatePolicy, QualityGateState, add_quality_gate
+from langchain_qgate.testing import KeywordRetriever, ScriptedChatModel, load_docs
 
 retriever = KeywordRetriever(docs=load_docs(Path(__file__).parent / "docs"), k=3)
 DRAFTS = [

@@ -1,8 +1,9 @@
 """Gate an LCEL chain (``with_quality_gate``) and observe any chain (callback handler).
 
-1. ``with_quality_gate(prompt | model, evidence_fn=...)``: the first answer is rejected, the
-   chain is re-invoked with the guidance in the prompt's ``{guidance}`` slot, the corrected
-   answer passes.
+1. ``with_quality_gate(prompt | model, evidence_fn=...)``: the first answer is rejected; the
+   gate works at the chat-model level, so the model is called again with its draft and the
+   guidance appended as messages (any prompt works, no ``{guidance}`` slot needed), and the
+   corrected answer passes.
 2. ``QualityGateCallbackHandler``: grades what a retrieval chain's model says against what
    its retriever returned, without blocking anything.
 
@@ -15,18 +16,17 @@ from pathlib import Path
 
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.prompts import ChatPromptTemplate
-from langchain_core.runnables import RunnablePassthrough
+from langchain_core.runnables import RunnableLambda, RunnablePassthrough
 
-from langchain_qgate._demo_kit import KeywordRetriever, ScriptedChatModel, load_docs
-from langchain_qgate.gate import GatePolicy
-from langchain_qgate.integrations import QualityGateCallbackHandler, with_quality_gate
+from langchain_qgate import GatePolicy, QualityGateCallbackHandler, with_quality_gate
+from langchain_qgate.testing import KeywordRetriever, ScriptedChatModel, load_docs
 
 docs = load_docs(Path(__file__).parent / "docs")
 retriever = KeywordRetriever(docs=docs, k=3)
 
 
 def respond(messages: list[BaseMessage]) -> AIMessage:
-    """Scripted model: a wrong figure first, the right one once guidance is in the prompt."""
+    """Scripted model: a wrong figure first, the right one once the guidance turn follows."""
     if "did not pass the fact check" in str(messages[-1].content):
         return AIMessage("Nordlicht shipped 1,150 robots in 2024, up from 870 in 2023.")
     return AIMessage("Nordlicht shipped 1,500 robots in 2024, up from 870 in 2023.")
@@ -34,11 +34,8 @@ def respond(messages: list[BaseMessage]) -> AIMessage:
 
 model = ScriptedChatModel(respond=respond)
 prompt = ChatPromptTemplate.from_messages(
-    [
-        ("system", "Answer from the context only.\n\nContext:\n{context}"),
-        ("human", "{question}\n\n{guidance}"),
-    ]
-).partial(guidance="")
+    [("system", "Answer from the context only.\n\nContext:\n{context}"), ("human", "{question}")]
+)
 
 # 1. Gate + retry with guidance.
 gated = with_quality_gate(
@@ -54,7 +51,8 @@ print(f"  {meta['decision']}, grounding {meta['score']:.2f}, retries {meta['retr
 
 # 2. Observe only: the handler collects the retriever's documents and grades the model output.
 handler = QualityGateCallbackHandler()
-chain = {"context": retriever, "question": RunnablePassthrough()} | prompt | model
+as_text = RunnableLambda(lambda docs: "\n\n".join(d.page_content for d in docs))
+chain = {"context": retriever | as_text, "question": RunnablePassthrough()} | prompt | model
 chain.invoke(question, {"callbacks": [handler]})
 check = handler.latest()
 print(f"observed: passed={check.passed}, evidence items={check.evidence_count}")

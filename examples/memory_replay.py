@@ -15,7 +15,7 @@ import warnings
 
 from langgraph.store.memory import InMemoryStore
 
-from langchain_qgate.memory import DecisionNoiseWarning, QualityFilteredStore
+from langchain_qgate import DecisionNoiseWarning, QualityFilteredStore
 
 EPISODES = ("user-42", "episodes")
 DECISIONS = ("user-42", "decisions")

@@ -19,10 +19,15 @@ from langchain_core.documents import Document
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
-from langchain_qgate._demo_kit import KeywordRetriever
-from langchain_qgate.integrations.judge_node import JudgeState, judge_node
-from langchain_qgate.judge import AgentResult, Hypothesis
-from langchain_qgate.tool_gating import ToolGatingConfig, gated_retriever
+from langchain_qgate import (
+    AgentResult,
+    Hypothesis,
+    JudgeState,
+    ToolGatingConfig,
+    gated_retriever,
+    judge_node,
+)
+from langchain_qgate.testing import KeywordRetriever
 
 SIGNALS = [
     Document("Disk usage on the db-1 database host reached 95% at 02:10.", id="sig-disk"),

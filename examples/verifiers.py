@@ -17,10 +17,10 @@ from pathlib import Path
 
 from langchain_core.documents import Document
 
-from langchain_qgate.gate import QualityGate
-from langchain_qgate.grounding import (
+from langchain_qgate import (
     CascadeVerifier,
     HallucinationMonitor,
+    QualityGate,
     VerificationItem,
     VerifierVerdict,
 )
@@ -54,7 +54,7 @@ for claim in decision.metadata.claims:
     print(f"{claim.grade:<10} {claim.support:.2f}  {claim.text}  <- {claim.reason}")
 
 if os.environ.get("QGATE_NLI_MODEL"):  # e.g. "cross-encoder/nli-deberta-v3-small"
-    from langchain_qgate.grounding import NLIVerifier
+    from langchain_qgate import NLIVerifier
 
     nli = CascadeVerifier(second=NLIVerifier(os.environ["QGATE_NLI_MODEL"]))
     gate = QualityGate(monitor=HallucinationMonitor(verifier=nli))
@@ -62,7 +62,7 @@ if os.environ.get("QGATE_NLI_MODEL"):  # e.g. "cross-encoder/nli-deberta-v3-smal
 if os.environ.get("OPENAI_API_KEY"):  # any chat model with structured output
     from langchain.chat_models import init_chat_model
 
-    from langchain_qgate.grounding import LLMVerifier
+    from langchain_qgate import LLMVerifier
 
     llm = LLMVerifier(init_chat_model("openai:gpt-4o-mini", temperature=0))
     gate = QualityGate(monitor=HallucinationMonitor(verifier=CascadeVerifier(llm, max_second=5)))

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
         NLIVerifier,
         OnnxEmbedder,
         SentenceTransformerEmbedder,
+        VerificationItem,
         Verifier,
         VerifierVerdict,
         default_embedder,
@@ -64,6 +65,7 @@ if TYPE_CHECKING:
         HumanDecision,
     )
     from langchain_qgate.integrations.callbacks import (
+        QualityCheck,
         QualityGateCallbackHandler,
     )
     from langchain_qgate.integrations.graph import (
@@ -73,12 +75,14 @@ if TYPE_CHECKING:
         route_after_gate,
     )
     from langchain_qgate.integrations.judge_node import (
+        JudgeState,
         judge_node,
     )
     from langchain_qgate.integrations.middleware import (
         QualityGateMiddleware,
     )
     from langchain_qgate.integrations.runnable import (
+        QualityGateRunnable,
         with_quality_gate,
     )
     from langchain_qgate.integrations.structured import (
@@ -104,6 +108,7 @@ if TYPE_CHECKING:
         LoadCounters,
     )
     from langchain_qgate.memory import (
+        DecisionNoiseWarning,
         MemoryFilterPolicy,
         MemoryRecordFilter,
         QualityFilteredStore,
@@ -142,6 +147,7 @@ _WHERE: dict[str, str] = {
     "CognitiveLoadMonitor": "load",
     "ConfidenceCalibrator": "calibration",
     "Contradiction": "schemas",
+    "DecisionNoiseWarning": "memory",
     "DeterministicVerifier": "grounding",
     "Embedder": "grounding",
     "EmbeddingError": "errors",
@@ -167,6 +173,7 @@ _WHERE: dict[str, str] = {
     "InvalidInputError": "errors",
     "JohariQuadrant": "tool_gating",
     "JudgeLayer": "judge",
+    "JudgeState": "integrations.judge_node",
     "JudgedResult": "judge",
     "LLMVerifier": "grounding",
     "LearningSignal": "tool_gating",
@@ -180,11 +187,13 @@ _WHERE: dict[str, str] = {
     "OnnxEmbedder": "grounding",
     "NoiseGate": "gate",
     "QGateError": "errors",
+    "QualityCheck": "integrations.callbacks",
     "QualityFilteredStore": "memory",
     "QualityGate": "gate",
     "QualityGateCallbackHandler": "integrations.callbacks",
     "QualityGateMiddleware": "integrations.middleware",
     "QualityGateRejected": "errors",
+    "QualityGateRunnable": "integrations.runnable",
     "QualityGateState": "integrations.graph",
     "QualityMetadata": "gate",
     "RejectedOutput": "gate",
@@ -197,6 +206,7 @@ _WHERE: dict[str, str] = {
     "ToolGatingEvaluator": "tool_gating",
     "ToolGatingMiddleware": "integrations.tool_gating_middleware",
     "ToolGatingWarning": "tool_gating",
+    "VerificationItem": "grounding",
     "Verifier": "grounding",
     "VerifierVerdict": "grounding",
     "add_quality_gate": "integrations.graph",
@@ -222,6 +232,7 @@ __all__ = [
     "CognitiveLoadMonitor",
     "ConfidenceCalibrator",
     "Contradiction",
+    "DecisionNoiseWarning",
     "DeterministicVerifier",
     "Embedder",
     "EmbeddingError",
@@ -247,6 +258,7 @@ __all__ = [
     "InvalidInputError",
     "JohariQuadrant",
     "JudgeLayer",
+    "JudgeState",
     "JudgedResult",
     "LLMVerifier",
     "LearningSignal",
@@ -260,11 +272,13 @@ __all__ = [
     "NoiseGate",
     "OnnxEmbedder",
     "QGateError",
+    "QualityCheck",
     "QualityFilteredStore",
     "QualityGate",
     "QualityGateCallbackHandler",
     "QualityGateMiddleware",
     "QualityGateRejected",
+    "QualityGateRunnable",
     "QualityGateState",
     "QualityMetadata",
     "RejectedOutput",
@@ -277,6 +291,7 @@ __all__ = [
     "ToolGatingEvaluator",
     "ToolGatingMiddleware",
     "ToolGatingWarning",
+    "VerificationItem",
     "Verifier",
     "VerifierVerdict",
     "__version__",

@@ -98,23 +98,32 @@ def _wrap(text: str, indent: int) -> str:
 
 
 def _short(text: str, n: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= n else text[: n - 1] + "…"
+    """``text`` on one line, cut at a word boundary to at most ``n`` characters."""
+    return textwrap.shorten(text, width=n, placeholder=" …")
 
 
 def _claims_table(meta: dict[str, Any]) -> list[str]:
-    lines = [f"      {'#':>2}  {'grade':<11} {'support':>7}  {'claim':<42}  evidence / reason"]
+    """One row per claim: grade, support, the claim, then its evidence or reason (wrapped at
+    word boundaries, never cut)."""
+    lines = [f"      {'#':>2}  {'grade':<11} {'support':>7}  claim  <- evidence or reason"]
     for c in meta.get("claims", []):
-        if c.get("contradiction"):
+        counted = c.get("counted", True)
+        if not counted:
+            why = "an opinion: labelled, not graded"
+        elif c.get("contradiction"):
             why = f"contradicted: {c['contradiction']}"
         elif c["grade"] == "grounded" and c.get("evidence_ids"):
             why = f"[{','.join(str(m) for m in c.get('markers', []))}] {c['evidence_ids'][0]}"
         else:
             why = c.get("reason", "")
-        lines.append(
-            f"      {c['index'] + 1:>2}  {c['grade'].upper():<11} {c['support']:>7.2f}  "
-            f"{_short(c['text'], 42):<42}  {_short(why, 50)}"
-        )
+        label = c["grade"].upper() if counted else "OPINION"
+        support = f"{c['support']:>7.2f}" if counted else f"{'-':>7}"
+        prefix = f"      {c['index'] + 1:>2}  {label:<11} {support}  "
+        width = WIDTH - len(prefix)
+        body = textwrap.wrap(" ".join(c["text"].split()), width)
+        body += textwrap.wrap(f"<- {' '.join(why.split())}", width, subsequent_indent="   ")
+        lines.append(prefix + body[0])
+        lines.extend(" " * len(prefix) + rest for rest in body[1:])
     return lines
 
 
@@ -128,8 +137,10 @@ def _verdict_line(meta: dict[str, Any]) -> str:
     }[meta["decision"]]
     return (
         f"  [gate]   {label}   grounding {meta['score']:.2f} (needs "
-        f"{meta['grounding_threshold']:.2f}), confidence {meta['confidence']:.2f}, "
-        f"retries {meta['retries_used']}/{meta['max_retries']}"
+        f"{meta['grounding_threshold']:.2f}), retries {meta['retries_used']}/"
+        f"{meta['max_retries']}\n"
+        f"           confidence {meta['confidence']:.2f} (calibrated probability that the "
+        f"answer is supported; needs {meta['confidence_threshold']:.2f})"
     )
 
 
@@ -150,7 +161,7 @@ def _print_update(node: str, update: dict[str, Any]) -> None:
             if isinstance(m, ToolMessage):
                 ids = [d.id for d in (m.artifact or [])]
                 _out(f"  [tool]   {m.name} -> {len(ids)} passages: {', '.join(map(str, ids))}")
-    elif node.endswith(".after_model"):
+    elif node.endswith((".after_model", ".before_model")):
         removed = [m for m in messages if isinstance(m, RemoveMessage)]
         guidance = [m for m in messages if isinstance(m, HumanMessage)]
         if removed and guidance:
@@ -167,6 +178,9 @@ def _print_update(node: str, update: dict[str, Any]) -> None:
             for line in str(guidance[0].content).splitlines():
                 _out(_wrap(line, 13))
         for m in messages:
+            if isinstance(m, AIMessage) and m.response_metadata.get("qgate_status"):
+                _out("  [gate]   the draft is held: until a human decides, the conversation's last")
+                _out("           message is a placeholder, not the rejected answer")
             if isinstance(m, AIMessage) and "qgate" in m.response_metadata:
                 meta = m.response_metadata["qgate"]
                 review = m.response_metadata.get("qgate_review")
@@ -205,15 +219,15 @@ def run_demo(docs_dir: Path, *, max_retries: int = 1) -> int:
     from langgraph.checkpoint.memory import InMemorySaver
     from langgraph.types import Command
 
-    from langchain_qgate._demo_kit import (
+    from langchain_qgate.gate import GatePolicy
+    from langchain_qgate.grounding import HallucinationMonitor
+    from langchain_qgate.integrations.middleware import QualityGateMiddleware
+    from langchain_qgate.testing import (
         KeywordRetriever,
         ScriptedChatModel,
         load_docs,
         make_search_tool,
     )
-    from langchain_qgate.gate import GatePolicy
-    from langchain_qgate.grounding import HallucinationMonitor
-    from langchain_qgate.integrations.middleware import QualityGateMiddleware
 
     docs = load_docs(docs_dir)
     files = sorted({d.metadata["source"] for d in docs})

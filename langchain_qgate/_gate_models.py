@@ -65,6 +65,12 @@ class ClaimQuality(_Model):
     contradiction: str | None = None
     reason: str = ""
 
+    @property
+    def label(self) -> str:
+        """The grade for display: ``GROUNDED`` / ``INFERRED`` / ``FABRICATED``, or
+        ``OPINION`` for a claim that is labelled, not graded (``counted`` False)."""
+        return self.grade.upper() if self.counted else "OPINION"
+
 
 class SourceRef(_Model):
     """A cited evidence chunk.
@@ -93,13 +99,18 @@ class QualityMetadata(_Model):
             ``inferred_weight`` differs from 0.5).
         report_score: The grounding report's own score.
         grounding_threshold: The threshold applied.
-        confidence: Calibrated confidence.
+        confidence: Calibrated confidence: the probability, in [0, 1], that the answer is
+            supported by the evidence, mapped from the grounding score (and any stated
+            confidence) by the calibrator. ``confidence 0.35`` reads "about one chance in
+            three that this answer is supported".
         raw_confidence: Stated confidence, when the output stated one.
         confidence_threshold: The threshold applied.
         overconfident: Stated confidence well above the calibrated one.
         confidence_gap: Stated minus calibrated (0 when nothing stated).
         confidence_reason: How the confidence was obtained.
-        load_action: The load verdict (``None`` when load was not checked).
+        load_action: The load verdict (``None`` when load was not checked). ``throttle`` is
+            advice for a further attempt (the run is close to its budget); on a passed answer
+            it has no effect.
         load_reason: Why.
         failed_dimensions: Dimensions below threshold.
         claims: Per-claim grades.

@@ -15,6 +15,7 @@ from langchain_qgate.errors import InvalidInputError
 __all__ = [
     "CONFIG_KEYS",
     "PROFILES",
+    "PROFILE_FIELDS",
     "ExhaustionPolicy",
     "GatePolicy",
     "ProfileName",
@@ -40,6 +41,16 @@ CONFIG_KEYS = (
 )
 """Keys of ``RunnableConfig["configurable"]`` that override the gate policy per call."""
 
+PROFILE_FIELDS = (
+    "grounding_threshold",
+    "confidence_threshold",
+    "inferred_weight",
+    "max_contradictions",
+)
+"""What a profile sets: how strict the check is. The retry budget (``max_retries``) and the
+exhaustion policy (``on_exhausted``) are not part of a profile: switching the profile of a
+policy (:meth:`GatePolicy.with_profile`, or ``qgate_profile`` per call) keeps them."""
+
 
 @dataclass(frozen=True, kw_only=True)
 class GatePolicy:
@@ -63,9 +74,15 @@ class GatePolicy:
             the grounding score, where a contradicted claim counts as a fabricated one.
         profile: Name of the profile the policy came from (reported in the metadata).
 
+    Precedence of a call's policy, lowest first: the instance's policy, then the per-call
+    profile (``qgate_profile``: replaces only the :data:`PROFILE_FIELDS`, the thresholds),
+    then the single per-call keys (``qgate_max_retries``...). A per-call profile never changes
+    the retry budget or the exhaustion policy you set on the instance.
+
     Example:
         ```python
-        policy = GatePolicy.from_profile("strict")
+        policy = GatePolicy(max_retries=0, on_exhausted="raise")
+        strict = policy.with_profile("strict")  # strict thresholds, still 0 retries, raise
         policy = policy.with_overrides({"configurable": {"qgate_max_retries": 1}})
         ```
     """
@@ -111,6 +128,22 @@ class GatePolicy:
             raise ValueError(f"unknown gate profile {name!r}; choose one of {sorted(PROFILES)}")
         return replace(PROFILES[name], **overrides)
 
+    def with_profile(self, name: ProfileName | str) -> GatePolicy:
+        """This policy with the thresholds of profile ``name`` (see :data:`PROFILE_FIELDS`).
+
+        ``max_retries`` and ``on_exhausted`` are kept: a profile says how strict the check is,
+        not how many retries you allow or what happens when they are spent.
+
+        Raises:
+            ValueError: Unknown profile name.
+        """
+        if name not in PROFILES:
+            raise ValueError(f"unknown gate profile {name!r}; choose one of {sorted(PROFILES)}")
+        source = PROFILES[name]
+        return replace(
+            self, profile=source.profile, **{f: getattr(source, f) for f in PROFILE_FIELDS}
+        )
+
     def with_overrides(self, config: Mapping[str, Any] | None) -> GatePolicy:
         """This policy with the per-call overrides of a ``RunnableConfig`` applied.
 
@@ -119,7 +152,9 @@ class GatePolicy:
                 mapping itself, or ``None``. Values may be strings (``"0.7"``).
 
         Returns:
-            A new policy (``self`` when nothing applies).
+            A new policy (``self`` when nothing applies): ``qgate_profile`` first, through
+            :meth:`with_profile` (thresholds only; this policy's ``max_retries`` and
+            ``on_exhausted`` stay), then the single keys.
 
         Raises:
             InvalidInputError: An override has an unusable value (also a ``ValueError``).
@@ -143,7 +178,7 @@ class GatePolicy:
         base = self
         if "qgate_profile" in keys:
             try:
-                base = GatePolicy.from_profile(str(keys.pop("qgate_profile")))
+                base = self.with_profile(str(keys.pop("qgate_profile")))
             except ValueError as exc:
                 raise InvalidInputError("qgate_profile", str(exc)) from exc
         updates: dict[str, Any] = {}

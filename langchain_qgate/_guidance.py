@@ -67,6 +67,14 @@ def short(text: str, limit: int = 120) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
+def _sentence(text: str) -> str:
+    """``text`` ending in one full stop (a quote that ends a sentence gets none added)."""
+    stripped = text.rstrip()
+    if stripped.endswith((".", "!", "?", ".'", '."', "!'", "?'")):
+        return stripped
+    return stripped + "."
+
+
 def _topic(text: str) -> str:
     return short(text.strip().rstrip(".!?;:"), 80)
 
@@ -161,7 +169,7 @@ def build_guidance_parts(
     for f in shown:
         issues.append(f.describe())
         if f.kind == "contradicted":
-            actions.append(f"Correct {_topic(f.text)!r}: {f.correction}.")
+            actions.append(_sentence(f"Correct {_topic(f.text)!r}: {f.correction}"))
         else:
             actions.append(
                 f"Search for evidence on {_topic(f.text)!r} before restating it, "

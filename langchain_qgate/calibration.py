@@ -174,6 +174,10 @@ class CalibratedConfidence(_Model):
         overconfident: ``raw - calibrated > overconfidence_margin``.
         gap: ``raw - calibrated`` (0 when nothing was stated).
         reason: How the figures were obtained, in one sentence.
+        fitted: The map was fitted on the user's own outcomes (``fit``, ``load`` or a map
+            passed in), not the shipped one. Only then is ``calibrated`` a probability the
+            gate holds against its confidence threshold; the shipped map restates the
+            grounding score, which the grounding dimension already judges.
     """
 
     raw: float | None = Field(default=None, ge=0.0, le=1.0)
@@ -182,6 +186,12 @@ class CalibratedConfidence(_Model):
     overconfident: bool = False
     gap: float = 0.0
     reason: str = ""
+    fitted: bool = False
+
+    @property
+    def stated_in_words(self) -> bool:
+        """Whether the output states its confidence in words ("I'm 90% sure", "definitely")."""
+        return any(s.kind == "verbalized" for s in self.sources)
 
 
 class CalibrationMap(_Model):
@@ -364,6 +374,8 @@ class ConfidenceCalibrator:
             raise ValueError(
                 f"overconfidence_margin must be in [0, 1], got {overconfidence_margin}"
             )
+        # A map the user passes in is taken as fitted on their outcomes.
+        self.fitted = calibration_map not in ("default", None)
         if calibration_map == "default":
             calibration_map = default_calibration_map()
         self.map = calibration_map if calibration_map is not None else CalibrationMap()
@@ -442,6 +454,7 @@ class ConfidenceCalibrator:
             overconfident=over,
             gap=gap,
             reason=reason,
+            fitted=self.fitted,
         )
 
     def fit(
@@ -492,6 +505,7 @@ class ConfidenceCalibrator:
                 pos = sum(c for _, c in sub)
                 if len(sub) >= min_group and min(pos, len(sub) - pos) >= 30:
                     groups[shape] = _fit_1d(sub, method, feature)
+        self.fitted = True
         self.map = pooled.model_copy(
             update={"groups": groups, "shape_rule": rule, "fitted_on": fitted_on}
         )

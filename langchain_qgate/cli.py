@@ -1,6 +1,8 @@
 """The ``qgate`` command line.
 
-``qgate check``   check an answer against evidence files, print the per-claim report.
+``qgate check``   check an answer against evidence files, print the per-claim report; the exit
+                  code says the verdict (0 passed, 2 rejected, 1 error), so it can gate a
+                  shell or CI step.
 ``qgate bench``   run the benchmarks (``qgate bench detection --data FILE ...``).
 ``qgate demo``    run the agent demo (when the integrations are installed).
 ``qgate warm``    load the embedding model once (exports it to ONNX on first use), e.g. while
@@ -15,7 +17,7 @@ import os
 import sys
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from langchain_qgate.errors import QGateError
 
@@ -25,6 +27,28 @@ if TYPE_CHECKING:
     from langchain_qgate.schemas import GroundingReport
 
 __all__ = ["CliError", "main"]
+
+EXIT_PASS = 0
+"""``qgate check``: the answer passed the gate (also ``pass_with_warning``)."""
+EXIT_ERROR = 1
+"""Any command: it could not run (unreadable file, bad option value...)."""
+EXIT_REJECTED = 2
+"""``qgate check``: the gate rejected the answer."""
+
+_EPILOG = """\
+examples:
+  qgate check --evidence examples/check/evidence.md --answer examples/check/answer.md
+  qgate check --evidence examples/docs/*.md --answer answer.txt --profile strict --json
+  echo "The Kestrel P3 carries 300 kg." | qgate check --evidence examples/check/evidence.md \\
+      --answer - --grounding-threshold 0.7
+  qgate demo
+  qgate bench detection --data ../shared/benchdata/*.jsonl --split report
+
+exit codes (qgate check):
+  0  the answer passed the gate (a pass with a warning included)
+  2  the gate rejected the answer
+  1  error (unreadable input, invalid option or usage; --debug shows the traceback)
+"""
 
 # Modules that add subcommands: each exposes ``register(subparsers)``.
 _PLUGINS = ("langchain_qgate._cli_demo", "langchain_qgate._cli_judge")
@@ -91,10 +115,13 @@ def format_report(report: GroundingReport) -> str:
     lines = []
     for v in report.verdicts:
         ev = v.evidence[0].evidence_id if v.evidence else "-"
-        counted = "" if v.counted else " (not counted)"
+        if not v.counted:  # an opinion is labelled, never graded against the evidence
+            lines.append(f"[{v.claim.index}] {v.claim.type.value:9s} NOT GRADED (an opinion)")
+            lines.append(f"     claim:  {v.claim.text}")
+            continue
         lines.append(
             f"[{v.claim.index}] {v.claim.type.value:9s} {v.grade.value.upper():10s} "
-            f"support={v.support:.2f} evidence={ev}{counted}"
+            f"support={v.support:.2f} evidence={ev}"
         )
         lines.append(f"     claim:  {v.claim.text}")
         lines.append(f"     reason: {v.reason}")
@@ -103,6 +130,9 @@ def format_report(report: GroundingReport) -> str:
         elif v.evidence and v.grade.value == "grounded":
             lines.append(f"     quote:  {v.evidence[0].quote!r}")
     counts = ", ".join(f"{g.value} {n}" for g, n in report.counts.items())
+    opinions = sum(not v.counted for v in report.verdicts)
+    if opinions:
+        counts += f"; {opinions} opinion{'s' if opinions != 1 else ''} not graded"
     lines.append(f"grounding score: {report.score:.2f} ({counts})")
     if report.reason:
         lines.append(f"note: {report.reason}")
@@ -117,23 +147,39 @@ def _cmd_check(args: argparse.Namespace) -> int:
         raise CliError("standard input (-) can feed --answer or one --evidence file, not both")
     answer = _read(args.answer)
     evidence = _evidence_docs(args.evidence)
-    from langchain_qgate.gate import QualityGate, format_decision
+    from langchain_qgate.gate import FilteredOutput, QualityGate, format_decision
 
+    gate_policy = _gate_policy(args)
     policy = GroundingPolicy(model_name=args.model, embedding_backend=args.backend)
     monitor = HallucinationMonitor(policy=policy)
     report = monitor.verify_grounding(answer, evidence, question=args.question)
-    decision = QualityGate(monitor=monitor).decide(answer, report)
+    decision = QualityGate(monitor=monitor, policy=gate_policy).decide(answer, report)
     if args.json:
         payload = {
             "report": report.model_dump(mode="json"),
             "decision": decision.model_dump(mode="json"),
         }
-        print(json.dumps(payload, indent=2))
+        print(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
         print(format_report(report))
         print()
         print(format_decision(decision))
-    return 0
+    return EXIT_PASS if isinstance(decision, FilteredOutput) else EXIT_REJECTED
+
+
+def _gate_policy(args: argparse.Namespace) -> Any:
+    """The gate policy of ``qgate check``: the profile, then the single threshold options."""
+    from langchain_qgate.gate import GatePolicy
+
+    overrides: dict[str, Any] = {}
+    for name in ("grounding_threshold", "confidence_threshold", "max_contradictions"):
+        value = getattr(args, name)
+        if value is not None:
+            overrides[name] = None if value == -1 else value
+    try:
+        return GatePolicy.from_profile(args.profile, **overrides)
+    except ValueError as exc:
+        raise SystemExit(f"qgate: {exc}") from exc
 
 
 def _cmd_bench_detection(args: argparse.Namespace) -> int:
@@ -196,19 +242,38 @@ def _add_model_options(parser: argparse.ArgumentParser, default_model: str) -> N
     )
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors exit 1 like every other error: 2 means "rejected" for ``qgate check``."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for tests and docs)."""
+    from langchain_qgate import __version__
     from langchain_qgate.grounding.embeddings import DEFAULT_MODEL_NAME
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="qgate",
-        description="langchain-qgate quality gate",
-        epilog="exit status: 0 done, 1 error (one line on stderr), 2 bad usage",
+        description="langchain-qgate: check answers against evidence (grounding, calibrated "
+        "confidence, a pass/reject gate).",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"qgate {__version__}")
     parser.add_argument("--debug", action="store_true", help="on an error, show the full traceback")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    check = sub.add_parser("check", help="check an answer against evidence files")
+    check = sub.add_parser(
+        "check",
+        help="check an answer against evidence files (exit 0 pass, 2 rejected, 1 error)",
+        description="Grade each claim of an answer against evidence files and apply the gate. "
+        "Exit code: 0 passed, 2 rejected, 1 error.",
+        epilog=_EPILOG.split("\n\n", 1)[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     check.add_argument(
         "--evidence",
         nargs="+",
@@ -218,6 +283,33 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--answer", required=True, help="the answer file; - for stdin")
     check.add_argument("--question", default=None, help="the question the answer responds to")
     check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.add_argument(
+        "--profile",
+        choices=["strict", "default", "brainstorm"],
+        default="default",
+        help="gate profile: grounding threshold 0.8 / 0.6 / 0.4 (default: %(default)s)",
+    )
+    check.add_argument(
+        "--grounding-threshold",
+        type=float,
+        default=None,
+        metavar="X",
+        help="minimum grounding score to pass, in [0, 1] (overrides the profile)",
+    )
+    check.add_argument(
+        "--confidence-threshold",
+        type=float,
+        default=None,
+        metavar="X",
+        help="minimum calibrated confidence to pass, in [0, 1] (overrides the profile)",
+    )
+    check.add_argument(
+        "--max-contradictions",
+        type=int,
+        default=None,
+        metavar="N",
+        help="contradicted claims tolerated; -1 for no limit (overrides the profile)",
+    )
     _add_model_options(check, DEFAULT_MODEL_NAME)
     check.set_defaults(func=_cmd_check)
 
@@ -276,7 +368,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Returns 0 on success. Any error (unreadable or non-UTF-8 files, malformed JSONL, an input
     over the size limits...) prints one line ``qgate: error: ...`` on stderr and returns 1;
-    ``--debug`` re-raises it with the traceback. Usage errors exit 2 (argparse).
+    ``--debug`` re-raises it with the traceback. Usage errors exit 1 too (``qgate check`` uses 2
+    for a rejected answer).
     """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

@@ -103,5 +103,6 @@ class QualityGateRejected(QGateError):  # noqa: N818 - public name fixed by the 
     def __init__(self, reasons: list[str], payload: Any = None) -> None:
         self.reasons = list(reasons)
         self.payload = payload
-        joined = "; ".join(self.reasons) or "no reason given"
+        # each reason is a sentence: drop its own end mark before joining ("0.60).; " read badly)
+        joined = "; ".join(r.rstrip().rstrip(".;") for r in self.reasons) or "no reason given"
         super().__init__(f"quality gate rejected the output after the retry budget: {joined}")

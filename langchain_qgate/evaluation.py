@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -26,7 +27,14 @@ if TYPE_CHECKING:
     from langchain_qgate.grounding.embeddings import Embedder
     from langchain_qgate.grounding.monitor import HallucinationMonitor
 
-__all__ = ["BenchRow", "baseline_score", "binary_metrics", "load_rows", "run_detection"]
+__all__ = [
+    "BenchRow",
+    "baseline_score",
+    "binary_metrics",
+    "idf_coverage_score",
+    "load_rows",
+    "run_detection",
+]
 
 
 @dataclass(frozen=True)
@@ -136,6 +144,22 @@ def baseline_score(
     return float((a @ b.T).max(axis=1).min())
 
 
+def idf_coverage_score(response: str, context: str, question: str | None = None) -> float:
+    """The simplest lexical alternative: the IDF-weighted share of the response's content
+    words (question words left out) that the context contains.
+
+    Weights come from the same general-English frequency table the monitor uses
+    (:func:`~langchain_qgate.grounding.checks.word_weight`); rare words weigh most.
+    """
+    from langchain_qgate.grounding.checks import content_stems, coverage
+
+    stems = content_stems(response)
+    if question:
+        asked = content_stems(question)
+        stems = {s: w for s, w in stems.items() if s not in asked} or stems
+    return coverage(stems, set(content_stems(context)))
+
+
 def _percentile(values: list[float], q: float) -> float | None:
     return round(float(np.percentile(values, q)), 4) if values else None
 
@@ -183,9 +207,11 @@ def run_detection(
         ``{"datasets": {stem: {...metrics, "p50_s", "p95_s", "baseline": {...},
         "tasks": {task: {...}}}}, "threshold": ..., "split": ...}``
     """
+    from langchain_qgate.gate import QualityGate
     from langchain_qgate.grounding.embeddings import CachedEmbedder
     from langchain_qgate.grounding.verifiers import load_combination
 
+    gate = QualityGate(monitor=monitor)  # the default profile, as a user gets it
     if threshold is None:
         threshold = float(load_combination().info.get("decision_threshold", 0.6))
     show = _progress(progress)
@@ -193,6 +219,10 @@ def run_detection(
     for path in files:
         rows = load_rows(Path(path), limit=limit, split=split)
         labels, risks, base_risks, times, base_times = [], [], [], [], []
+        idf_risks: list[float] = []
+        contradicted: list[bool] = []
+        rejected: list[bool] = []
+        failed_by: dict[str, int] = {}
         by_task: dict[str, tuple[list[int], list[float]]] = {}
         for i, row in enumerate(rows, 1):
             if isinstance(monitor.embedder, CachedEmbedder):
@@ -202,6 +232,13 @@ def run_detection(
             times.append(time.perf_counter() - t0)
             labels.append(row.label)
             risks.append(1.0 - report.score)
+            contradicted.append(bool(report.contradictions))
+            meta = gate.decide(row.response, report).metadata
+            rejected.append(meta.decision != "pass")
+            if row.label == 0:
+                for dim in meta.failed_dimensions:
+                    failed_by[str(dim)] = failed_by.get(str(dim), 0) + 1
+            idf_risks.append(1.0 - idf_coverage_score(row.response, row.context, row.question))
             by_task.setdefault(row.task, ([], []))
             by_task[row.task][0].append(row.label)
             by_task[row.task][1].append(1.0 - report.score)
@@ -224,6 +261,8 @@ def run_detection(
             show(i, len(rows), Path(path).stem)
         entry = binary_metrics(labels, risks, 1.0 - threshold)
         entry.update(p50_s=_percentile(times, 50), p95_s=_percentile(times, 95))
+        entry.update(_precision_columns(labels, contradicted, rejected, failed_by))
+        entry["idf_coverage_auroc"] = binary_metrics(labels, idf_risks, 0.5)["auroc"]
         entry["tasks"] = {
             t: binary_metrics(ls, rs, 1.0 - threshold) for t, (ls, rs) in by_task.items()
         }
@@ -236,6 +275,27 @@ def run_detection(
             entry["baseline"] = base
         results[Path(path).stem] = entry
     return {"datasets": results, "threshold": threshold, "split": split}
+
+
+def _precision_columns(
+    labels: list[int], contradicted: list[bool], rejected: list[bool], failed_by: dict[str, int]
+) -> dict[str, Any]:
+    """What the verdict does to correct answers and what it catches on wrong ones."""
+    y = np.asarray(labels, dtype=int)
+    c = np.asarray(contradicted, dtype=bool)
+    r = np.asarray(rejected, dtype=bool)
+    n0, n1 = int((y == 0).sum()), int((y == 1).sum())
+
+    def share(mask: np.ndarray, n: int) -> float | None:
+        return round(float(mask.sum()) / n, 4) if n else None
+
+    return {
+        "false_contradiction_rate": share(c & (y == 0), n0),
+        "label1_contradiction_rate": share(c & (y == 1), n1),
+        "false_reject_rate": share(r & (y == 0), n0),
+        "false_reject_by_dimension": {k: round(v / n0, 4) for k, v in failed_by.items() if n0},
+        "label1_reject_rate": share(r & (y == 1), n1),
+    }
 
 
 def _best_threshold(labels: list[int], risks: list[float]) -> float:
@@ -257,6 +317,7 @@ def format_table(result: dict[str, Any]) -> str:
     head = (
         f"{'dataset':24s} {'n':>5s} {'pos':>5s} {'AUROC':>6s} {'bAcc':>6s} {'P':>6s} "
         f"{'R':>6s} {'F1':>6s} {'p50 s':>7s} {'p95 s':>7s} | {'base AUROC':>10s} {'base bAcc':>9s}"
+        f" {'IDF AUROC':>9s} | {'contra@0':>8s} {'contra@1':>8s} {'reject@0':>8s} {'reject@1':>8s}"
     )
     lines = [head, "-" * len(head)]
 
@@ -270,7 +331,16 @@ def format_table(result: dict[str, Any]) -> str:
             f"{f(e['balanced_accuracy'], 6)} {f(e['precision'], 6)} {f(e['recall'], 6)} "
             f"{f(e['f1'], 6)} {f(e['p50_s'], 7)} {f(e['p95_s'], 7)} | "
             f"{f(b.get('auroc'), 10)} {f(b.get('balanced_accuracy'), 9)}"
+            f" {f(e.get('idf_coverage_auroc'), 9)} | {f(e.get('false_contradiction_rate'), 8)}"
+            f" {f(e.get('label1_contradiction_rate'), 8)} {f(e.get('false_reject_rate'), 8)}"
+            f" {f(e.get('label1_reject_rate'), 8)}"
         )
+        dims = e.get("false_reject_by_dimension") or {}
+        if dims:
+            lines.append(
+                "  label-0 rejects by dimension: "
+                + ", ".join(f"{k} {v:.3f}" for k, v in sorted(dims.items()))
+            )
         if len(e["tasks"]) > 1:
             for task, t in e["tasks"].items():
                 lines.append(
@@ -278,6 +348,129 @@ def format_table(result: dict[str, Any]) -> str:
                     f"{f(t['balanced_accuracy'], 6)}"
                 )
     lines.append(
-        f"split: {result['split']}; hallucinated when grounding score < {result['threshold']:.2f}"
+        f"split: {result['split']}; hallucinated when grounding score < {result['threshold']:.2f};"
+        " contra@0 / contra@1: share of label-0 / label-1 rows with a contradiction; reject@0 /"
+        " reject@1: share the default gate rejects; IDF AUROC: IDF-weighted word coverage alone"
     )
     return "\n".join(lines)
+
+
+_DISCOURSE = ("Well, ", "Sure! ", "Yes, ", "So ")
+_THOUSANDS = re.compile(
+    r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w,]|\.\d)|(?<![\w.,])\d{4,9}(?![\w,]|\.\d)"
+)
+_PERCENT = re.compile(r"(?<=\d)\s?%")
+
+
+def _reformat_numbers(sentence: str) -> str:
+    """Write figures other ways: "56,000" as "56 000", "56000" as "56,000", "5%" as "5 percent"."""
+
+    def swap(m: re.Match[str]) -> str:
+        raw = m.group(0)
+        if "," in raw:
+            return raw.replace(",", " ")
+        if len(raw) == 4 and 1000 <= int(raw) <= 2099:
+            return raw  # a year
+        return f"{int(raw):,}"
+
+    return _PERCENT.sub(" percent", _THOUSANDS.sub(swap, sentence))
+
+
+def copied_sentence_variants(sentence: str, context: str, seed: int = 0) -> dict[str, str]:
+    """A sentence copied from ``context`` and restatements that must never be contradicted.
+
+    ``copy`` (the sentence), ``discourse`` (a discourse word in front), ``subject`` (its
+    subject replaced by a pronoun, or by a fuller name the context gives), ``numbers`` (its
+    figures written another way). Variants that would equal the copy are left out.
+    """
+    from langchain_qgate.grounding._compound import sentence_subject
+    from langchain_qgate.grounding.checks import extract_entities, word_weight
+
+    out = {"copy": sentence}
+    first = sentence.split(" ", 1)[0]
+    lower_first = first.lower() if word_weight(first.lower().strip(",")) < 0.35 else first
+    prefix = _DISCOURSE[seed % len(_DISCOURSE)]
+    out["discourse"] = prefix + lower_first + sentence[len(first) :]
+    subject = sentence_subject(sentence)
+    if subject and sentence.startswith(subject) and len(subject) < len(sentence) - 3:
+        fuller = None
+        if " " not in subject:
+            for name, _, _ in extract_entities(context):
+                if name.endswith(" " + subject) and len(name.split()) <= 4:
+                    fuller = name
+                    break
+        if fuller is not None:
+            out["subject"] = fuller + sentence[len(subject) :]
+        else:
+            rest = sentence[len(subject) :].lstrip()
+            verb = rest.split(" ", 1)[0].lower()
+            plural = verb in ("are", "were", "have", "do")
+            out["subject"] = ("They " if plural else "It ") + rest
+    numbers = _reformat_numbers(sentence)
+    if numbers != sentence:
+        out["numbers"] = numbers
+    return out
+
+
+def run_copied_sentences(
+    contexts: Iterable[tuple[str, str]],
+    monitor: HallucinationMonitor,
+    *,
+    max_sentences: int | None = None,
+    examples: int = 10,
+) -> dict[str, Any]:
+    """Check every sentence of each context, and its restatements, against that context.
+
+    Args:
+        contexts: ``(name, context)`` pairs (e.g. the distinct contexts of a dev file).
+        monitor: The monitor to check with.
+        max_sentences: Stop after this many sentences (all when None).
+        examples: How many contradicted or non-grounded variants to keep for the report.
+
+    Returns:
+        ``{"sentences", "variants": {kind: {"n", "contradicted", "grounded"}},
+        "contradiction_examples", "not_grounded_examples"}``.
+    """
+    from langchain_qgate.schemas import Grade
+
+    stats: dict[str, dict[str, int]] = {}
+    contra_examples: list[dict[str, str]] = []
+    weak_examples: list[dict[str, str]] = []
+    sentences = 0
+    for name, context in contexts:
+        index = monitor.build_index([context])
+        for k, chunk in enumerate(index.chunks):
+            if max_sentences is not None and sentences >= max_sentences:
+                break
+            text = chunk.text.strip()
+            if len(text.split()) < 4:
+                continue
+            sentences += 1
+            for kind, variant in copied_sentence_variants(text, context, seed=k).items():
+                report = monitor.verify_grounding(variant, index)
+                s = stats.setdefault(kind, {"n": 0, "contradicted": 0, "grounded": 0, "claims": 0})
+                s["n"] += 1
+                counted = [v for v in report.verdicts if v.counted]
+                s["claims"] += len(counted)
+                if report.contradictions:
+                    s["contradicted"] += 1
+                    if len(contra_examples) < examples:
+                        contra_examples.append(
+                            {"context": name, "kind": kind, "variant": variant,
+                             "reason": report.contradictions[0].reason}
+                        )  # fmt: skip
+                if counted and all(v.grade is Grade.GROUNDED for v in counted):
+                    s["grounded"] += 1
+                elif len(weak_examples) < examples:
+                    weak_examples.append(
+                        {"context": name, "kind": kind, "variant": variant,
+                         "grades": ", ".join(f"{v.grade.value} {v.support:.2f}" for v in counted)}
+                    )  # fmt: skip
+        if max_sentences is not None and sentences >= max_sentences:
+            break
+    return {
+        "sentences": sentences,
+        "variants": stats,
+        "contradiction_examples": contra_examples,
+        "not_grounded_examples": weak_examples,
+    }

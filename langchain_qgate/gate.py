@@ -13,7 +13,8 @@ decides: ``"escalate"`` (a :class:`RejectedOutput` with an :class:`Escalation` f
 Per-call overrides come from ``RunnableConfig["configurable"]`` (see :data:`CONFIG_KEYS`):
 
 =============================== ==========================================================
-``qgate_profile``               ``"strict"`` / ``"default"`` / ``"brainstorm"`` (applied first)
+``qgate_profile``               ``"strict"`` / ``"default"`` / ``"brainstorm"`` (applied first;
+                                thresholds only, see :data:`PROFILE_FIELDS`)
 ``qgate_grounding_threshold``   float in [0, 1]
 ``qgate_confidence_threshold``  float in [0, 1]
 ``qgate_inferred_weight``       float in [0, 1]
@@ -22,6 +23,9 @@ Per-call overrides come from ``RunnableConfig["configurable"]`` (see :data:`CONF
 ``qgate_max_contradictions``    int >= 0, or ``None`` for no limit
 =============================== ==========================================================
 
+Precedence: the instance's policy, then ``qgate_profile`` (it replaces the thresholds and
+keeps the instance's ``max_retries`` and ``on_exhausted``), then the single keys.
+
 In :class:`QualityGate` the retry budget of a call is :meth:`QualityGate.effective_policy`'s
 ``max_retries``: the policy's after these overrides, capped by an explicitly given load
 monitor's ``LoadBudget.max_retries`` (without one, the load budget follows the policy).
@@ -29,6 +33,7 @@ monitor's ``LoadBudget.max_retries`` (without one, the load budget follows the p
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Protocol, cast
@@ -45,6 +50,7 @@ from langchain_qgate._gate_models import (
 )
 from langchain_qgate._gate_policy import (
     CONFIG_KEYS,
+    PROFILE_FIELDS,
     PROFILES,
     ExhaustionPolicy,
     GatePolicy,
@@ -72,6 +78,7 @@ from langchain_qgate.schemas import Grade, GroundingReport
 __all__ = [
     "CONFIG_KEYS",
     "PROFILES",
+    "PROFILE_FIELDS",
     "ClaimQuality",
     "Decision",
     "Dimension",
@@ -90,11 +97,26 @@ __all__ = [
     "RetryGuidance",
     "SourceRef",
     "format_decision",
+    "load_text",
     "output_text",
 ]
 
 GateDecision = FilteredOutput | RejectedOutput
 """What the gate returns."""
+
+logger = logging.getLogger(__name__)
+
+
+def _warn_if_no_evidence(evidence: Any) -> None:
+    """Log when a check has nothing to grade against (every factual claim will fail)."""
+    empty = evidence is None or (
+        isinstance(evidence, str | list | tuple | set | dict) and not evidence
+    )
+    if empty:
+        logger.warning(
+            "quality gate: no evidence given, so every factual claim is graded FABRICATED; "
+            "check that your documents or retriever results reach the gate"
+        )
 
 
 def _gate_score(report: GroundingReport, inferred_weight: float) -> float:
@@ -237,7 +259,7 @@ def _filter(
     too_many_contra = policy.max_contradictions is not None and n_contra > policy.max_contradictions
     if score < policy.grounding_threshold or too_many_contra:
         failed.append("grounding")
-    if conf.calibrated < policy.confidence_threshold:
+    if _confidence_fails(conf, policy):
         failed.append("confidence")
     if assessment is not None and assessment.action is LoadAction.ABORT:
         failed.append("load")
@@ -307,6 +329,22 @@ def _filter(
     return rejected
 
 
+def _confidence_fails(conf: CalibratedConfidence, policy: GatePolicy) -> bool:
+    """The confidence dimension adds what grounding does not already judge.
+
+    It fails when the output states a confidence in words that the evidence does not back
+    (overconfident: stated minus calibrated above the calibrator's margin), or when the
+    calibrated probability comes from a map fitted on the user's own outcomes (or was given
+    as a number) and falls below ``confidence_threshold``. With the shipped map and no stated
+    confidence it passes: that map only restates the grounding score, and judging the same
+    score twice with two thresholds rejected good answers the grounding dimension passed.
+    Token logprobs measure fluency, not support, so they never fail it on their own.
+    """
+    if conf.overconfident and conf.stated_in_words:
+        return True
+    return conf.fitted and conf.calibrated < policy.confidence_threshold
+
+
 def _warning(why: str, flagged: list[FlaggedClaim]) -> str:
     contra = sum(f.kind == "contradicted" for f in flagged)
     unsup = len(flagged) - contra
@@ -361,7 +399,13 @@ def _as_confidence(
     if not 0.0 <= value <= 1.0:
         raise InvalidInputError("confidence", f"must be in [0, 1], got {value}")
     return CalibratedConfidence(
-        raw=None, calibrated=value, sources=[], overconfident=False, gap=0.0, reason="given"
+        raw=None,
+        calibrated=value,
+        sources=[],
+        overconfident=False,
+        gap=0.0,
+        reason="given",
+        fitted=True,
     )
 
 
@@ -554,6 +598,7 @@ class QualityGate:
                 not an int >= 0, a ``config`` override that is not finite or out of range,
                 malformed ``counters`` or evidence.
         """
+        _warn_if_no_evidence(evidence)
         report = self.monitor.verify_grounding(output, evidence, question=question)
         return self.decide(
             output, report, retries_used=retries_used, counters=counters, config=config, now=now
@@ -571,6 +616,7 @@ class QualityGate:
         now: float | None = None,
     ) -> GateDecision:
         """Async twin of :meth:`check` (grounding runs through ``averify_grounding``)."""
+        _warn_if_no_evidence(evidence)
         report = await self.monitor.averify_grounding(output, evidence, question=question)
         return self.decide(
             output, report, retries_used=retries_used, counters=counters, config=config, now=now
@@ -584,6 +630,18 @@ class QualityGate:
         if isinstance(decision, RejectedOutput) and not decision.guidance.should_escalate:
             return self.load_monitor.record_retry(c)
         return c
+
+
+def load_text(metadata: QualityMetadata) -> str:
+    """The load verdict for people: a throttle only concerns a further attempt, so on a passed
+    answer it is said as such (the answer itself is delivered)."""
+    action = metadata.load_action
+    if action is None:
+        return "not checked"
+    text = f"{action.value}: {metadata.load_reason}"
+    if action is LoadAction.THROTTLE and metadata.decision in ("pass", "pass_with_warning"):
+        text += " (would slow a further attempt; no effect on this answer)"
+    return text
 
 
 def format_decision(decision: GateDecision) -> str:
@@ -600,14 +658,17 @@ def format_decision(decision: GateDecision) -> str:
     def row(key: str, value: str) -> str:
         return f"  {key:<12} {value}"
 
-    conf = f"{m.confidence:.2f} (threshold {m.confidence_threshold:.2f})"
+    conf = (
+        f"{m.confidence:.2f} (threshold {m.confidence_threshold:.2f}; calibrated probability "
+        "that the answer is supported)"
+    )
     if m.raw_confidence is not None:
         conf += f", stated {m.raw_confidence:.2f}" + (" - overconfident" if m.overconfident else "")
     lines = [
         f"Gate decision: {label}   [profile {m.profile}]",
         row("grounding", f"{m.score:.2f} (threshold {m.grounding_threshold:.2f})"),
         row("confidence", conf),
-        row("load", f"{m.load_action.value}: {m.load_reason}" if m.load_action else "not checked"),
+        row("load", load_text(m)),
         row("retries", f"{m.retries_used} of {m.max_retries} used"),
     ]
     if m.failed_dimensions:

@@ -7,6 +7,7 @@ tool gating, judge, memory) live next to that component and are re-exported from
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -47,7 +48,15 @@ class Grade(StrEnum):
     """No support, or contradicted by the best-matching evidence."""
 
 
-ContradictionKind = Literal["number", "date", "money", "percent", "entity", "negation"]
+_BARE_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+# Unit symbols written after a number (a closed set: a plain word after a number is usually
+# the next word of the sentence, "2 in Berlin", not a unit).
+_UNIT = (
+    r"kWh|MWh|Wh|mAh|kW|MW|W|V|A|kg|g|t|km/h|km|cm|mm|m|ms|s|h|min|GB|MB|TB|GHz|MHz|Hz|"
+    r"°C|°F|dB|L|ml|lbs|lb|ft|mph"
+)
+
+ContradictionKind = Literal["number", "date", "money", "percent", "time", "entity", "negation"]
 """The kind of value on which a claim and its evidence disagree."""
 
 
@@ -121,7 +130,7 @@ class Contradiction(_Model):
     """A value in the claim that disagrees with the best-matching evidence.
 
     Attributes:
-        kind: Number, date, money, percent, entity or negation.
+        kind: Number, date, money, percent, time (of day), entity or negation.
         claim_value: The value as the claim states it.
         evidence_value: The value the evidence gives instead ("" for a missing negation).
         evidence_id: The chunk that disagrees.
@@ -135,10 +144,27 @@ class Contradiction(_Model):
     quote: str
 
     def describe(self) -> str:
-        """One sentence naming both values, e.g. ``the evidence says 2020, not 2019``."""
+        """One sentence naming both values, e.g. ``the evidence says 2020, not 2019``.
+
+        A bare number gets the unit the evidence writes after it (``the evidence says 504 Wh,
+        not 650 Wh``): the two values fill the same slot, so they share the unit.
+        """
         if self.kind == "negation":
             return f"the evidence states the opposite: {self.quote!r}"
-        return f"the evidence says {self.evidence_value}, not {self.claim_value}"
+        evidence, claim = self.evidence_value, self.claim_value
+        unit = self._unit() if self.kind == "number" else ""
+        if unit:
+            evidence, claim = f"{evidence} {unit}", f"{claim} {unit}"
+        return f"the evidence says {evidence}, not {claim}"
+
+    def _unit(self) -> str:
+        """The unit after the evidence's bare number in the quote (``504 Wh`` -> ``Wh``)."""
+        if not _BARE_NUMBER.fullmatch(self.evidence_value) or not _BARE_NUMBER.fullmatch(
+            self.claim_value
+        ):
+            return ""
+        found = re.search(rf"(?<![\w.,]){re.escape(self.evidence_value)}\s?({_UNIT})\b", self.quote)
+        return found.group(1) if found else ""
 
 
 class ClaimVerdict(_Model):

@@ -8,7 +8,7 @@ in a Johari quadrant and, against the thresholds of a :class:`ToolGatingConfig`,
 :class:`ToolGatingWarning` with suggested actions and ``should_gate``.
 
 Example:
-    >>> from langchain_qgate.grounding.embeddings import HashingEmbedder
+    >>> from langchain_qgate import HashingEmbedder
     >>> evaluator = ToolGatingEvaluator(embedder=HashingEmbedder())
     >>> warning = evaluator.assess("stuff", ["Paris is the capital of France."])
     >>> warning.level >= GatingLevel.WARNING
@@ -259,7 +259,7 @@ class ToolGatingEvaluator:
         score_source: Where match scores come from (see :data:`ScoreSource`).
 
     Example:
-        >>> from langchain_qgate.grounding.embeddings import HashingEmbedder
+        >>> from langchain_qgate import HashingEmbedder
         >>> ev = ToolGatingEvaluator(ToolGatingConfig(hard_gating=True), embedder=HashingEmbedder())
         >>> ev.assess("anything", []).should_gate
         True
@@ -363,7 +363,7 @@ class GatedRetriever(BaseRetriever):
     Build one with :func:`gated_retriever`.
 
     Example:
-        >>> from langchain_qgate.grounding.embeddings import HashingEmbedder
+        >>> from langchain_qgate import HashingEmbedder
         >>> from langchain_core.retrievers import BaseRetriever
         >>> class Fixed(BaseRetriever):
         ...     def _get_relevant_documents(self, query, *, run_manager):

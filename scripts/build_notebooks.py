@@ -1,15 +1,24 @@
-"""Write the notebooks in ``notebooks/`` from the cell sources below (outputs stripped).
+"""Write the notebooks in ``notebooks/`` from the cell sources below, executed, with outputs.
 
 The notebooks are generated so they can be reviewed as code: edit this file, then run
-``python scripts/build_notebooks.py``. ``tests/integration_tests/test_notebooks.py`` executes
-every notebook top to bottom and fails when one is out of date with this script.
+``python scripts/build_notebooks.py`` (from the repository's virtualenv; it executes every
+notebook in ``notebooks/`` with nbclient, offline, and stores the outputs so they render when
+browsed). Each notebook is stamped with the hash of its cell sources; ``--check`` (run by
+``tests/integration_tests/test_notebooks.py``, fast: no execution) fails when a stored notebook
+is not this script's current output: other sources, no outputs, an error output, or a machine
+path in an output. The same test file also executes every notebook and checks its story.
 """
 
 # ruff: noqa: E501 - long lines below are notebook cell sources (data), wrapped as a reader would
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import os
 import sys
+import tempfile
+import warnings
 from pathlib import Path
 
 import nbformat
@@ -18,15 +27,28 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "notebooks"
 
-SETUP = """import os
-import sys
+SETUP = """import importlib.util
+import os
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the embedding model ships with the package
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-ROOT = Path(os.environ.get("QGATE_REPO") or Path.cwd().parent)  # run from notebooks/
+ROOT = Path(os.environ.get("QGATE_REPO", ".."))  # the repository; run from notebooks/
 DOCS = ROOT / "examples" / "docs"
-sys.path.insert(0, str(ROOT / "examples"))  # the example scripts share their data"""
+
+
+def example(name: str):
+    \"\"\"An example script loaded as a module, for its data (its main() does not run).\"\"\"
+    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module"""
+
+INSTALL = """
+
+```bash
+pip install "langchain-qgate[plot,sqlite]"   # from a checkout: pip install -e ".[plot,sqlite]"
+```"""
 
 REAL_MODEL = """# Swap in a real chat model (not run offline): ask for token logprobs, the calibrator reads
 # them from response_metadata["logprobs"] when the answer states no confidence in words.
@@ -65,7 +87,7 @@ checks (numbers, dates, money, entities, negation). No LLM is called.
     code(SETUP),
     code("""from langchain_core.documents import Document
 
-from langchain_qgate.gate import FilteredOutput, GatePolicy, QualityGate
+from langchain_qgate import FilteredOutput, GatePolicy, QualityGate
 
 docs = [Document(p.read_text(encoding="utf-8"), id=p.stem) for p in sorted(DOCS.glob("*.md"))]
 print(f"{len(docs)} documents:", [d.id for d in docs])
@@ -87,11 +109,12 @@ evidence it rests on and, for a contradiction, what the evidence says instead. O
 labelled but not counted against the answer.
 """),
     code("""for c in decision.metadata.claims:
-    counted = "" if c.counted else " (not counted)"
-    print(f"{c.grade.upper():<10} {c.type:<9} {c.support:.2f}  {c.text}{counted}")
+    print(f"{c.label:<10} {c.type:<9} {c.support:.2f}  {c.text}")  # OPINION: labelled, not graded
     print(f"{'':>21}{c.contradiction or c.reason}  {c.evidence_ids[:1]}")"""),
     md("The grade breakdown, and each claim's support against the thresholds:"),
-    code("""import matplotlib
+    code("""import io
+
+import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -109,9 +132,10 @@ right.invert_yaxis()
 right.set_xlim(0, 1)
 right.set_title("support per claim")
 fig.tight_layout()
-fig.savefig("grades.png", dpi=100)
+png = io.BytesIO()
+fig.savefig(png, format="png", dpi=100)
 plt.close(fig)
-Image("grades.png")"""),
+Image(png.getvalue())"""),
     md("""
 ## Reject: guidance for the model, a summary for the user
 Under the `strict` profile (grounding >= 0.8) the answer is rejected. The guidance is addressed
@@ -136,7 +160,7 @@ print(relaxed.render_annotated())"""),
 `HallucinationMonitor.verify_grounding` is the grading step alone; it returns a
 `GroundingReport` (pydantic, JSON round-trip).
 """),
-    code("""from langchain_qgate.grounding import HallucinationMonitor
+    code("""from langchain_qgate import HallucinationMonitor
 
 monitor = gate.monitor  # the same HallucinationMonitor the gate created
 report = monitor.verify_grounding("The Kestrel P3 comes with a 36-month warranty.", docs)
@@ -170,10 +194,9 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from langchain_qgate._demo_kit import KeywordRetriever, ScriptedChatModel, load_docs
-from langchain_qgate._demo_kit import make_search_tool
-from langchain_qgate.gate import GatePolicy
-from langchain_qgate.integrations import QualityGateMiddleware
+from langchain_qgate.testing import KeywordRetriever, ScriptedChatModel, load_docs
+from langchain_qgate.testing import make_search_tool
+from langchain_qgate import GatePolicy, QualityGateMiddleware
 
 SCRIPT = {
     "What was Nordlicht's revenue in 2024?": [
@@ -230,7 +253,8 @@ print("audit:", [d["draft"][:60] for d in final.response_metadata["qgate_rejecte
     md("""
 ## Budget spent: escalate to a human
 The warranty answer stays wrong. After one retry the run pauses; the interrupt carries an
-`EscalationRequest` (draft, reason, user-facing summary, report). The reviewer answers with
+`EscalationRequest` (draft, reason, user-facing summary, report). While paused, the last
+message of the conversation is a placeholder ("held for review"), never the rejected draft. The reviewer answers with
 `Command(resume=...)`: `"approve"`, `{"type": "edit", "text": ...}` or
 `{"type": "reject", "message": ...}` (feedback back to the model).
 """),
@@ -239,6 +263,8 @@ result = agent.invoke({"messages": [("user", "How long is the warranty on the Ke
 request = result["__interrupt__"][0].value
 print(request["reason"])
 print(request["summary"])
+print("rejected draft (in the interrupt):", request["draft"])
+print("last message while paused:", result["messages"][-1].content[:60], "...")
 print("allowed:", request["allowed_decisions"])"""),
     code("""edit = "Every Nordlicht robot, including the Kestrel P3, comes with a 24-month warranty."
 result = agent.invoke(Command(resume={"type": "edit", "text": edit, "reviewer": "support"}), config)
@@ -274,9 +300,8 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command
 
-from langchain_qgate._demo_kit import KeywordRetriever, ScriptedChatModel, load_docs
-from langchain_qgate.gate import GatePolicy
-from langchain_qgate.integrations import QualityGateState, add_quality_gate
+from langchain_qgate.testing import KeywordRetriever, ScriptedChatModel, load_docs
+from langchain_qgate import GatePolicy, QualityGateState, add_quality_gate
 
 retriever = KeywordRetriever(docs=load_docs(DOCS), k=3)
 DRAFTS = [
@@ -364,10 +389,9 @@ figures in BENCHMARKS.md).
     code(SETUP),
     code("""from langchain_core.documents import Document
 
-from calibration_fit import LABELLED  # (claim, supported?) pairs
-from langchain_qgate.calibration import ConfidenceCalibrator
-from langchain_qgate.grounding import HallucinationMonitor
+from langchain_qgate import ConfidenceCalibrator, HallucinationMonitor
 
+LABELLED = example("calibration_fit").LABELLED  # (claim, supported?) pairs
 docs = [Document(p.read_text(encoding="utf-8"), id=p.stem) for p in sorted(DOCS.glob("*.md"))]
 monitor = HallucinationMonitor()
 records = [(monitor.verify_grounding(c, docs).score, ok) for c, ok in LABELLED]
@@ -388,7 +412,9 @@ print(f"held out n={after.n}")
 print(f"ECE   {before.ece:.3f} -> {after.ece:.3f}")
 print(f"Brier {before.brier:.3f} -> {after.brier:.3f}")"""),
     md("## Reliability diagrams, before and after"),
-    code("""import matplotlib
+    code("""import io
+
+import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -406,19 +432,23 @@ for ax, rep, title in ((axes[0], before, "raw grounding score"), (axes[1], after
 axes[0].set_ylabel("observed frequency")
 axes[0].legend(loc="upper left")
 fig.tight_layout()
-fig.savefig("reliability.png", dpi=100)
+png = io.BytesIO()
+fig.savefig(png, format="png", dpi=100)
 plt.close(fig)
-Image("reliability.png")"""),
+Image(png.getvalue())"""),
     md("The package also writes a single diagram for any report:"),
-    code("""report = calibrator.report(held_out, plot_path="reliability_after.png")
+    code("""import tempfile
+
+scratch = Path(tempfile.mkdtemp())  # files go to a scratch folder, not the repository
+report = calibrator.report(held_out, plot_path=scratch / "reliability_after.png")
 Image(report.plot_path)"""),
     md("## Save, reload, use in the gate"),
-    code("""path = calibrator.save("my_calibration.json")
+    code("""path = calibrator.save(scratch / "my_calibration.json")
 reloaded = ConfidenceCalibrator.load(path)
 for score in (0.17, 0.5, 0.9, 0.99):
     print(f"grounding {score:.2f} -> P(supported) {reloaded.map.apply(score):.2f}")
 
-from langchain_qgate.gate import QualityGate
+from langchain_qgate import QualityGate
 
 gate = QualityGate(monitor=monitor, calibrator=reloaded)
 decision = gate.check("Support is only available on weekdays.", docs)
@@ -448,8 +478,8 @@ non-empty agent name, every hypothesis cites a signal, every cited id exists, co
     code(SETUP),
     code("""from langchain_core.documents import Document
 
-from langchain_qgate._demo_kit import KeywordRetriever
-from langchain_qgate.tool_gating import ToolGatingConfig, ToolGatingEvaluator, gated_retriever
+from langchain_qgate.testing import KeywordRetriever
+from langchain_qgate import ToolGatingConfig, ToolGatingEvaluator, gated_retriever
 
 SIGNALS = [
     Document("Disk usage on the db-1 database host reached 95% at 02:10.", id="sig-disk"),
@@ -472,7 +502,9 @@ for q, s in signals.items():
     print(f"{q[:48]:<48} entropy {s.entropy:.2f} coherence {s.coherence:.2f} "
           f"{s.quadrant().value:<8} {level:<8} gate={bool(w and w.should_gate)}")"""),
     md("The retrievals on the entropy/coherence plane, with the Warning and Critical thresholds:"),
-    code("""import matplotlib
+    code("""import io
+
+import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -491,9 +523,10 @@ for i, (q, s) in enumerate(signals.items()):
 ax.set(xlim=(0, 1.02), ylim=(-0.02, 1.05), xlabel="entropy", ylabel="coherence")
 ax.legend(loc="lower left")
 fig.tight_layout()
-fig.savefig("tool_gating.png", dpi=100)
+png = io.BytesIO()
+fig.savefig(png, format="png", dpi=100)
 plt.close(fig)
-Image("tool_gating.png")"""),
+Image(png.getvalue())"""),
     md("""
 The model-facing message of a withheld retrieval (what a `ToolGatingMiddleware` or a
 `gated_retriever` puts in place of the results):
@@ -513,8 +546,7 @@ from typing import Annotated, Any, TypedDict
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
-from langchain_qgate.integrations.judge_node import JudgeState, judge_node
-from langchain_qgate.judge import AgentResult, Hypothesis
+from langchain_qgate import AgentResult, Hypothesis, JudgeState, judge_node
 
 search = gated_retriever(KeywordRetriever(docs=SIGNALS, k=2), evaluator=evaluator)
 AGENTS = {
@@ -570,7 +602,7 @@ print("accepted:", out["report"])
 for r in out["rejections"]:
     print(f"rejected {r.agent_name} [{r.check}]: {r.reason}")"""),
     md("The judge on its own, on results restored from JSON (plain dicts work too):"),
-    code("""from langchain_qgate.judge import InMemorySignalMemory, JudgeLayer
+    code("""from langchain_qgate import InMemorySignalMemory, JudgeLayer
 
 judge = JudgeLayer(InMemorySignalMemory([str(d.id) for d in SIGNALS]))
 for raw in [
@@ -603,8 +635,12 @@ from collections import Counter
 
 from langgraph.store.memory import InMemoryStore
 
-from langchain_qgate.memory import DecisionNoiseWarning, QualityFilteredStore
-from memory_replay import DECISION_LOG, DECISIONS, EPISODES, LOG  # the example's chat log
+from langchain_qgate import DecisionNoiseWarning, QualityFilteredStore
+
+replay = example("memory_replay")  # the example's chat log
+DECISION_LOG, DECISIONS, EPISODES, LOG = (
+    replay.DECISION_LOG, replay.DECISIONS, replay.EPISODES, replay.LOG
+)
 
 clock = iter(range(1_800_000_000, 1_800_100_000, 60))  # one minute per put, deterministic
 store = QualityFilteredStore(InMemoryStore(), clock=lambda: float(next(clock)))
@@ -635,7 +671,9 @@ for w in caught:
 flagged = [i.key for i in store.search(DECISIONS, filter={"qgate_noise": True})]
 print("flagged (still stored, searchable):", flagged)"""),
     md("## Where the writes went"),
-    code("""import matplotlib
+    code("""import io
+
+import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -648,9 +686,10 @@ ax.invert_yaxis()
 ax.set_xlabel("puts")
 ax.set_title(f"{len(LOG)} turns, {len(DECISION_LOG)} decisions replayed")
 fig.tight_layout()
-fig.savefig("memory.png", dpi=100)
+png = io.BytesIO()
+fig.savefig(png, format="png", dpi=100)
 plt.close(fig)
-Image("memory.png")"""),
+Image(png.getvalue())"""),
     md("Soft-deleted episodes are restorable:"),
     code("""print(store.restore(EPISODES, "s1-1"))
 print(sorted(i.key for i in store.search(EPISODES, limit=50)))"""),
@@ -662,7 +701,21 @@ In a LangGraph app, pass the wrapped store to `builder.compile(store=store)` (or
 ]
 
 
+def _with_install(cells: list[Cell]) -> list[Cell]:
+    """The first cell (the title) also shows how to install the package."""
+    (kind, first), rest = cells[0], cells[1:]
+    assert kind == "md", "a notebook starts with its title"
+    title, _, body = first.partition("\n")
+    return [("md", f"{title}{INSTALL}\n{body}"), *rest]
+
+
+def _digest(cells: list[Cell]) -> str:
+    return hashlib.sha256(json.dumps(cells, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
 def build(name: str, cells: list[Cell]) -> nbformat.NotebookNode:
+    """The notebook's cells (not executed), stamped with the hash of their sources."""
+    cells = _with_install(cells)
     nb = new_notebook()
     nb.metadata["kernelspec"] = {
         "display_name": "Python 3",
@@ -670,6 +723,7 @@ def build(name: str, cells: list[Cell]) -> nbformat.NotebookNode:
         "name": "python3",
     }
     nb.metadata["language_info"] = {"name": "python"}
+    nb.metadata["qgate"] = {"generator": "scripts/build_notebooks.py", "sources": _digest(cells)}
     nb.cells = [
         new_markdown_cell(src) if kind == "md" else new_code_cell(src) for kind, src in cells
     ]
@@ -678,22 +732,104 @@ def build(name: str, cells: list[Cell]) -> nbformat.NotebookNode:
     return nb
 
 
+def _machine_paths() -> list[str]:
+    """Paths of this machine that must not appear in stored outputs."""
+    paths = {str(ROOT), str(Path.home()), tempfile.gettempdir(), sys.prefix}
+    return sorted(p for p in paths if len(p) > 1)
+
+
+def _output_texts(nb: nbformat.NotebookNode) -> list[tuple[str, str]]:
+    """(output type, text) of every output, images excluded."""
+    texts = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if out.output_type == "stream":
+                texts.append((out.output_type, out.text))
+            elif out.output_type == "error":
+                texts.append(("error", "\n".join(out.get("traceback", []))))
+            else:
+                texts.append((out.output_type, out.get("data", {}).get("text/plain", "")))
+    return texts
+
+
+def problems(stored: nbformat.NotebookNode, expected: nbformat.NotebookNode) -> list[str]:
+    """Why ``stored`` is not the executed form of ``expected`` (empty when it is)."""
+    found = []
+    if stored.metadata.get("qgate") != expected.metadata["qgate"]:
+        found.append("stamped with other sources")
+    pairs = list(zip(stored.cells, expected.cells, strict=False))
+    if len(stored.cells) != len(expected.cells) or any(
+        (a.cell_type, a.source, a.get("id")) != (b.cell_type, b.source, b.get("id"))
+        for a, b in pairs
+    ):
+        found.append("cell sources differ from the generator")
+    code = [c for c in stored.cells if c.cell_type == "code"]
+    if any(c.execution_count is None for c in code) or not any(c.outputs for c in code):
+        found.append("not executed (no outputs)")
+    texts = _output_texts(stored)
+    if any(kind == "error" for kind, _ in texts):
+        found.append("an output is an error")
+    for path in _machine_paths():
+        if any(path in text for _, text in texts):
+            found.append(f"an output contains the machine path {path}")
+    return found
+
+
+def execute(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """Run the notebook in ``notebooks/`` (offline, this interpreter's kernel)."""
+    from nbclient import NotebookClient
+
+    env = os.environ
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
+    env["HF_HUB_OFFLINE"] = "1"
+    env["TOKENIZERS_PARALLELISM"] = "false"
+    env["MPLBACKEND"] = "Agg"
+    for key in ("OPENAI_API_KEY", "QGATE_USE_OLLAMA", "QGATE_REPO"):
+        env.pop(key, None)
+    client = NotebookClient(
+        nb,
+        timeout=900,
+        kernel_name="python3",
+        record_timing=False,
+        resources={"metadata": {"path": str(OUT)}},
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # jupyter_client / zmq noise
+        client.execute()
+    return nb
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="fail if a notebook is out of date")
+    parser.add_argument(
+        "--check", action="store_true", help="fail if a stored notebook is not current"
+    )
+    parser.add_argument("names", nargs="*", help="only these notebooks (default: all)")
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
     stale = []
     for name, cells in NOTEBOOKS.items():
-        text = nbformat.writes(build(name, cells)) + "\n"
+        if args.names and name not in args.names:
+            continue
+        expected = build(name, cells)
         path = OUT / name
         if args.check:
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
-                stale.append(name)
-        else:
-            path.write_text(text, encoding="utf-8")
+            stored = nbformat.read(path, as_version=4) if path.exists() else None
+            found = ["missing"] if stored is None else problems(stored, expected)
+            stale.extend(f"{name}: {why}" for why in found)
+            continue
+        before = set(OUT.iterdir())
+        nb = execute(expected)
+        stray = sorted(p.name for p in set(OUT.iterdir()) - before)
+        found = problems(nb, expected) + [f"left a stray file {s}" for s in stray]
+        if found:
+            print(f"{name}: " + "; ".join(found))
+            return 1
+        path.write_text(nbformat.writes(nb) + "\n", encoding="utf-8")
+        print(f"wrote {path.relative_to(ROOT)}")
     if stale:
-        print("out of date (run python scripts/build_notebooks.py):", ", ".join(stale))
+        print("out of date (run python scripts/build_notebooks.py):")
+        print("\n".join(f"  {s}" for s in stale))
         return 1
     return 0
 

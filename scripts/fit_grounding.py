@@ -231,6 +231,50 @@ def best_threshold(rows_by_ds: dict[str, list[dict]], cols, weights, bias) -> fl
     return best_t
 
 
+def contradicted(rows: list[dict]) -> np.ndarray:
+    """Rows with a contradicted counted claim (the default gate rejects them whatever the score)."""
+    k = FEATURE_NAMES.index("no_contradiction")
+    return np.array(
+        [bool(len(r["x"]) and (r["x"][r["counted"]][:, k] == 0.0).any()) for r in rows], dtype=bool
+    )
+
+
+def reject_rates(rows: list[dict], cols, w, b, gate_t: float) -> tuple[float, float]:
+    """Share of label-0 and of label-1 rows the default gate rejects on grounding."""
+    sc = output_scores(rows, cols, w, b)
+    y = np.array([r["label"] for r in rows])
+    rejected = (sc < gate_t) | contradicted(rows)
+    return float(rejected[y == 0].mean()), float(rejected[y == 1].mean())
+
+
+def shift_for_rejects(
+    rows_by_ds: dict[str, list[dict]], cols, w, b, gate_t: float, target: float
+) -> float:
+    """The smallest bias shift at which no file's label-0 rows are rejected more than ``target``.
+
+    A higher bias raises every claim's support, so the share of label-0 rows under ``gate_t``
+    only falls as the shift grows (contradicted rows stay rejected): bisect on it.
+    """
+    lo, hi = -6.0, 6.0
+
+    def worst(delta: float) -> float:
+        return max(
+            reject_rates(rows, cols, w, b + delta, gate_t)[0]
+            for rows in rows_by_ds.values()
+            if rows
+        )
+
+    if worst(lo) <= target:
+        return lo
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if worst(mid) <= target:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -259,6 +303,12 @@ def main() -> None:
         help="write per-row scores of both splits (JSONL) for calibration",
     )
     ap.add_argument(
+        "--max-false-reject",
+        type=float,
+        default=0.08,
+        help="share of label-0 rows of each training file the default gate may reject",
+    )
+    ap.add_argument(
         "--gate-threshold",
         type=float,
         default=0.6,
@@ -274,16 +324,19 @@ def main() -> None:
     gate_t = args.gate_threshold
 
     def fitted(train: dict[str, list[dict]]) -> tuple[np.ndarray, float]:
-        """Fit, then shift the bias so the best threshold on ``train`` lands on ``gate_t``."""
+        """Fit, then shift the bias so that the gate's default threshold rejects at most
+        ``--max-false-reject`` of the label-0 rows of every file in ``train``."""
         w, b = fit(train, cols)
-        t = best_threshold(train, cols, w, b)
-        return w, b + float(np.log(gate_t / (1 - gate_t)) - np.log(t / (1 - t)))
+        return w, b + shift_for_rejects(train, cols, w, b, gate_t, args.max_false_reject)
 
     def metrics(rows: list[dict], w: np.ndarray, b: float) -> dict[str, float]:
         sc = output_scores(rows, cols, w, b)
         y = np.array([r["label"] for r in rows])
-        pred = (sc < gate_t).astype(int)
+        pred = ((sc < gate_t) | contradicted(rows)).astype(int)
+        false_reject, caught = reject_rates(rows, cols, w, b, gate_t)
         return {
+            "false_reject": round(false_reject, 4),
+            "label1_reject": round(caught, 4),
             "n": len(rows),
             "positives": int(y.sum()),
             "auroc": round(float(roc_auc_score(y, 1 - sc)), 4),
@@ -297,6 +350,7 @@ def main() -> None:
     table: dict[str, dict] = {}
     print(
         f"{'dataset':24s} {'ID auroc':>9s} {'ID bacc':>8s} {'LODO auroc':>11s} {'LODO bacc':>10s}"
+        f" {'LODO false rej':>15s} {'LODO rej on 1':>14s}"
     )
     for name in FILES:
         w_id, b_id = fitted({name: fit_rows[name]})
@@ -309,6 +363,7 @@ def main() -> None:
         print(
             f"{name:24s} {e_id['auroc']:9.3f} {e_id['balanced_accuracy']:8.3f} "
             f"{e_lo['auroc']:11.3f} {e_lo['balanced_accuracy']:10.3f}"
+            f" {e_lo['false_reject']:15.3f} {e_lo['label1_reject']:14.3f}"
         )
 
     weights, bias = fitted(fit_rows)
@@ -337,6 +392,7 @@ def main() -> None:
                 + (f"; at most {args.cap} rows per split per file" if args.cap else ""),
                 "features_used": names,
                 "decision_threshold": gate_t,
+                "max_false_reject": args.max_false_reject,
                 "script": "scripts/fit_grounding.py",
             },
         }

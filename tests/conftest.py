@@ -32,9 +32,20 @@ def real_embedder() -> CachedEmbedder:
     return default_embedder()
 
 
+def benchdata_missing(folder: Path) -> str | None:
+    """Why the real-data tier cannot run from ``folder`` (naming the setting), or ``None``."""
+    if (folder / "README.md").exists():
+        return None
+    return (
+        f"benchmark data not found at {folder} (set QGATE_BENCHDATA=/path/to/benchdata, the "
+        "folder with the benchmark JSONL files and their README.md)"
+    )
+
+
 @pytest.fixture(scope="session")
 def benchdata_dir() -> Path:
-    """``../shared/benchdata``; tests using it skip when it is absent."""
-    if not (BENCHDATA_DIR / "README.md").exists():
-        pytest.skip(f"benchmark data not found at {BENCHDATA_DIR} (set QGATE_BENCHDATA)")
+    """``$QGATE_BENCHDATA``, else ``../shared/benchdata``; tests using it skip when absent."""
+    reason = benchdata_missing(BENCHDATA_DIR)
+    if reason is not None:
+        pytest.skip(reason)
     return BENCHDATA_DIR

@@ -62,6 +62,12 @@ _PREPOSITIONS = word_set(
     september october november december"""
 )
 _NAME_PARTICLES = word_set("de da di del van von der den la le bin ibn al mc o'")
+# Past forms that are not passives after "was born in X and ...": "moved to Paris".
+_INTRANSITIVE_PAST = word_set(
+    """moved returned went came travelled traveled emigrated immigrated relocated retired died
+    lived worked stayed arrived graduated studied served remained settled fled migrated
+    competed played performed toured"""
+)
 
 
 def _ends_on_verb(token: str) -> bool:
@@ -315,7 +321,12 @@ def _assemble(
                 return [Part(0, len(sentence), sentence)]
             verb = _skip_adverbs(tokens, first)
             after = bare(tokens[verb + 1]) if verb + 1 < len(tokens) else ""
-            if passive and is_past_form(bare(tokens[verb])) and after in _PREPOSITIONS:
+            if (
+                passive
+                and is_past_form(bare(tokens[verb]))
+                and bare(tokens[verb]) not in _INTRANSITIVE_PAST
+                and after in _PREPOSITIONS
+            ):
                 body = f"{subject} {passive} {body}"  # "... was prepared by X and published in"
             else:
                 body = f"{subject} {body}"
@@ -332,3 +343,47 @@ def _assemble(
             body += term
         parts.append(Part(start, end, body))
     return parts
+
+
+_LEADING_PRONOUN = re.compile(r"(It|He|She|They|Its|His|Her|Their)\b(?!['’])")
+_POSSESSIVE = {"its": "it", "his": "he", "her": "she", "their": "they"}
+_LEADING_NAME = re.compile(r"(?:The\s+)?([A-Z][\w'’.-]*(?:\s+(?:of\s+|the\s+)?[A-Z][\w'’.-]*)*)")
+
+
+def sentence_subject(sentence: str, *, name_fallback: bool = True) -> str | None:
+    """The subject of ``sentence`` (the words before its first verb), or (with
+    ``name_fallback``) the name it starts with when no verb is found."""
+    tokens, starts = tokens_with_offsets(sentence)
+    if len(tokens) > _MAX_TOKENS:
+        return None
+    found = _subject(sentence, tokens, starts, 0, len(tokens)) if tokens else None
+    if found is None and name_fallback:
+        m = _LEADING_NAME.match(sentence)
+        found = m.group(0) if m and len(m.group(0).split()) <= 6 else None
+    return found.rstrip(",;: ") if found else None
+
+
+_OPEN_SUBJECT = re.compile(r"(?:It|He|She|They|Its|His|Her|Their|The\s+[a-z]+)\b(?!['’])")
+
+
+def open_subject(sentence: str) -> bool:
+    """Whether ``sentence`` starts with a pronoun or a bare "The film"-like phrase whose
+    referent it does not name ("It was discovered in 1935.")."""
+    return _OPEN_SUBJECT.match(sentence) is not None
+
+
+def resolve_pronoun(sentence: str, previous: str) -> str:
+    """``sentence`` with a leading "It/He/She/They/Its/His/Her/Their" replaced by the subject
+    of ``previous`` when it agrees ("It opened in 2000." -> "The Oresund Bridge opened in
+    2000."); ``sentence`` itself otherwise.
+    """
+    m = _LEADING_PRONOUN.match(sentence)
+    if m is None or not previous:
+        return sentence
+    word = m.group(1).lower()
+    subject = sentence_subject(previous)
+    if not subject or not _antecedent_ok(_POSSESSIVE.get(word, word), subject):
+        return sentence
+    if word in _POSSESSIVE:
+        subject += "'s"
+    return subject + sentence[m.end() :]

@@ -15,6 +15,7 @@ import itertools
 import json
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -29,14 +30,16 @@ __all__ = [
     "extract_entities",
     "extract_quantities",
     "has_negation",
+    "negated_spans",
     "negation_scopes",
     "negations_about",
     "quantities_match",
     "stem",
+    "untokenise",
     "word_weight",
 ]
 
-QuantityKind = Literal["number", "money", "percent", "date"]
+QuantityKind = Literal["number", "money", "percent", "date", "time"]
 """Kinds of value compared by the checks; contradictions are reported with these names."""
 
 
@@ -45,14 +48,17 @@ class Quantity:
     """A normalised numeric value found in text.
 
     Attributes:
-        kind: number, money, percent or date.
-        value: The value (a date is ``year * 10_000 + month * 100 + day``, unknown parts 0).
+        kind: number, money, percent, date or time (of day).
+        value: The value (a date is ``year * 10_000 + month * 100 + day``, unknown parts 0; a
+            time of day is minutes after midnight).
         raw: The text as written.
         start: Offset in the text.
         end: End offset in the text.
         precision: Significant digits as written (for tolerant comparison of rounded values).
         currency: Currency code for money.
         ordinal: A rank ("second", "3rd"), compared only with ranks.
+        alt: Another reading of an ambiguous figure ("56.000" is 56 or 56,000), or None.
+        hedged: Written as an approximation or bound ("about 500", "more than 20").
     """
 
     kind: QuantityKind
@@ -63,6 +69,12 @@ class Quantity:
     precision: int = 15
     currency: str = ""
     ordinal: bool = False
+    alt: float | None = None
+    hedged: bool = False
+
+    def values(self) -> tuple[float, ...]:
+        """The value and its alternative reading, if any."""
+        return (self.value,) if self.alt is None else (self.value, self.alt)
 
     @property
     def year(self) -> int:
@@ -117,9 +129,13 @@ _DATE_M = re.compile(
     rf"(?![\s.,]*\d)",
     re.I,
 )
+_TIME_12H = re.compile(r"\b(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s?([ap])(?:\.\s?m\.|\s?m\b)", re.I)
+_TIME_24H = re.compile(r"(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
+_TIME_WORD = re.compile(r"\b(?:noon|midday|midnight)\b", re.I)
 _NUMBER = re.compile(
     rf"(?P<cur>[$€£¥₹]|US\$)?\s?"
     rf"(?P<num>(?<![\w.,#/:-])\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?(?![\w#]*[#_])"
+    rf"|(?<![\w.,#/:-])\d{{1,3}}(?:[ \u00a0\u202f\u2009]\d{{3}})+(?!\d|[.,]\d)"
     rf"|(?<![\w.,#/:-])\d+(?:\.\d+)?(?![\w]*[#_])"
     rf"|\b(?:{_NUM_WORD})(?:[\s-]+(?:{_NUM_WORD}))*\b)"
     rf"(?:\s?(?P<scale>{_SCALE_WORD}))?"
@@ -129,7 +145,7 @@ _NUMBER = re.compile(
 )
 
 
-_UNIT_SUFFIX = re.compile(r"-[A-Za-z]+\b")
+_UNIT_SUFFIX = re.compile(r"(?:-(?:a|an|per))?-[A-Za-z]{2,}\b")
 _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
     "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
@@ -148,9 +164,19 @@ def _words_value(text: str) -> float | None:
     return total
 
 
+_GROUP_SEPARATORS = re.compile(r"[, \u00a0\u202f\u2009]")
+_DOT_THOUSANDS = re.compile(r"\d{1,3}(?:\.\d{3})+")
+_HEDGE_BEFORE = re.compile(
+    r"\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|some|over|under|more than"
+    r"|less than|fewer than|up to|at least|at most|close to|upwards of|in excess of|just over"
+    r"|just under|an estimated|estimated|circa|c\.|~)\s*[$€£¥₹]?$",
+    re.I,
+)
+
+
 def _sig_digits(num: str) -> int:
     """Digits as written ("500" -> 3, "1.20" -> 3, "0.05" -> 1): trailing zeros count."""
-    digits = num.replace(",", "").replace(".", "").lstrip("0")
+    digits = _GROUP_SEPARATORS.sub("", num).replace(".", "").lstrip("0")
     return max(1, len(digits))
 
 
@@ -199,14 +225,30 @@ def extract_quantities(text: str) -> list[Quantity]:
         if free(m.start(1), m.end(1)) and m[1].lower() not in ("may", "mar"):
             add(Quantity("date", _MONTHS[m[1].lower()] * 100, m[1], m.start(1), m.end(1)))
 
+    for m in _TIME_12H.finditer(text):
+        hour = int(m[1]) % 12 + (12 if m[3].lower() == "p" else 0)
+        add(Quantity("time", hour * 60 + int(m[2] or 0), m[0].strip(), m.start(), m.end()))
+    for m in _TIME_24H.finditer(text):
+        if free(m.start(), m.end()):
+            add(Quantity("time", int(m[1]) * 60 + int(m[2]), m[0], m.start(), m.end()))
+    for m in _TIME_WORD.finditer(text):
+        if free(m.start(), m.end()):
+            add(Quantity("time", 720 if m[0].lower() == "noon" else 0, m[0], m.start(), m.end()))
+
     for m in _NUMBER.finditer(text):
         num = m["num"]
         if not num or not free(m.start("num"), m.end("num")):
             continue
         is_word = not num[0].isdigit()
-        value = _words_value(num) if is_word else float(num.replace(",", ""))
+        digits = _GROUP_SEPARATORS.sub("", num)
+        value = _words_value(num) if is_word else float(digits)
         if value is None:
             continue
+        # "56.000" is 56 in English and 56,000 in much of Europe; "12 737" may be 12,737 or
+        # 12 and 737: keep both readings.
+        alt = float(num.replace(".", "")) if _DOT_THOUSANDS.fullmatch(num) else None
+        if not is_word and alt is None and digits != num.replace(",", ""):
+            alt = float(_GROUP_SEPARATORS.split(num, maxsplit=1)[0])
         scale_word = (m["scale"] or "").lower()
         # Single letters are only scales right after a digit ("$10M", "5k"), never words.
         if scale_word in ("m", "b", "t", "k") and (is_word or m["scale"] is None):
@@ -257,10 +299,25 @@ def extract_quantities(text: str) -> list[Quantity]:
         if is_word and value <= 1 and not scale_word:
             continue  # "one of the", "zero-shot": too ambiguous to check
         shown = text[start:shown_end].strip()
-        add(Quantity(kind, value * scale, shown, start, end, precision, currency))
+        hedged = _HEDGE_BEFORE.search(text[max(0, start - 24) : start]) is not None
+        add(
+            Quantity(
+                kind,
+                value * scale,
+                shown,
+                start,
+                end,
+                precision,
+                currency,
+                alt=alt * scale if alt is not None else None,
+                hedged=hedged,
+            )
+        )
     for m in _ORDINAL_WORD.finditer(text):
         # A rank before a content word ("its second studio album"), not "first of all".
-        if free(m.start(1), m.end(1)) and word_weight(m[2].lower()) > 0.0:
+        if free(m.start(1), m.end(1)) and (
+            word_weight(m[2].lower()) > 0.0 or m[2].lower() in ("and", "or")
+        ):
             value = float(_ORDINALS[m[1].lower()])
             add(Quantity("number", value, m[1], m.start(1), m.end(1), ordinal=True))
     out.sort(key=lambda q: q.start)
@@ -286,7 +343,7 @@ def comparable(claim: Quantity, evidence: Quantity) -> bool:
         years = bool(a // 10_000 and b // 10_000)
         months = bool((a // 100) % 100 and (b // 100) % 100)
         return years or months
-    if claim.ordinal != evidence.ordinal:
+    if (claim.kind == "time") != (evidence.kind == "time") or claim.ordinal != evidence.ordinal:
         return False
     return (claim.kind == "percent") == (evidence.kind == "percent")
 
@@ -314,10 +371,12 @@ def quantities_match(claim: Quantity, evidence: Quantity) -> bool:
         return not (ad and bd and ad != bd)
     if not comparable(claim, evidence):
         return False
-    if claim.value == evidence.value:
-        return True
     digits = min(claim.precision, evidence.precision)
-    return _round_sig(claim.value, digits) == _round_sig(evidence.value, digits)
+    return any(
+        a == b or _round_sig(a, digits) == _round_sig(b, digits)
+        for a in claim.values()
+        for b in evidence.values()
+    )
 
 
 _NEGATION = re.compile(
@@ -326,53 +385,155 @@ _NEGATION = re.compile(
     r"denied|denies)\b|n't\b",
     re.I,
 )
+# Cue words that do not negate what follows: "not only ... but", "no doubt", "nothing but",
+# "no less than", "none other than", "No. 5".
+_NOT_NEGATING = re.compile(
+    r"\s*(?:only|just|merely|simply|least|to mention|doubt|less than|more than|other than"
+    r"|sooner|but|\.?\s*\d)\b",
+    re.I,
+)
+# Denials: "it is false that X" / "contrary to reports that X" govern the rest of the
+# sentence; "X is not true" governs the clause before it.
+_DENIAL_AHEAD = re.compile(
+    r"\b(?:it|this)\s+(?:is|was|'s)\s+(?:false|untrue|not\s+true|a\s+myth|incorrect|wrong)"
+    r"\s+that\b|\bcontrary\s+to\s+(?:\w+\s+){0,3}?(?:reports?|claims?|rumou?rs?|beliefs?"
+    r"|reporting|speculation)(?:\s+that)?\b|\bthere\s+is\s+no\s+evidence\s+that\b"
+    r"|\bfalsely\s+(?:claimed|reported|stated|said)\s+that\b",
+    re.I,
+)
+_DENIAL_BEHIND = re.compile(
+    r"\b(?:is|was|are|were)\s+(?:false|untrue|not\s+true|a\s+myth|incorrect)\b", re.I
+)
+
+
+def _cues(text: str) -> list[tuple[int, int, str]]:
+    """Negation cues as ``(start, end, direction)``: ``ahead``, ``behind`` or ``word``.
+
+    Linear in ``text``: cue spans are kept sorted and looked up by bisection.
+    """
+    denials = [(m.start(), m.end(), "ahead") for m in _DENIAL_AHEAD.finditer(text)]
+    taken = [(a, b) for a, b, _ in denials]  # sorted, non-overlapping
+
+    def inside(pos: int) -> bool:
+        k = bisect.bisect_right(taken, (pos, len(text) + 1)) - 1
+        return k >= 0 and taken[k][0] <= pos < taken[k][1]
+
+    for m in _DENIAL_BEHIND.finditer(text):
+        if not inside(m.start()):
+            denials.append((m.start(), m.end(), "behind"))
+    denials.sort()
+    taken = [(a, b) for a, b, _ in denials]
+    found = list(denials)
+    for m in _NEGATION.finditer(text):
+        if inside(m.start()) or _NOT_NEGATING.match(text, m.end()):
+            continue
+        found.append((m.start(), m.end(), "word"))
+    found.sort()
+    return found
 
 
 def has_negation(text: str) -> bool:
-    """Whether ``text`` contains a negation word ("not", "never", "n't", "no"...)."""
-    return _NEGATION.search(text) is not None
+    """Whether ``text`` negates something ("not", "never", "n't", "it is false that"...)."""
+    return bool(_cues(text))
 
 
 def negation_count(text: str) -> int:
     """Number of negation cues in ``text``."""
-    return len(_NEGATION.findall(text))
+    return len(_cues(text))
 
 
 _SCOPE_WORDS = 5
+_DENIED_WORDS = 40  # a denied statement is read up to this many words
 _CLAUSE_END = re.compile(r"[,;:.!?()\n]")
+_SENTENCE_END = re.compile(r"[;!?\n]|\.(?!\d)")
+
+
+class _Ends:
+    """Clause and sentence ends of a text, found once (scopes stay linear in the text)."""
+
+    def __init__(self, text: str) -> None:
+        self.clause = [m.start() for m in _CLAUSE_END.finditer(text)]
+        self.sentence = [m.start() for m in _SENTENCE_END.finditer(text)]
+        self.size = len(text)
+
+    def after(self, pos: int, *, sentence: bool) -> int:
+        ends = self.sentence if sentence else self.clause
+        k = bisect.bisect_left(ends, pos)
+        return ends[k] if k < len(ends) else self.size
+
+    def before(self, pos: int) -> int:
+        k = bisect.bisect_left(self.sentence, pos) - 1
+        return self.sentence[k] + 1 if k >= 0 else 0
+
+
+def _words_between(text: str, start: int, stop: int, limit: int) -> list[str]:
+    return [t.group() for t in itertools.islice(_TOKEN.finditer(text, start, stop), limit)]
+
+
+def _scopes(text: str) -> list[tuple[str, list[str]]]:
+    """Each negation cue's direction and the content stems it governs, in text order."""
+    out: list[tuple[str, list[str]]] = []
+    ends: _Ends | None = None
+    for start, end, direction in _cues(text):
+        ends = ends or _Ends(text)
+        if direction == "ahead":
+            stop = ends.after(end, sentence=True)
+            words = _words_between(text, end, stop, _DENIED_WORDS)
+            out.append((direction, list(content_stems(" ".join(words)))))
+        elif direction == "behind":
+            lo = max(ends.before(start), start - 20 * _DENIED_WORDS)
+            words = _TOKEN.findall(text, lo, start)[-_DENIED_WORDS:]
+            out.append((direction, list(content_stems(" ".join(words)))))
+        else:
+            stop = ends.after(end, sentence=False)
+            words = _words_between(text, end, stop, _SCOPE_WORDS + 3)
+            out.append((direction, list(content_stems(" ".join(words)))[:_SCOPE_WORDS]))
+    return out
+
+
+def negated_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of ``text`` that a negation governs (to the clause end after "not",
+    the rest of the sentence after "it is false that", the clause before "is not true")."""
+    out: list[tuple[int, int]] = []
+    ends: _Ends | None = None
+    for start, end, direction in _cues(text):
+        ends = ends or _Ends(text)
+        if direction == "behind":
+            out.append((ends.before(start), start))
+        else:
+            out.append((end, ends.after(end, sentence=direction == "ahead")))
+    return out
 
 
 def negation_scopes(text: str) -> list[set[str]]:
     """For each negation cue in ``text``, the content stems it governs.
 
-    The scope is the next few content words up to a clause boundary ("did not want to
-    **leave Savatage**", "nothing to do with **Starbucks**"); it is empty when the cue ends
-    the clause.
+    The scope of a negation word is the next few content words up to a clause boundary
+    ("did not want to **leave Savatage**", "nothing to do with **Starbucks**"); it is empty
+    when the cue ends the clause. A denial governs a whole statement: the rest of the
+    sentence after "it is false that", the clause before "... is not true".
     """
-    out: list[set[str]] = []
-    clause_ends: list[int] | None = None  # found once, not re-scanned per cue (linear time)
-    for m in _NEGATION.finditer(text):
-        if clause_ends is None:
-            clause_ends = [c.start() for c in _CLAUSE_END.finditer(text)]
-        i = bisect.bisect_left(clause_ends, m.end())
-        stop = clause_ends[i] if i < len(clause_ends) else len(text)
-        found = _TOKEN.finditer(text, m.end(), stop)
-        words = [t.group() for t in itertools.islice(found, _SCOPE_WORDS + 3)]
-        scope = list(content_stems(" ".join(words)))[:_SCOPE_WORDS]
-        out.append(set(scope))
-    return out
+    return [set(scope) for _, scope in _scopes(text)]
 
 
-def negations_about(text: str, other_stems: set[str]) -> int:
-    """Number of negation cues of ``text`` whose scope shares a word with ``other_stems``.
+def negations_about(text: str, other_stems: set[str], *, strict: bool = False) -> int:
+    """Number of negation cues of ``text`` whose scope is about ``other_stems``.
 
-    A cue with an empty scope ("it is not.") counts. Used to compare the polarity of a claim
-    and a chunk only on what they both talk about.
+    A cue with an empty scope ("it is not.") counts. By default a cue counts when its scope
+    shares a word with ``other_stems``; with ``strict``, when the word it negates first
+    ("not **changed** in size") is there, or most of a denied statement is. Used to compare
+    the polarity of a claim and a chunk only on what they both talk about.
     """
     count = 0
-    for scope in negation_scopes(text):
-        if not scope or scope & other_stems:
+    for direction, scope in _scopes(text):
+        if not scope:
             count += 1
+        elif not strict:
+            count += bool(set(scope) & other_stems)
+        elif direction == "word":
+            count += scope[0] in other_stems
+        else:
+            count += 2 * sum(s in other_stems for s in scope) > len(scope)
     return count
 
 
@@ -455,6 +616,10 @@ _NOT_ENTITY = {
     "therefore", "hence", "consequently", "moreover", "furthermore", "additionally", "overall",
     "finally", "meanwhile", "indeed", "instead", "still", "yet", "today", "currently", "now",
     "here", "according", "based", "unlike", "like", "both", "each", "every", "all", "some",
+    "well", "sure", "okay", "ok", "oh", "ah", "actually", "basically", "anyway", "alright",
+    "yeah", "yep", "nope", "hmm", "um", "please", "perhaps", "maybe", "sadly", "certainly",
+    "unfortunately", "fortunately", "hopefully", "interestingly", "notably", "importantly",
+    "absolutely", "definitely", "great", "thanks", "hi", "hello", "hey", "dear",
 }  # fmt: skip
 
 
@@ -466,6 +631,31 @@ def extract_entities(text: str) -> list[tuple[str, int, int]]:
     "Johnson & Johnson" one.
     """
     return _entities(text, mid_sentence=False)
+
+
+def _is_adverb(word: str) -> bool:
+    """A capitalised common adverb ("Politically", "Recently"): a sentence opener, not a name."""
+    low = word.lower().rstrip(",")
+    return low.endswith("ly") and _zipf_table().get(low, 0) >= 25
+
+
+_PTB_TOKENS = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{",
+               "-RCB-": "}", "``": '"', "''": '"'}  # fmt: skip
+_PTB = re.compile(r"-[LR][RSC]B-|``|''")
+_SPACED_PUNCT = re.compile(
+    r"(?<=\S) +(?=[.,;:!?%)\]}](?:\s|$))|(?<=[(\[{$]) +|(?<=\w) +(?='s\b|n't\b)"
+)
+
+
+def untokenise(text: str) -> str:
+    """Undo treebank tokenisation ("-LRB- born 1970 -RRB-", "U.S .", "do n't") for matching.
+
+    Only for comparing texts: offsets into the result are not offsets into ``text``.
+    """
+    text = unicodedata.normalize("NFC", text)
+    if "-" in text or "`" in text or "'" in text:
+        text = _PTB.sub(lambda m: _PTB_TOKENS[m.group(0)], text)
+    return _SPACED_PUNCT.sub("", text)
 
 
 def _is_name(words: list[str], at_sentence_start: bool) -> bool:
@@ -484,7 +674,11 @@ def _entities(text: str, *, mid_sentence: bool) -> list[tuple[str, int, int]]:
         start = m.start()
         # Drop a leading common word ("The", "In") at a sentence start.
         while words and (
-            words[0].lower() in _NOT_ENTITY or words[0].lower() in _MONTHS or words[0].isdigit()
+            words[0].lower() in _NOT_ENTITY
+            or words[0].lower().replace("’", "'").startswith("i'")
+            or words[0].lower() in _MONTHS
+            or words[0].isdigit()
+            or _is_adverb(words[0])
         ):
             start = text.find(words[0], start) + len(words[0])
             while start < len(text) and text[start] == " ":

@@ -77,6 +77,8 @@ _META = re.compile(
     r"|key (?:facts|points|takeaways))\s*[:\-–]"
     r"|i (?:don't|do not|cannot|can't|couldn't|could not|am unable|was unable|have no)"
     r"(?! (?:think|believe|agree))\b|i(?:'m| am) (?:not sure|unable|sorry)"
+    r"|(?:and )?(?:the |this |these )?(?:evidence|sources?|documents?|context|records?)"
+    r" (?:confirms?|shows?|supports?|verif(?:y|ies)) (?:this|that|it)\b"
     r"|(?:the )?(?:provided |given |available )?" + _SOURCES + r" (?:do(?:es)? not|don't"
     r"|doesn't|did not|didn't) (?:mention|provide|contain|say|include|specify|state|discuss"
     r"|give|cover)\b)",
@@ -250,8 +252,25 @@ def _heading_like(text: str, seg: Segment) -> bool:
     return len(stripped.split()) <= _HEADING_MAX_WORDS and not has_finite_verb(stripped)
 
 
+# Text an answer writes about its own sources or verdicts ("[annual_report_2024#1]",
+# "[verified: GROUNDED]", ", as the evidence confirms"): it asserts nothing to check and must
+# not change a grade, so it is dropped from the claim.
+_MARKERS = re.compile(
+    r"\s*(?:\[[^\[\]\s]{1,80}\]|\[(?:verified|unverified|source|sources|citation|cite|ref"
+    r"|doc|document|evidence|grounded|fabricated|inferred|confidence|fact[- ]?check(?:ed)?)\b"
+    r"[^\[\]\n]{0,80}\]|【[^】\n]{0,80}】|\((?:source|sources|see|ref|cf)\s*:[^()\n]{0,80}\))"
+    r"|,?\s+(?:as|which)\s+(?:the\s+)?(?:evidence|sources?|documents?|context|records?)\s+"
+    r"(?:confirms?|shows?|states?|says?|supports?|verif(?:y|ies))(?:\s+(?:this|that|it))?\b",
+    _I,
+)
+
+
 def _clean(text: str) -> str:
-    return _EMPHASIS.sub("", text) if ("**" in text or "__" in text) else text
+    if "**" in text or "__" in text:
+        text = _EMPHASIS.sub("", text)
+    if "[" in text or "【" in text or "(" in text or " as " in text or " which " in text:
+        text = _MARKERS.sub("", text)
+    return text
 
 
 def _sentence_claims(text: str, seg: Segment) -> list[tuple[int, int, str, ClaimType]]:

@@ -19,14 +19,17 @@ import numpy as np
 
 from langchain_qgate._text import repair_text
 from langchain_qgate.errors import InputTooLargeError, InvalidInputError
+from langchain_qgate.grounding._compound import open_subject, resolve_pronoun
 from langchain_qgate.grounding.checks import (
     Quantity,
     content_stems,
     extract_entities,
     extract_quantities,
     negation_count,
+    untokenise,
 )
 from langchain_qgate.grounding.segment import split_sentences
+from langchain_qgate.grounding.slots import Passage, passage
 from langchain_qgate.schemas import EvidenceChunk
 
 if TYPE_CHECKING:
@@ -212,6 +215,12 @@ class EvidenceIndex:
         self.approximate_threshold = approximate_threshold
         self.max_chunks = max_chunks
         self.chunks: list[EvidenceChunk] = []
+        # What each chunk says, as matched: treebank tokens undone and a leading pronoun
+        # ("It was opened in 2000") replaced by the previous sentence's subject.
+        self.views: list[str] = []
+        # Chunks opening on a subject they do not name ("It was discovered in 1935."; a chunk
+        # cut from its page): the claim may name it.
+        self.open: list[bool] = []
         self._ids: set[str] = set()
         self._source_ids: set[str] = set()
         self._vectors: NDArray[np.float32] | None = None
@@ -221,6 +230,7 @@ class EvidenceIndex:
         self._stems: dict[int, set[str]] = {}
         self._entities: dict[int, list[str]] = {}
         self._negations: dict[int, int] = {}
+        self._passages: dict[int, Passage] = {}
         if evidence is not None:
             self.add(evidence)
 
@@ -230,6 +240,8 @@ class EvidenceIndex:
     def add(self, evidence: EvidenceInput) -> list[EvidenceChunk]:
         """Chunk and add evidence; returns the new chunks."""
         new: list[EvidenceChunk] = []
+        views: list[str] = []
+        opened: list[bool] = []
         for src in to_sources(evidence):
             if isinstance(src, EvidenceChunk):
                 # Lone surrogates -> U+FFFD in everything that reaches the model or a report.
@@ -238,13 +250,20 @@ class EvidenceIndex:
                 given = src if same else src.model_copy(update=fixed)
                 if given.id not in self._ids:
                     new.append(given)
+                    views.append(untokenise(given.text))
+                    opened.append(open_subject(views[-1]))
                     self._ids.add(given.id)
                 continue
             base = repair_text(src.id)
             sid = base if base not in self._source_ids else self._free_source_id(base)
             self._source_ids.add(sid)
             text = repair_text(src.text)  # lone surrogates -> U+FFFD, same offsets
+            previous = ""
             for k, (s, e) in enumerate(_chunk_spans(text)):
+                view = resolve_pronoun(untokenise(text[s:e]), previous)
+                views.append(view)
+                opened.append(open_subject(view))
+                previous = view
                 chunk = EvidenceChunk(
                     id=f"{sid}#{k}",
                     text=text[s:e],
@@ -261,6 +280,8 @@ class EvidenceIndex:
             )
         with self._lock:
             self.chunks.extend(new)
+            self.views.extend(views)
+            self.open.extend(opened)
             self._index = None
             self.__dict__.pop("all_stems", None)
             self.__dict__.pop("all_quantities", None)
@@ -316,7 +337,7 @@ class EvidenceIndex:
             import faiss
 
             n_old = 0 if self._vectors is None else len(self._vectors)
-            texts = [c.text for c in self.chunks[n_old:]]
+            texts = self.views[n_old:]
             both = self.embedder.embed([*texts, *queries])
             fresh, asked = both[: len(texts)], both[len(texts) :]
             vecs = fresh if self._vectors is None else np.vstack([self._vectors, fresh])
@@ -366,7 +387,7 @@ class EvidenceIndex:
         """Content-word stems of chunk ``i`` (computed once, on first use)."""
         found = self._stems.get(i)
         if found is None:
-            found = self._stems.setdefault(i, set(content_stems(self.chunks[i].text)))
+            found = self._stems.setdefault(i, set(content_stems(self.views[i])))
         return found
 
     @cached_property
@@ -380,12 +401,12 @@ class EvidenceIndex:
     @cached_property
     def all_quantities(self) -> list[tuple[int, Quantity]]:
         """Every quantity in the evidence, with the index of its chunk."""
-        return [(i, q) for i, c in enumerate(self.chunks) for q in extract_quantities(c.text)]
+        return [(i, q) for i, v in enumerate(self.views) for q in extract_quantities(v)]
 
     @cached_property
     def all_entities_text(self) -> str:
         """All evidence text, lower-cased, for entity look-up."""
-        return "\n".join(c.text.lower() for c in self.chunks)
+        return "\n".join(v.lower() for v in self.views)
 
     @cached_property
     def _quantities_by_chunk(self) -> dict[int, list[Quantity]]:
@@ -402,16 +423,21 @@ class EvidenceIndex:
         """Entities of chunk ``i`` (computed once, on first use; a new list each call)."""
         found = self._entities.get(i)
         if found is None:
-            found = self._entities.setdefault(
-                i, [e for e, _, _ in extract_entities(self.chunks[i].text)]
-            )
+            found = self._entities.setdefault(i, [e for e, _, _ in extract_entities(self.views[i])])
         return list(found)
 
     def chunk_negations(self, i: int) -> int:
         """Number of negation cues in chunk ``i`` (computed once, on first use)."""
         found = self._negations.get(i)
         if found is None:
-            found = self._negations.setdefault(i, negation_count(self.chunks[i].text))
+            found = self._negations.setdefault(i, negation_count(self.views[i]))
+        return found
+
+    def passage(self, i: int) -> Passage:
+        """Chunk ``i`` prepared for slot alignment (computed once, on first use)."""
+        found = self._passages.get(i)
+        if found is None:
+            found = self._passages.setdefault(i, passage(self.views[i]))
         return found
 
     def ids(self) -> Sequence[str]:

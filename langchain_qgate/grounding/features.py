@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from langchain_qgate.grounding._compound import sentence_subject
 from langchain_qgate.grounding.checks import (
-    Quantity,
     comparable,
     content_stems,
     coverage,
@@ -23,15 +23,26 @@ from langchain_qgate.grounding.checks import (
     quantities_match,
     stem,
     tokens,
-    word_weight,
+    untokenise,
 )
-from langchain_qgate.schemas import Contradiction, ContradictionKind
+from langchain_qgate.grounding.slots import (
+    Value,
+    all_found,
+    answer_conflict,
+    covered,
+    found_in,
+    name_head,
+    negation_clash,
+    passage,
+    slot_conflict,
+    value_free_stems,
+)
+from langchain_qgate.schemas import Contradiction
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     from langchain_qgate.grounding.evidence import EvidenceIndex
-    from langchain_qgate.schemas import EvidenceChunk
 
 __all__ = ["FEATURE_NAMES", "ClaimSignals", "compute_signals"]
 
@@ -45,13 +56,16 @@ FEATURE_NAMES: tuple[str, ...] = (
     "entities_ok",
     "no_contradiction",
     "negation_consistent",
+    "values_consistent",
 )
 """Order of the feature vector the learned combination reads."""
 
 _ALIGNED_COVERAGE = 0.5  # a chunk "talks about the same thing" from this coverage on
-_RIVAL_COVERAGE = 0.25  # a chunk stating a rival value in the claim's unit needs less
-_NEGATION_COVERAGE = 0.4  # ... and shares enough words for a flipped negation (about those
-# shared words, see ``negations_about``) to be a contradiction
+_RIVAL_COVERAGE = 0.25  # a count of the claim's unit in the claim's context needs less
+_QUESTION_COVERAGE = 0.75  # a passage answering the question restates this much of it
+_LOOSE_NEGATION_COVERAGE = 0.4  # a negation about shared words lowers support from here on
+_NEGATION_COVERAGE = 0.6  # a flipped negation needs a chunk that restates the claim ...
+_STATED_COVERAGE = 0.8  # ... and a chunk this close with every value of the claim states it
 
 
 @dataclass
@@ -67,6 +81,7 @@ class ClaimSignals:
     entities_ok: float = 1.0
     no_contradiction: float = 1.0
     negation_consistent: float = 1.0
+    values_consistent: float = 1.0
     top: list[tuple[int, float]] = field(default_factory=list)
     aligned: int = -1
     contradiction: Contradiction | None = None
@@ -82,12 +97,19 @@ class ClaimSignals:
 
 
 def _entity_found(entity: str, index: EvidenceIndex) -> bool:
+    """Whether the evidence names ``entity``: the word it is known by and at least half its
+    words ("Marie Curie" in evidence that says "Curie", "Presley" in "Elvis Presley")."""
     text = index.all_entities_text
     if entity.lower() in text:
         return True
     parts = [stem(t.lower()) for t in tokens(entity)]
     parts = [p for p in parts if len(p) > 1]
-    return bool(parts) and all(p in index.all_stems for p in parts)
+    head = name_head(entity)
+    return (
+        bool(parts)
+        and (not head or stem(head) in index.all_stems)
+        and 2 * sum(p in index.all_stems for p in parts) >= len(parts)
+    )
 
 
 _POLAR = frozenset({"yes", "no"})
@@ -99,26 +121,103 @@ def _is_polar(answer: str) -> bool:
     return len(words) == 1 and words[0] in _POLAR
 
 
-def _unit_after(text: str, q: Quantity) -> str:
-    """The unit word written with a value ("24-month" / "12 months" -> "month"), or ""."""
-    if "-" in q.raw:
-        return stem(q.raw.rsplit("-", 1)[1].lower())
-    words = tokens(text[q.end : q.end + 30])
-    if not words or word_weight(words[0].lower()) <= 0.0:
-        return ""  # "in", "of", "and": not a unit
-    return stem(words[0].lower())
+def _contradiction(
+    claim_text: str,
+    asserted: str,
+    index: EvidenceIndex,
+    top: list[tuple[int, float]],
+    *,
+    asked: str,
+    polar: bool,
+) -> Contradiction | None:
+    """A slot-aligned value conflict or a negation clash with a passage restating the claim.
 
-
-def _value_contradiction(q: Quantity, rival: Quantity, chunk: EvidenceChunk) -> Contradiction:
-    """The evidence states ``rival`` where the claim says ``q``."""
-    kind: ContradictionKind = "money" if q.kind == "number" and rival.kind == "money" else q.kind
-    return Contradiction(
-        kind=kind,
-        claim_value=q.raw,
-        evidence_value=rival.raw,
-        evidence_id=chunk.id,
-        quote=chunk.text,
+    The full claim is compared (words the question gave included), so passing ``question=``
+    never turns a contradiction into "unsupported"; values the question gave are not the
+    claim's own and never conflict.
+    """
+    claim = passage(untokenise(claim_text))
+    about = value_free_stems(claim)
+    if sum(about.values()) <= 0.0:
+        return None
+    # Passages about the same thing first; among equals, the one stating more of the claim's
+    # values ("In fiscal year 2024, ... revenue of €48.2 million" before "... in fiscal 2023").
+    scored = [(covered(claim, index.passage(i)), i) for i, _ in top]
+    ranked = sorted(
+        scored,
+        key=lambda t: (
+            -round(t[0], 2),
+            -sum(found_in(v, index.passage(t[1])) for v in claim.values),
+        ),
     )
+    candidates = [(c, i) for c, i in ranked if c >= _ALIGNED_COVERAGE]
+
+    def settled(value: Value) -> bool:
+        # Evidence that states the claim's value anywhere makes a rival in one passage about
+        # another thing said with the same words, not a contradiction (a count only when it
+        # counts the same unit: "four games" does not settle "four league titles").
+        if value.quantity is None:
+            return _entity_found(value.text, index)
+        q = value.quantity
+        where = {j for j, e in index.all_quantities if quantities_match(q, e)}
+        return any(
+            o.unit == value.unit and o.quantity is not None and quantities_match(q, o.quantity)
+            for j in where
+            for o in index.passage(j).values
+        )
+
+    def conflict(i: int, *, aligned: bool) -> Contradiction | None:
+        chunk = index.chunks[i]
+        return slot_conflict(
+            claim,
+            index.passage(i),
+            evidence_id=chunk.id,
+            quote=chunk.text,
+            given=asked,
+            settled=settled,
+            aligned=aligned,
+        )
+
+    negated = False
+    if candidates:
+        said = passage(untokenise(asserted)) if asserted is not claim_text else claim
+        best_cov, best = candidates[0]
+        negated = (
+            best_cov >= _NEGATION_COVERAGE
+            and len(value_free_stems(said)) >= 2
+            and not polar
+            and negation_clash(said, index.passage(best), asserted_negation=asserted is claim_text)
+        )
+        # A passage that states the claim with all its values and the same polarity settles it.
+        for c, i in candidates:
+            stated = c >= _STATED_COVERAGE and all_found(claim, index.passage(i), asked)
+            if stated and (i != best or not negated):
+                return None
+        for _, i in candidates:
+            found = conflict(i, aligned=True)
+            if found is not None:
+                return found
+    if asserted is not claim_text and not polar:
+        found = _answer_contradiction(asserted, claim_text, index, ranked, asked=asked)
+        if found is not None:
+            return found
+    # A count of the same unit in the same context, in a passage sharing fewer words ("comes
+    # with a 24-month warranty" against "the 36-month warranty covers parts and labour").
+    for c, i in ranked:
+        if _RIVAL_COVERAGE <= c < _ALIGNED_COVERAGE:
+            found = conflict(i, aligned=False)
+            if found is not None:
+                return found
+    if negated:
+        chunk = index.chunks[candidates[0][1]]
+        return Contradiction(
+            kind="negation",
+            claim_value=claim_text,
+            evidence_value="",
+            evidence_id=chunk.id,
+            quote=chunk.text,
+        )
+    return None
 
 
 def compute_signals(
@@ -134,6 +233,8 @@ def compute_signals(
     With a ``question``, the words the claim shares with the question are given, not
     asserted: lexical support is measured on what the answer adds.
     """
+    claim_text = untokenise(claim_text)
+    question = untokenise(question) if question else question
     sig = ClaimSignals()
     top = [(int(i), float(s)) for i, s in zip(neighbours, scores, strict=True) if i >= 0]
     sig.top = top
@@ -167,19 +268,24 @@ def compute_signals(
         novel = {s: w for s, w in stems.items() if s not in asked}
         if novel:
             stems = novel
+    # A retrieved chunk that opens on a subject it does not name ("It was discovered in
+    # 1935.", a sentence cut from its page) may be about the subject the claim names.
+    subject = _open_subject_stems(asserted, index, top) if asserted is claim_text else set()
     topk_stems: set[str] = set()
     per_chunk_cov: list[tuple[float, int]] = []
     for i, _ in top:
-        topk_stems |= index.stems(i)
-        per_chunk_cov.append((coverage(stems, index.stems(i)), i))
+        chunk_stems = index.stems(i) | subject if index.open[i] else index.stems(i)
+        topk_stems |= chunk_stems
+        per_chunk_cov.append((coverage(stems, chunk_stems), i))
+    all_stems = index.all_stems | subject
     sig.coverage_topk = coverage(stems, topk_stems)
-    sig.coverage_all = coverage(stems, index.all_stems)
-    missing_weights = [w for s, w in stems.items() if s not in index.all_stems]
+    sig.coverage_all = coverage(stems, all_stems)
+    missing_weights = [w for s, w in stems.items() if s not in all_stems]
     sig.novel_ok = 1.0 - max(missing_weights, default=0.0)
     seen: set[str] = set()
     for tok in tokens(bare):
         st = stem(tok.lower())
-        if st in stems and st not in index.all_stems and st not in seen:
+        if st in stems and st not in all_stems and st not in seen:
             seen.add(st)
             sig.missing.append(tok)
 
@@ -198,114 +304,93 @@ def compute_signals(
     sig.coverage_best = aligned_cov
     sig.aligned = aligned
 
-    # Quantities: each must appear somewhere in the evidence.
+    # Quantities and names: each must appear somewhere in the evidence.
     if claim_quantities:
         evidence_q = index.all_quantities
         unmatched = [
             q for q in claim_quantities if not any(quantities_match(q, e) for _, e in evidence_q)
         ]
         sig.quantities_ok = 1.0 - len(unmatched) / len(claim_quantities)
-        if unmatched and aligned_cov >= _ALIGNED_COVERAGE:
-            # Rivals come from the aligned chunk and any other near chunk about the same thing;
-            # a rival with the same unit ("36-month" vs "24-month") beats one nearby in text.
-            near = [aligned] + [
-                i for c, i in per_chunk_cov if i != aligned and c >= _ALIGNED_COVERAGE
-            ]
-            for q in unmatched:
-                unit = _unit_after(asserted, q)
-                found = [
-                    (e, i) for i in near for e in index.chunk_quantities(i) if comparable(q, e)
-                ]
-                if found and unit:
-                    # The evidence disagrees; a value with the claim's unit in a retrieved chunk
-                    # that shares fewer words may still be the better rival ("24-month" over
-                    # "12 months" when the claim says "36-month").
-                    found += [
-                        (e, i)
-                        for c, i in per_chunk_cov
-                        if i not in near and c >= _RIVAL_COVERAGE
-                        for e in index.chunk_quantities(i)
-                        if comparable(q, e) and _unit_after(index.chunks[i].text, e) == unit
-                    ]
-                if found:
-                    rival, where = min(
-                        found,
-                        key=lambda t: (
-                            _unit_after(index.chunks[t[1]].text, t[0]) != unit,
-                            ("-" in t[0].raw) != ("-" in q.raw),
-                            t[1] != aligned,
-                            abs(t[0].start - q.start),
-                        ),
-                    )
-                    sig.contradiction = _value_contradiction(q, rival, index.chunks[where])
-                    sig.no_contradiction = 0.0
-                    break
-    if claim_quantities and sig.contradiction is None and aligned_cov >= _ALIGNED_COVERAGE:
-        # A value found elsewhere in the evidence is still contradicted when the chunk about
-        # the same thing gives another value of the same unit ("won four league titles" vs
-        # "they won five League titles"; the "four" was about something else).
-        here = index.chunk_quantities(aligned)
-        text = index.chunks[aligned].text
-        for q in claim_quantities:
-            unit = _unit_after(asserted, q)
-            if not unit or any(quantities_match(q, e) for e in here):
-                continue
-            rivals = [
-                e
-                for e in here
-                if comparable(q, e)
-                and _unit_after(text, e) == unit
-                and not any(quantities_match(c, e) for c in claim_quantities)
-            ]
-            if rivals:
-                rival = min(rivals, key=lambda e: abs(e.start - q.start))
-                sig.contradiction = _value_contradiction(q, rival, index.chunks[aligned])
-                sig.no_contradiction = 0.0
-                break
-
-    # Named entities: each must appear somewhere in the evidence.
     entities = [
         e for e, _, _ in extract_entities(asserted) if not question or e.lower() not in asked_lower
     ]
     if entities:
-        missing_entities = [e for e in entities if not _entity_found(e, index)]
+        missing_entities = [
+            e
+            for e in entities
+            if not _entity_found(e, index)
+            and not (subject and {stem(t.lower()) for t in tokens(e)} <= subject)
+        ]
         sig.entities_ok = 1.0 - len(missing_entities) / len(entities)
-        if missing_entities and sig.contradiction is None and aligned_cov >= 0.6:
-            claim_lower = claim_text.lower()
-            entity_rivals = [
-                e
-                for e in index.chunk_entities(aligned)
-                if e.lower() not in claim_lower
-                and e.lower() not in asked_lower
-                and not any(stem(t.lower()) in stems for t in tokens(e))
-            ]
-            if entity_rivals:
-                sig.contradiction = Contradiction(
-                    kind="entity",
-                    claim_value=missing_entities[0],
-                    evidence_value=entity_rivals[0],
-                    evidence_id=index.chunks[aligned].id,
-                    quote=index.chunks[aligned].text,
-                )
-                sig.no_contradiction = 0.0
 
-    # Negation: the aligned chunk says the opposite.
-    # A bare answer to a question restates no negation, so only a negated answer can clash.
-    if aligned_cov >= _NEGATION_COVERAGE and len(stems) >= 2 and not polar:
-        # Only cues about what both say count: "nothing to do with Starbucks" in the chunk
-        # says nothing about a claim that does not mention Starbucks.
-        chunk_stems = index.stems(aligned)
-        claim_neg = negations_about(asserted, chunk_stems) % 2
-        chunk_neg = negations_about(index.chunks[aligned].text, set(stems)) % 2
-        if claim_neg != chunk_neg and (claim_neg or asserted is claim_text):
-            sig.negation_consistent = 0.0
-            if sig.contradiction is None:
-                sig.contradiction = Contradiction(
-                    kind="negation",
-                    claim_value=claim_text,
-                    evidence_value="",
-                    evidence_id=index.chunks[aligned].id,
-                    quote=index.chunks[aligned].text,
-                )
-                sig.no_contradiction = 0.0
+    # A contradiction: another value in the same slot of a passage about the same thing, or
+    # the opposite polarity (see ``slots``).
+    sig.contradiction = _contradiction(
+        claim_text, asserted, index, top, asked=asked_lower, polar=polar
+    )
+    if sig.contradiction is not None:
+        sig.no_contradiction = 0.0
+    # Weaker disagreement lowers support without being reported as a contradiction: another
+    # value of the claim's kind in the chunk about the same thing, or a negation about what
+    # both say (the claim is then unsupported, never "contradicted").
+    if aligned_cov >= _ALIGNED_COVERAGE and claim_quantities:
+        here = index.chunk_quantities(aligned)
+        if any(
+            not any(quantities_match(q, e) for e in here) and any(comparable(q, e) for e in here)
+            for q in claim_quantities
+        ):
+            sig.values_consistent = 0.0
+    if sig.contradiction is not None or (
+        aligned_cov >= _LOOSE_NEGATION_COVERAGE
+        and len(stems) >= 2
+        and not polar
+        and _polarity_differs(asserted, asserted is claim_text, index, aligned)
+    ):
+        sig.negation_consistent = 0.0
     return sig
+
+
+def _answer_contradiction(
+    answer: str,
+    claim_text: str,
+    index: EvidenceIndex,
+    ranked: list[tuple[float, int]],
+    *,
+    asked: str,
+) -> Contradiction | None:
+    """A short answer whose value the evidence never states, against the passage that
+    restates the question with another answer of the asked kind."""
+    said = passage(answer)
+    if len(said.values) != 1:
+        return None
+    value = said.values[0]
+    if value.quantity is not None:
+        if any(quantities_match(value.quantity, e) for _, e in index.all_quantities):
+            return None
+    elif _entity_found(value.text, index):
+        return None
+    question = claim_text[: len(claim_text) - len(answer)].strip()
+    about = passage(question)
+    best = max(((covered(about, index.passage(i)), i) for _, i in ranked), default=(0.0, -1))
+    if best[0] < _QUESTION_COVERAGE:
+        return None
+    chunk = index.chunks[best[1]]
+    return answer_conflict(
+        asked or question, said, index.passage(best[1]), evidence_id=chunk.id, quote=chunk.text
+    )
+
+
+def _polarity_differs(asserted: str, whole: bool, index: EvidenceIndex, i: int) -> bool:
+    claim_neg = negations_about(asserted, index.stems(i)) % 2
+    chunk_neg = negations_about(index.views[i], set(content_stems(asserted))) % 2
+    return claim_neg != chunk_neg and (bool(claim_neg) or whole)
+
+
+def _open_subject_stems(
+    asserted: str, index: EvidenceIndex, top: list[tuple[int, float]]
+) -> set[str]:
+    """The stems of the claim's subject when a retrieved chunk leaves its subject open."""
+    if not any(index.open[i] for i, _ in top):
+        return set()
+    subject = sentence_subject(asserted, name_fallback=False)
+    return set(content_stems(subject)) if subject else set()

@@ -154,10 +154,14 @@ def _is_boundary(text: str, m: re.Match[str], block_start: int, block_end: int) 
         return False  # "etc. and", "Yahoo! is", "... and then"
     if term != ".":
         return True  # "!", "?", "?!" or an ellipsis followed by a capital
-    core = text[_word_start(text, m.start(), floor) : m.start()].lstrip("([{\"'“‘*_").lower()
+    written = text[_word_start(text, m.start(), floor) : m.start()].lstrip("([{\"'“‘*_")
+    core = written.lower()
     if not core:
         return True  # tokenized " ." (FEVER) or a lone full stop
     opener = first.rstrip(".,;:!?\"'”’)").lower() in _SENTENCE_OPENERS
+    if written.isupper() and written.isalpha() and len(written) >= 2:
+        # "Santa Barbara, CA. They": a code in capitals ends a sentence before an opener.
+        return opener
     if core in _NEVER_FINAL:
         return False
     if core in _MAYBE_FINAL:

@@ -32,8 +32,11 @@ __all__ = [
     "last_ai_message",
     "last_question",
     "message_text",
+    "question_from_input",
     "tool_output_evidence",
 ]
+
+_QUESTION_KEYS = ("question", "input", "query")
 
 EvidenceItem: TypeAlias = str | Document | EvidenceChunk | Mapping[str, Any] | ToolMessage
 """One piece of evidence in a form the hallucination monitor accepts."""
@@ -75,6 +78,23 @@ def is_guidance(message: BaseMessage) -> bool:
     return isinstance(message, HumanMessage) and str(message.id or "").startswith(
         GUIDANCE_ID_PREFIX
     )
+
+
+def question_from_input(value: Any) -> str | None:
+    """The user's question in a chain's input: the string itself, the ``question`` /
+    ``input`` / ``query`` key of a dict, or the last user turn of messages."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        q = last_question([m for m in value if isinstance(m, BaseMessage)])
+        return message_text(q) if q is not None else None
+    if isinstance(value, Mapping):
+        for key in _QUESTION_KEYS:
+            if isinstance(value.get(key), str):
+                return str(value[key])
+        if isinstance(value.get("messages"), list):
+            return question_from_input(value["messages"])
+    return None
 
 
 def last_ai_message(messages: Sequence[AnyMessage]) -> AIMessage | None:

@@ -7,6 +7,14 @@ in state under the ``qgate_*`` keys (checkpointed, never on the instance):
 - ``qgate_counters``: :class:`~langchain_qgate.load.LoadCounters` as a dict (retries included).
 - ``qgate_turn``: id of the user turn the counters belong to; a new question resets them.
 - ``qgate_audit``: the rejected drafts of the current turn, with the guidance they got.
+- ``qgate_pending``: an escalation waiting for a human (the draft, the verdict, the request).
+
+Escalation in two steps (the middleware and ``add_quality_gate``): the gate step replaces the
+rejected draft in ``messages`` with a placeholder that says the answer is held for review and
+keeps the draft in ``qgate_pending``; the review step then calls ``interrupt()``. So while the
+run is paused, ``messages[-1]`` is never the rejected draft (it is in the interrupt's
+``"draft"``). The reviewer's decision replaces the placeholder (approve, edit) or removes it and
+sends the feedback to the model (reject).
 """
 
 from __future__ import annotations
@@ -41,6 +49,8 @@ from langchain_qgate.load import CognitiveLoadMonitor, LoadCounters
 __all__ = [
     "AUDIT_KEY",
     "COUNTERS_KEY",
+    "HELD_STATUS",
+    "PENDING_KEY",
     "TURN_KEY",
     "GateRunner",
     "Prepared",
@@ -53,8 +63,11 @@ __all__ = [
 COUNTERS_KEY = "qgate_counters"
 TURN_KEY = "qgate_turn"
 AUDIT_KEY = "qgate_audit"
+PENDING_KEY = "qgate_pending"
+HELD_STATUS = "held_for_review"
+"""``response_metadata["qgate_status"]`` of the placeholder shown while a human reviews."""
 
-Route = Literal["pass", "retry"]
+Route = Literal["pass", "retry", "review"]
 
 _INTERRUPT_TAKES_SCHEMA = "response_schema" in inspect.signature(interrupt).parameters
 
@@ -123,6 +136,16 @@ def _tool_errors_since_last_ai(messages: Sequence[BaseMessage]) -> int:
         if isinstance(message, ToolMessage) and message.status == "error":
             count += 1
     return count
+
+
+def _ask_human(request: EscalationRequest) -> HumanDecision:
+    """``interrupt()`` with the request; the reviewer's answer as a decision."""
+    if _INTERRUPT_TAKES_SCHEMA:
+        # LangGraph validates the resume value; an invalid one can be answered again.
+        raw = interrupt(request.model_dump(mode="json"), response_schema=HumanDecision)
+    else:  # pragma: no cover - older langgraph
+        raw = interrupt(request.model_dump(mode="json"))
+    return raw if isinstance(raw, HumanDecision) else HumanDecision.model_validate(raw)
 
 
 class GateRunner:
@@ -233,28 +256,100 @@ class GateRunner:
         )
 
     # -- turning the verdict into state --------------------------------------------------
-    def finish(self, p: Prepared, result: FilteredOutput | RejectedOutput) -> StepResult:
-        """State update and route for a gate verdict (may ``interrupt()`` to escalate)."""
+    def finish(
+        self,
+        p: Prepared,
+        result: FilteredOutput | RejectedOutput,
+        *,
+        defer_review: bool = False,
+    ) -> StepResult:
+        """State update and route for a gate verdict.
+
+        An escalation calls ``interrupt()`` here, unless ``defer_review``: then the draft is
+        replaced by a placeholder, kept in ``qgate_pending``, and the route is ``"review"``
+        (:meth:`review` interrupts in the next step).
+        """
         if isinstance(result, FilteredOutput):
             return self._deliver(p, result, text=None, review=None)
         if result.escalation is None:
             return self._retry(p, result, result.guidance.to_model_message(), decision=None)
         require_checkpointer("the quality gate")
-        request = EscalationRequest(
-            reason=result.escalation.reason,
-            draft=result.escalation.draft,
+        request = self._request(p, result)
+        if defer_review:
+            return self._hold(p, result, request)
+        return self._decide(p, result, _ask_human(request))
+
+    def _request(self, p: Prepared, result: RejectedOutput) -> EscalationRequest:
+        escalation = result.escalation
+        if escalation is None:  # pragma: no cover - finish() only asks for escalations
+            raise ValueError("not an escalation")
+        return EscalationRequest(
+            reason=escalation.reason,
+            draft=escalation.draft,
             summary=result.guidance.summary(),
             guidance=result.guidance.model_dump(mode="json"),
-            report=result.escalation.report.model_dump(mode="json"),
+            report=escalation.report.model_dump(mode="json"),
             metadata=result.metadata.model_dump(mode="json"),
             retries_used=p.counters.retries,
         )
-        if _INTERRUPT_TAKES_SCHEMA:
-            # LangGraph validates the resume value; an invalid one can be answered again.
-            raw = interrupt(request.model_dump(mode="json"), response_schema=HumanDecision)
-        else:  # pragma: no cover - older langgraph
-            raw = interrupt(request.model_dump(mode="json"))
-        decision = raw if isinstance(raw, HumanDecision) else HumanDecision.model_validate(raw)
+
+    def _hold(self, p: Prepared, result: RejectedOutput, request: EscalationRequest) -> StepResult:
+        """Replace the draft by a placeholder and keep everything the review step needs."""
+        placeholder = AIMessage(
+            content=(
+                "[Held for review] This answer did not pass the quality check and is waiting "
+                f"for a human decision ({request.reason}). The rejected draft is in the "
+                "interrupt's 'draft'."
+            ),
+            id=p.draft.id,
+            response_metadata={"qgate_status": HELD_STATUS},
+        )
+        pending = {
+            "request": request.model_dump(mode="json"),
+            "draft": p.draft,
+            "result": result.model_dump(mode="json"),
+            "question": p.question,
+            "guidance_ids": p.guidance_ids,
+        }
+        update = {
+            "messages": [placeholder],
+            COUNTERS_KEY: p.counters.to_state(),
+            TURN_KEY: p.turn,
+            AUDIT_KEY: p.audit,
+            PENDING_KEY: pending,
+        }
+        return StepResult(route="review", update=update, result=result)
+
+    def review(self, state: Mapping[str, Any]) -> StepResult | None:
+        """The human review of a held escalation (``interrupt()``), or ``None`` if none."""
+        pending = state.get(PENDING_KEY)
+        if not pending:
+            return None
+        draft = pending["draft"]
+        if not isinstance(draft, AIMessage):
+            draft = AIMessage.model_validate(draft)
+        p = Prepared(
+            draft=draft,
+            evidence=collect_evidence(
+                state,
+                static=self.static_evidence,
+                evidence_fn=self.evidence_fn,
+                state_key=self.evidence_key,
+            ),
+            question=pending.get("question"),
+            counters=LoadCounters.from_state(state.get(COUNTERS_KEY)),
+            turn=state.get(TURN_KEY),
+            audit=list(state.get(AUDIT_KEY) or []),
+            guidance_ids=list(pending.get("guidance_ids") or []),
+        )
+        result = RejectedOutput.model_validate(pending["result"])
+        request = EscalationRequest.model_validate(pending["request"])
+        step = self._decide(p, result, _ask_human(request))
+        step.update[PENDING_KEY] = None
+        return step
+
+    def _decide(self, p: Prepared, result: RejectedOutput, decision: HumanDecision) -> StepResult:
+        """Apply a reviewer's decision on an escalated draft."""
         review: dict[str, Any] = {"decision": decision.type, "reviewer": decision.reviewer}
         if decision.type == "approve":
             return self._deliver(p, result, text=None, review=review, decision=decision)

@@ -30,6 +30,7 @@ from langchain_qgate.integrations._harvest import (
     flatten_evidence,
     last_question,
     message_text,
+    question_from_input,
     tool_output_evidence,
 )
 from langchain_qgate.integrations._step import default_gate
@@ -174,8 +175,13 @@ class QualityGateCallbackHandler(BaseCallbackHandler):
         parent_run_id: UUID | None = None,
         **kwargs: Any,
     ) -> None:
-        """Track the run tree."""
+        """Track the run tree; a top-level chain's input gives the user's question."""
         self._start(run_id, parent_run_id)
+        if parent_run_id is None:
+            question = question_from_input(inputs)
+            if question is not None:
+                with self._lock:
+                    self._questions[run_id] = question
 
     def on_chain_end(
         self,
@@ -235,12 +241,17 @@ class QualityGateCallbackHandler(BaseCallbackHandler):
         parent_run_id: UUID | None = None,
         **kwargs: Any,
     ) -> None:
-        """Track the run tree and remember the user's question."""
+        """Track the run tree; the last user turn is the question when no chain gave one.
+
+        A prompt template renders the question into a larger user turn (with the context), so
+        the top-level chain's input (``question`` / ``input`` / ``query`` key, or a string)
+        wins over it.
+        """
         self._start(run_id, parent_run_id)
         question = last_question(messages[0]) if messages else None
         if question is not None:
             with self._lock:
-                self._questions[self._root(run_id)] = message_text(question)
+                self._questions.setdefault(self._root(run_id), message_text(question))
 
     # -- evidence --------------------------------------------------------------------------
     def on_retriever_end(

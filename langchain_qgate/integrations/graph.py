@@ -5,8 +5,15 @@
 ```
 generate -> quality_gate -> pass  -> then
                           -> retry -> retry_to   (guidance added to messages and state)
-                          -> budget spent: interrupt() for a human, pass with a warning, or raise
+                          -> review -> quality_gate_review -> interrupt() for a human
+                                       -> pass (approve / edit) -> then
+                                       -> retry (reject with feedback) -> retry_to
 ```
+
+When the budget is spent under ``escalate``, the gate node replaces the rejected draft with a
+placeholder (``response_metadata["qgate_status"] == "held_for_review"``) and the review node
+pauses the run: while paused, ``messages[-1]`` is the placeholder and the draft is in the
+interrupt's ``"draft"`` (``pass_with_warning`` and ``raise`` need no review node).
 
 The graph's state must extend :class:`QualityGateState` (``messages``, ``evidence`` and the
 gate's ``qgate_*`` bookkeeping). The generator's last message must be its ``AIMessage``;
@@ -31,6 +38,7 @@ from langchain_qgate.integrations._harvest import EvidenceFn, flatten_evidence
 from langchain_qgate.integrations._step import (
     AUDIT_KEY,
     COUNTERS_KEY,
+    PENDING_KEY,
     TURN_KEY,
     GateRunner,
     StepResult,
@@ -47,17 +55,27 @@ __all__ = [
     "route_after_gate",
 ]
 
-GateRoute = Literal["pass", "retry"]
+GateRoute = Literal["pass", "retry", "review"]
 """Where the graph goes after the gate node.
 
 - ``"pass"``: the answer passed (or a human approved/edited it, or it passed with a warning).
 - ``"retry"``: the answer was rejected; guidance is in ``messages`` and ``qgate_guidance``.
+- ``"review"``: the budget is spent; the draft is held for the review node (only with
+  ``defer_review=True``, as :func:`add_quality_gate` wires it).
 """
 
 ROUTE_KEY = "qgate_route"
 GUIDANCE_KEY = "qgate_guidance"
 METADATA_KEY = "qgate_metadata"
-_REQUIRED_KEYS = ("messages", COUNTERS_KEY, TURN_KEY, AUDIT_KEY, ROUTE_KEY, GUIDANCE_KEY)
+_REQUIRED_KEYS = (
+    "messages",
+    COUNTERS_KEY,
+    TURN_KEY,
+    AUDIT_KEY,
+    ROUTE_KEY,
+    GUIDANCE_KEY,
+    PENDING_KEY,
+)
 
 
 class QualityGateState(TypedDict):
@@ -73,6 +91,7 @@ class QualityGateState(TypedDict):
         qgate_guidance: Model-facing guidance after a rejection, ``None`` after a pass
             (for generators that build prompts from state rather than from ``messages``).
         qgate_metadata: Quality metadata (JSON) of the last delivered answer.
+        qgate_pending: An escalation held for the review node (draft, verdict, request).
 
     Example:
         ```python
@@ -89,6 +108,7 @@ class QualityGateState(TypedDict):
     qgate_route: NotRequired[GateRoute | None]
     qgate_guidance: NotRequired[str | None]
     qgate_metadata: NotRequired[dict[str, Any] | None]
+    qgate_pending: NotRequired[dict[str, Any] | None]
 
 
 def _node_update(step: StepResult) -> dict[str, Any]:
@@ -96,6 +116,8 @@ def _node_update(step: StepResult) -> dict[str, Any]:
     update[ROUTE_KEY] = step.route
     if step.route == "retry":
         update[GUIDANCE_KEY] = step.extra.get("guidance")
+    elif step.route == "review":
+        update[GUIDANCE_KEY] = None
     else:
         update[GUIDANCE_KEY] = None
         if step.result is not None:
@@ -112,6 +134,57 @@ def _draft(state: QualityGateState) -> AIMessage:
     return messages[-1]
 
 
+def _runner(
+    *,
+    gate: QualityGate | None = None,
+    monitor: Any = None,
+    policy: GatePolicy | None = None,
+    evidence: Any = None,
+    evidence_fn: EvidenceFn | None = None,
+    evidence_key: str | None = "evidence",
+    annotate: bool = False,
+    strip_guidance: bool = True,
+) -> GateRunner:
+    if gate is not None and (monitor is not None or policy is not None):
+        raise ValueError("pass either gate= or monitor=/policy=, not both")
+    the_gate = gate if gate is not None else default_gate(monitor, policy)
+    return GateRunner(
+        the_gate,
+        load_monitor=gate_load_monitor(the_gate),
+        static_evidence=flatten_evidence(evidence),
+        evidence_fn=evidence_fn,
+        evidence_key=evidence_key,
+        annotate=annotate,
+        strip_guidance=strip_guidance,
+    )
+
+
+def _gate_node(
+    runner: GateRunner, *, defer_review: bool
+) -> RunnableLambda[QualityGateState, dict[str, Any]]:
+    def quality_gate(state: QualityGateState, config: RunnableConfig) -> dict[str, Any]:
+        prepared = runner.prepare(state, _draft(state))
+        result = runner.check(prepared, config)
+        return _node_update(runner.finish(prepared, result, defer_review=defer_review))
+
+    async def aquality_gate(state: QualityGateState, config: RunnableConfig) -> dict[str, Any]:
+        prepared = runner.prepare(state, _draft(state))
+        result = await runner.acheck(prepared, config)
+        return _node_update(runner.finish(prepared, result, defer_review=defer_review))
+
+    return RunnableLambda(quality_gate, afunc=aquality_gate, name="quality_gate")
+
+
+def _review_node(runner: GateRunner, name: str) -> RunnableLambda[QualityGateState, dict[str, Any]]:
+    def review(state: QualityGateState) -> dict[str, Any]:
+        step = runner.review(state)
+        if step is None:  # nothing held: let the answer through as it is
+            return {ROUTE_KEY: "pass"}
+        return _node_update(step)
+
+    return RunnableLambda(review, name=name)
+
+
 def make_quality_gate_node(
     *,
     gate: QualityGate | None = None,
@@ -124,6 +197,10 @@ def make_quality_gate_node(
     strip_guidance: bool = True,
 ) -> RunnableLambda[QualityGateState, dict[str, Any]]:
     """Build the gate node (sync and async) for a :class:`QualityGateState` graph.
+
+    This single node calls ``interrupt()`` itself when the budget is spent under
+    ``escalate`` (the draft is still the last message while paused); :func:`add_quality_gate`
+    instead holds the draft behind a placeholder and asks the human in a review node.
 
     Args:
         gate: A configured gate; built from ``monitor`` and ``policy`` when omitted.
@@ -141,35 +218,25 @@ def make_quality_gate_node(
     Raises:
         ValueError: When both ``gate`` and ``monitor``/``policy`` are given.
     """
-    if gate is not None and (monitor is not None or policy is not None):
-        raise ValueError("pass either gate= or monitor=/policy=, not both")
-    the_gate = gate if gate is not None else default_gate(monitor, policy)
-    runner = GateRunner(
-        the_gate,
-        load_monitor=gate_load_monitor(the_gate),
-        static_evidence=flatten_evidence(evidence),
+    runner = _runner(
+        gate=gate,
+        monitor=monitor,
+        policy=policy,
+        evidence=evidence,
         evidence_fn=evidence_fn,
         evidence_key=evidence_key,
         annotate=annotate,
         strip_guidance=strip_guidance,
     )
-
-    def quality_gate(state: QualityGateState, config: RunnableConfig) -> dict[str, Any]:
-        prepared = runner.prepare(state, _draft(state))
-        return _node_update(runner.finish(prepared, runner.check(prepared, config)))
-
-    async def aquality_gate(state: QualityGateState, config: RunnableConfig) -> dict[str, Any]:
-        prepared = runner.prepare(state, _draft(state))
-        result = await runner.acheck(prepared, config)
-        return _node_update(runner.finish(prepared, result))
-
-    return RunnableLambda(quality_gate, afunc=aquality_gate, name="quality_gate")
+    return _gate_node(runner, defer_review=False)
 
 
 def route_after_gate(state: QualityGateState) -> GateRoute:
-    """Routing function after the gate node: ``"pass"`` or ``"retry"``."""
+    """Routing function after the gate node: ``"pass"``, ``"retry"`` or ``"review"``."""
     route = state.get(ROUTE_KEY)
-    return "retry" if route == "retry" else "pass"
+    if route in ("retry", "review"):
+        return route
+    return "pass"
 
 
 def add_quality_gate(
@@ -183,8 +250,11 @@ def add_quality_gate(
 ) -> StateGraph[Any, Any, Any, Any]:
     """Wire a gate between a generator node and the rest of the graph.
 
-    Adds the node ``name``, an edge ``after -> name`` and the conditional edge
-    ``name -> {pass: then, retry: retry_to}``. Do not add another edge out of ``after``.
+    Adds the node ``name``, an edge ``after -> name``, the conditional edge
+    ``name -> {pass: then, retry: retry_to, review: name_review}`` and the review node
+    ``f"{name}_review" -> {pass: then, retry: retry_to}``, where an escalated draft waits
+    (behind a placeholder in ``messages``) for the human decision. Do not add another edge out
+    of ``after``.
 
     Args:
         builder: A ``StateGraph`` whose state extends :class:`QualityGateState`.
@@ -214,7 +284,13 @@ def add_quality_gate(
         raise ValueError(
             f"the graph state lacks {', '.join(missing)}; extend QualityGateState for the schema"
         )
-    builder.add_node(name, make_quality_gate_node(**node_options))
+    runner = _runner(**node_options)
+    review = f"{name}_review"
+    builder.add_node(name, _gate_node(runner, defer_review=True))
+    builder.add_node(review, _review_node(runner, review))
     builder.add_edge(after, name)
-    builder.add_conditional_edges(name, route_after_gate, {"pass": then, "retry": retry_to})
+    builder.add_conditional_edges(
+        name, route_after_gate, {"pass": then, "retry": retry_to, "review": review}
+    )
+    builder.add_conditional_edges(review, route_after_gate, {"pass": then, "retry": retry_to})
     return builder

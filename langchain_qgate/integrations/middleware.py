@@ -3,8 +3,11 @@
 The middleware gates every final answer (an ``AIMessage`` without tool calls) in
 ``after_model``. A rejected draft is removed from the conversation (kept in the audit trail),
 the model-facing guidance is added as a user turn and the agent jumps back to the model.
-When the retry budget is spent the policy decides: ``"escalate"`` pauses the run with
-LangGraph ``interrupt()`` until a human decides (:class:`HumanDecision`),
+When the retry budget is spent the policy decides: ``"escalate"`` replaces the draft in the
+conversation with a placeholder (``response_metadata["qgate_status"] == "held_for_review"``)
+and pauses the run with LangGraph ``interrupt()`` (in ``before_model``) until a human decides
+(:class:`HumanDecision`); while paused, ``result["messages"][-1]`` is that placeholder and the
+rejected draft is in the interrupt's ``"draft"``;
 ``"pass_with_warning"`` delivers the answer with a warning, ``"raise"`` raises
 ``QualityGateRejected``.
 
@@ -35,6 +38,7 @@ from langgraph.typing import ContextT
 from langchain_qgate.gate import GatePolicy, QualityGate
 from langchain_qgate.integrations._harvest import EvidenceFn, EvidenceItem, flatten_evidence
 from langchain_qgate.integrations._step import (
+    PENDING_KEY,
     GateRunner,
     Prepared,
     StepResult,
@@ -59,11 +63,13 @@ class QualityGateAgentState(AgentState[ResponseT]):
         qgate_counters: Load counters of the current turn (model calls, tokens, retries...).
         qgate_turn: Id of the user message the counters belong to.
         qgate_audit: Rejected drafts of the current turn with their guidance.
+        qgate_pending: An escalation waiting for the reviewer (the held draft and verdict).
     """
 
     qgate_counters: NotRequired[Annotated[LoadCountersDict, PrivateStateAttr]]
     qgate_turn: NotRequired[Annotated[str | None, PrivateStateAttr]]
     qgate_audit: NotRequired[Annotated[list[dict[str, Any]], PrivateStateAttr]]
+    qgate_pending: NotRequired[Annotated[dict[str, Any] | None, PrivateStateAttr]]
 
 
 class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], ContextT, ResponseT]):
@@ -81,14 +87,15 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
         strip_guidance: Remove the gate's guidance turns from the history once an answer passes.
 
     The per-call profile can be switched through ``config["configurable"]`` (for example
-    ``{"qgate_profile": "strict"}``), as :meth:`GatePolicy.with_overrides` reads it.
+    ``{"qgate_profile": "strict"}``), as :meth:`GatePolicy.with_overrides` reads it: a profile
+    sets the thresholds only, the retry budget and ``on_exhausted`` of ``policy`` stay.
 
     Example:
         ```python
         from langchain.agents import create_agent
         from langgraph.checkpoint.memory import InMemorySaver
         from langgraph.types import Command
-        from langchain_qgate.integrations import QualityGateMiddleware
+        from langchain_qgate import GatePolicy, QualityGateMiddleware
 
         agent = create_agent(
             model,
@@ -149,9 +156,47 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
 
     @staticmethod
     def _apply(step: StepResult) -> dict[str, Any]:
-        if step.route == "retry":
+        # retry: back to the model with guidance; review: through before_model, which asks
+        # the human before the model runs again.
+        if step.route in ("retry", "review"):
             return {**step.update, "jump_to": "model"}
         return step.update
+
+    @staticmethod
+    def _after_review(step: StepResult | None) -> dict[str, Any] | None:
+        if step is None:
+            return None
+        if step.route == "pass":  # approved or edited: the answer is final
+            return {**step.update, "jump_to": "end"}
+        return step.update  # rejected with feedback: the model answers again
+
+    @hook_config(can_jump_to=["end"])
+    def before_model(
+        self, state: QualityGateAgentState[ResponseT], runtime: Runtime[ContextT]
+    ) -> dict[str, Any] | None:
+        """Ask the human about a held escalation (``interrupt()``); nothing otherwise.
+
+        Args:
+            state: Agent state; ``qgate_pending`` holds the escalated draft, if any.
+            runtime: The LangGraph runtime (unused).
+
+        Returns:
+            ``None`` when nothing is pending; else the reviewer's decision applied: the draft
+            (or the edit) replaces the placeholder and the run ends, or the placeholder is
+            removed and the feedback goes to the model.
+        """
+        if not state.get(PENDING_KEY):
+            return None
+        return self._after_review(self._runner.review(state))
+
+    @hook_config(can_jump_to=["end"])
+    async def abefore_model(
+        self, state: QualityGateAgentState[ResponseT], runtime: Runtime[ContextT]
+    ) -> dict[str, Any] | None:
+        """Async :meth:`before_model`."""
+        if not state.get(PENDING_KEY):
+            return None
+        return self._after_review(self._runner.review(state))
 
     @hook_config(can_jump_to=["model", "end"])
     def after_model(
@@ -174,8 +219,7 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
         if not isinstance(prepared, Prepared):
             return prepared
         result = self._runner.check(prepared, current_config())
-        # ``finish`` may call ``interrupt()``: its GraphInterrupt must propagate untouched.
-        return self._apply(self._runner.finish(prepared, result))
+        return self._apply(self._runner.finish(prepared, result, defer_review=True))
 
     @hook_config(can_jump_to=["model", "end"])
     async def aafter_model(
@@ -186,4 +230,4 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
         if not isinstance(prepared, Prepared):
             return prepared
         result = await self._runner.acheck(prepared, current_config())
-        return self._apply(self._runner.finish(prepared, result))
+        return self._apply(self._runner.finish(prepared, result, defer_review=True))

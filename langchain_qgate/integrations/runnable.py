@@ -9,21 +9,43 @@ drives the loop (and the optional backoff); the gate's policy decides when the b
 fallback) or raises ``QualityGateRejected`` carrying it. For a pause-and-resume human review use
 :class:`~langchain_qgate.integrations.QualityGateMiddleware` or the graph gate node.
 
-How guidance is appended depends on the input: a string gets it as a new paragraph; a list of
-messages gets the rejected draft and a user turn with the guidance; a dict with ``messages``
-gets them appended there; any other dict gets the guidance under ``guidance_key``
-(``{"guidance": ...}`` -- give your prompt an optional ``{guidance}`` slot, for example with
-``prompt.partial(guidance="")``).
+How the guidance reaches the model:
+
+- **A chain with a chat model step** (``prompt | model``, ``prompt | model | parser``...): the
+  gate works at the chat-model level, as the middleware does. The steps before the model run
+  once (the prompt is rendered, retrievers run); on each retry the model is called again with
+  the prompt's messages plus the rejected draft and a user turn carrying the guidance; the
+  steps after the model run on the new answer. Any prompt works, no ``{guidance}`` slot needed.
+- **A chat model alone**: its input (string, messages or prompt value) gets the draft and the
+  guidance turn appended the same way.
+- **Any other runnable** (a lambda, an agent, a chain without a chat model step): a string
+  input gets the guidance as a new paragraph; a list of messages gets the draft and a guidance
+  turn; a dict with ``messages`` gets them appended there; any other dict gets the guidance
+  under ``guidance_key``. When the runnable's input schema shows no such key (and no
+  ``messages``), the guidance would have nowhere to go: the wrapper raises ``ValueError`` at
+  construction, or :class:`~langchain_qgate.errors.InvalidInputError` at the first retry,
+  saying how to add one (an optional ``{guidance}`` slot, e.g. ``prompt.partial(guidance="")``,
+  or ``input_fn=``).
+- ``input_fn(original_input, draft, guidance) -> next input`` overrides all of the above.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
-from langchain_core.runnables import Runnable, RunnableConfig, ensure_config
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, convert_to_messages
+from langchain_core.prompt_values import PromptValue
+from langchain_core.prompts import BasePromptTemplate
+from langchain_core.runnables import (
+    Runnable,
+    RunnableBinding,
+    RunnableConfig,
+    RunnableSequence,
+    ensure_config,
+)
 from langchain_core.runnables.config import merge_configs
 from tenacity import (
     AsyncRetrying,
@@ -35,7 +57,7 @@ from tenacity import (
 )
 from tenacity.wait import wait_base
 
-from langchain_qgate.errors import QualityGateRejected
+from langchain_qgate.errors import InvalidInputError, QualityGateRejected
 from langchain_qgate.gate import (
     Escalation,
     FilteredOutput,
@@ -46,8 +68,10 @@ from langchain_qgate.gate import (
 from langchain_qgate.integrations._harvest import (
     EvidenceItem,
     flatten_evidence,
+    guidance_message,
     last_question,
     message_text,
+    question_from_input,
 )
 from langchain_qgate.integrations._review import HumanDecision
 from langchain_qgate.integrations._step import default_gate
@@ -63,26 +87,119 @@ class _RetryWithGuidance(Exception):  # noqa: N818 - internal control flow for t
     """Raised inside an attempt to make tenacity run another one."""
 
 
+_NOWHERE = (
+    "the guidance has nowhere to go: the input of {name} has no {key!r} key and no "
+    "'messages', and the chain has no chat model step to append it to as a message. Add an "
+    "optional slot to your prompt (a '{{{key}}}' variable with prompt.partial({key}='')), "
+    "pass input_fn=lambda original, draft, guidance: ..., or end the chain with a chat model."
+)
+
+
 @dataclass
 class _Loop:
-    """The retry loop's state across attempts: the next input and the rejections so far."""
+    """The retry loop's state across attempts.
+
+    Input level: ``current`` is the next input. Chat-model level: ``prompt`` holds the
+    messages the steps before the model produced (once), ``turns`` the rejected drafts and
+    guidance turns appended since, ``head_evidence`` what those steps retrieved.
+    """
 
     current: Any
     retries: int = 0
+    prompt: list[BaseMessage] | None = None
+    turns: list[BaseMessage] = field(default_factory=list)
+    head_evidence: list[EvidenceItem] = field(default_factory=list)
 
 
-def _append_guidance(value: Any, draft: Any, guidance: str, guidance_key: str) -> Any:
+@dataclass(frozen=True)
+class _ModelSplit:
+    """A chain cut around its (last) chat model step: ``head | model | tail``."""
+
+    head: Runnable[Any, Any] | None
+    model: Runnable[Any, Any]
+    tail: Runnable[Any, Any] | None
+
+
+def _is_chat_model(step: Runnable[Any, Any]) -> bool:
+    target: Any = step
+    while isinstance(target, RunnableBinding):  # model.bind(...), .with_config(...)
+        target = target.bound
+    return isinstance(target, BaseChatModel)
+
+
+def _chain(steps: Sequence[Runnable[Any, Any]]) -> Runnable[Any, Any] | None:
+    if not steps:
+        return None
+    if len(steps) == 1:
+        return steps[0]
+    return RunnableSequence(*steps)
+
+
+def _split_at_model(runnable: Runnable[Any, Any]) -> _ModelSplit | None:
+    """``head | model | tail`` around the last chat model step, or ``None`` without one."""
+    if _is_chat_model(runnable):
+        return _ModelSplit(head=None, model=runnable, tail=None)
+    if not isinstance(runnable, RunnableSequence):
+        return None
+    steps = runnable.steps
+    at = [i for i, step in enumerate(steps) if _is_chat_model(step)]
+    if not at:
+        return None
+    i = at[-1]
+    return _ModelSplit(head=_chain(steps[:i]), model=steps[i], tail=_chain(steps[i + 1 :]))
+
+
+def _as_messages(value: Any) -> list[BaseMessage]:
+    """A chat model's input as messages (what the steps before the model produced)."""
+    if isinstance(value, PromptValue):
+        return value.to_messages()
+    if isinstance(value, str):
+        return [HumanMessage(content=value)]
+    if isinstance(value, Sequence):
+        return convert_to_messages(value)
+    raise InvalidInputError(
+        "input", f"a chat model step cannot take a {type(value).__name__}; expected messages"
+    )
+
+
+def _input_keys(runnable: Runnable[Any, Any]) -> set[str] | None:
+    """The keys of a dict-shaped input schema, or ``None`` when the schema does not say."""
+    try:
+        schema = runnable.get_input_jsonschema()
+    except Exception:  # an exotic runnable: nothing to check against
+        return None
+    props = schema.get("properties")
+    return set(props) if isinstance(props, Mapping) and props else None
+
+
+def _takes_guidance(runnable: Runnable[Any, Any], key: str) -> bool:
+    keys = _input_keys(runnable)
+    if keys is None or key in keys or "messages" in keys:
+        return True
+    first = runnable.steps[0] if isinstance(runnable, RunnableSequence) else runnable
+    if isinstance(first, BasePromptTemplate):
+        return key in first.input_variables or key in first.partial_variables
+    return False
+
+
+def _append_guidance(
+    value: Any, draft: Any, guidance: str, guidance_key: str, runnable: Runnable[Any, Any]
+) -> Any:
     if isinstance(value, str):
         return f"{value}\n\n{guidance}"
     if isinstance(value, list) and all(isinstance(m, BaseMessage) for m in value):
-        return [*value, _as_ai(draft), HumanMessage(content=guidance)]
+        return [*value, _as_ai(draft), guidance_message(guidance)]
     if isinstance(value, Mapping):
         out = dict(value)
         messages = out.get("messages")
         if isinstance(messages, list):
-            out["messages"] = [*messages, _as_ai(draft), HumanMessage(content=guidance)]
-        else:
+            out["messages"] = [*messages, _as_ai(draft), guidance_message(guidance)]
+        elif guidance_key in out or _takes_guidance(runnable, guidance_key):
             out[guidance_key] = guidance
+        else:
+            raise InvalidInputError(
+                guidance_key, _NOWHERE.format(name=runnable.get_name(), key=guidance_key)
+            )
         return out
     raise TypeError(
         f"cannot add guidance to an input of type {type(value).__name__}; pass input_fn="
@@ -95,23 +212,13 @@ def _as_ai(draft: Any) -> AIMessage:
     return AIMessage(content=draft if isinstance(draft, str) else message_text(draft))
 
 
-def _question(value: Any) -> str | None:
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        q = last_question([m for m in value if isinstance(m, BaseMessage)])
-        return message_text(q) if q is not None else None
-    if isinstance(value, Mapping):
-        for key in ("question", "input", "query"):
-            if isinstance(value.get(key), str):
-                return str(value[key])
-        if isinstance(value.get("messages"), list):
-            return _question(value["messages"])
-    return None
-
-
 class QualityGateRunnable(Runnable[Any, Any]):
-    """A runnable whose output passes the quality gate (see :func:`with_quality_gate`)."""
+    """A runnable whose output passes the quality gate (see :func:`with_quality_gate`).
+
+    Attributes:
+        level: ``"chat_model"`` when the guidance is appended as messages to the chat model
+            step's input, ``"input"`` when it is added to the runnable's input.
+    """
 
     def __init__(
         self,
@@ -137,18 +244,21 @@ class QualityGateRunnable(Runnable[Any, Any]):
         self.on_escalate = on_escalate
         self.return_decision = return_decision
         self.name = f"QualityGate<{bound.get_name()}>"
+        self._split = _split_at_model(bound) if input_fn is None else None
+        self.level = "chat_model" if self._split is not None else "input"
+        if self._split is None and input_fn is None and not _takes_guidance(bound, guidance_key):
+            raise ValueError(
+                "with_quality_gate: " + _NOWHERE.format(name=bound.get_name(), key=guidance_key)
+            )
 
     # -- one attempt ------------------------------------------------------------------------
-    def _evidence_for(self, value: Any, collector: EvidenceCollector) -> list[EvidenceItem]:
-        items = [*self.evidence, *collector.evidence]
+    def _evidence_for(
+        self, value: Any, collector: EvidenceCollector, loop: _Loop
+    ) -> list[EvidenceItem]:
+        items = [*self.evidence, *loop.head_evidence, *collector.evidence]
         if self.evidence_fn is not None:
             items.extend(flatten_evidence(self.evidence_fn(value)))
         return items
-
-    def _next_input(self, original: Any, current: Any, draft: Any, guidance: str) -> Any:
-        if self.input_fn is not None:
-            return self.input_fn(original, draft, guidance)
-        return _append_guidance(current, draft, guidance, self.guidance_key)
 
     def _deliver(self, output: Any, decision: FilteredOutput | RejectedOutput) -> Any:
         if self.return_decision:
@@ -183,7 +293,7 @@ class QualityGateRunnable(Runnable[Any, Any]):
 
     # -- the loop ---------------------------------------------------------------------------
     def _retrying_kwargs(self, config: RunnableConfig) -> dict[str, Any]:
-        retries = self.gate.policy.with_overrides(config).max_retries
+        retries = self.gate.effective_policy(config).max_retries
         return {
             "stop": stop_after_attempt(retries + 1),
             "wait": self.wait,
@@ -191,40 +301,75 @@ class QualityGateRunnable(Runnable[Any, Any]):
             "reraise": True,
         }
 
+    def _head_setup(self, config: RunnableConfig) -> tuple[EvidenceCollector, RunnableConfig]:
+        collector = EvidenceCollector()
+        return collector, merge_configs(config, {"callbacks": [collector]})
+
+    def _head_done(self, loop: _Loop, collector: EvidenceCollector, value: Any) -> None:
+        loop.prompt = _as_messages(value)
+        loop.head_evidence = list(collector.evidence)
+
+    def _model_input(self, loop: _Loop) -> list[BaseMessage]:
+        return [*(loop.prompt or []), *loop.turns]
+
     def _attempt_setup(
         self, input: Any, loop: _Loop, config: RunnableConfig
     ) -> tuple[EvidenceCollector, RunnableConfig, dict[str, Any]]:
         """A fresh evidence collector, the run config that feeds it, and the gate's kwargs."""
         collector = EvidenceCollector()
+        question = question_from_input(input)
+        if question is None and loop.prompt is not None:
+            asked = last_question(loop.prompt)
+            question = message_text(asked) if asked is not None else None
         gate_kwargs: dict[str, Any] = {
-            "question": _question(input),
+            "question": question,
             "retries_used": loop.retries,
             "config": config,
         }
         return collector, merge_configs(config, {"callbacks": [collector]}), gate_kwargs
 
     def _settle(
-        self, input: Any, loop: _Loop, output: Any, decision: FilteredOutput | RejectedOutput
+        self,
+        input: Any,
+        loop: _Loop,
+        output: Any,
+        draft: Any,
+        decision: FilteredOutput | RejectedOutput,
     ) -> Any:
-        """The delivered result, or queue the guided next input and raise for another attempt."""
+        """The delivered result, or queue the guided next attempt and raise for it."""
         if isinstance(decision, RejectedOutput) and decision.escalation is None:
             loop.retries += 1
             guidance = decision.guidance.to_model_message()
-            loop.current = self._next_input(input, loop.current, output, guidance)
+            if self._split is not None:
+                loop.turns = [*loop.turns, _as_ai(draft), guidance_message(guidance)]
+            elif self.input_fn is not None:
+                loop.current = self.input_fn(input, output, guidance)
+            else:
+                loop.current = _append_guidance(
+                    loop.current, output, guidance, self.guidance_key, self.bound
+                )
             raise _RetryWithGuidance
         return self._resolve(output, decision)
 
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         """Invoke the runnable until its output passes or the budget is spent."""
         config = ensure_config(config)
-        loop, result = _Loop(current=input), None
+        loop, result, split = _Loop(current=input), None, self._split
+        if split is not None:
+            collector, head_config = self._head_setup(config)
+            head_out = split.head.invoke(input, head_config) if split.head else input
+            self._head_done(loop, collector, head_out)
         for attempt in Retrying(**self._retrying_kwargs(config)):
             with attempt:
                 collector, run_config, gate_kwargs = self._attempt_setup(input, loop, config)
-                output = self.bound.invoke(loop.current, run_config, **kwargs)
-                evidence = self._evidence_for(input, collector)
+                if split is not None:
+                    draft = split.model.invoke(self._model_input(loop), run_config, **kwargs)
+                    output = split.tail.invoke(draft, run_config) if split.tail else draft
+                else:
+                    output = draft = self.bound.invoke(loop.current, run_config, **kwargs)
+                evidence = self._evidence_for(input, collector, loop)
                 decision = self.gate.check(output, evidence, **gate_kwargs)
-                result = self._settle(input, loop, output, decision)
+                result = self._settle(input, loop, output, draft, decision)
         return result
 
     async def ainvoke(
@@ -235,14 +380,23 @@ class QualityGateRunnable(Runnable[Any, Any]):
     ) -> Any:
         """Async :meth:`invoke`."""
         config = ensure_config(config)
-        loop, result = _Loop(current=input), None
+        loop, result, split = _Loop(current=input), None, self._split
+        if split is not None:
+            collector, head_config = self._head_setup(config)
+            head_out = await split.head.ainvoke(input, head_config) if split.head else input
+            self._head_done(loop, collector, head_out)
         async for attempt in AsyncRetrying(**self._retrying_kwargs(config)):
             with attempt:
                 collector, run_config, gate_kwargs = self._attempt_setup(input, loop, config)
-                output = await self.bound.ainvoke(loop.current, run_config, **kwargs)
-                evidence = self._evidence_for(input, collector)
+                if split is not None:
+                    messages = self._model_input(loop)
+                    draft = await split.model.ainvoke(messages, run_config, **kwargs)
+                    output = await split.tail.ainvoke(draft, run_config) if split.tail else draft
+                else:
+                    output = draft = await self.bound.ainvoke(loop.current, run_config, **kwargs)
+                evidence = self._evidence_for(input, collector, loop)
                 decision = await self.gate.acheck(output, evidence, **gate_kwargs)
-                result = self._settle(input, loop, output, decision)
+                result = self._settle(input, loop, output, draft, decision)
         return result
 
 
@@ -272,8 +426,9 @@ def with_quality_gate(
         wait: Backoff between attempts: seconds for an exponential backoff starting there
             (``0`` = none), or any tenacity wait strategy.
         input_fn: ``input_fn(original_input, draft, guidance) -> next input`` to control how
-            guidance reaches the model.
-        guidance_key: Key that carries the guidance for dict inputs without ``messages``.
+            guidance reaches the model (the whole runnable is re-invoked with it).
+        guidance_key: Key that carries the guidance for dict inputs without ``messages``, when
+            the runnable has no chat model step (see the module docstring).
         on_escalate: Called with the :class:`Escalation` when the budget is spent under
             ``escalate``; return a :class:`HumanDecision` (``approve``/``edit``), a dict or
             ``"approve"``; ``None`` or ``reject`` raises ``QualityGateRejected``.
@@ -283,7 +438,13 @@ def with_quality_gate(
         The gated runnable.
 
     Raises:
-        ValueError: On contradictory arguments or a negative ``wait``.
+        ValueError: On contradictory arguments, a negative ``wait``, or a runnable whose
+            guidance would have nowhere to go (no chat model step, and a dict input without
+            ``messages`` or ``guidance_key``).
+
+    A chain with a chat model step (``prompt | model``) is gated at the chat-model level: on a
+    retry the model gets the prompt's messages, its rejected draft and a user turn with the
+    guidance, so any prompt works.
 
     Example:
         ```python

@@ -83,7 +83,7 @@ class MemoryRecordFilter:
         clock: Seconds since the epoch; inject one in tests.
 
     Example:
-        >>> from langchain_qgate.grounding.embeddings import HashingEmbedder
+        >>> from langchain_qgate import HashingEmbedder
         >>> mem = MemoryRecordFilter(embedder=HashingEmbedder())
         >>> mem.add_episode("Hello, what can you do?", session_id="s1").action
         'stored'

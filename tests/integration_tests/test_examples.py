@@ -1,7 +1,8 @@
 """Every script in ``examples/`` runs offline in a fresh interpreter and prints what it claims.
 
-Each example loads the bundled embedding model, so the tier is ``model``. The README's Python
-snippets are checked to be verbatim excerpts of these scripts, so the docs cannot drift.
+Each example loads the bundled embedding model, so the tier is ``model``. The README's short
+fragments (```` ```py ```` blocks) are checked to be verbatim excerpts of these scripts, so the
+docs cannot drift; its complete programs (```` ```python ````) are run by ``test_readme.py``.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def _env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": path, "HF_HUB_OFFLINE": "1", "MPLBACKEND": "Agg"}
 
 
-def _run(args: list[str]) -> str:
+def _run(args: list[str], *, code: int = 0) -> str:
     proc = subprocess.run(
         [sys.executable, *args],
         cwd=REPO,  # examples are run from the repository root
@@ -113,7 +114,7 @@ def _run(args: list[str]) -> str:
         timeout=600,
         check=False,
     )
-    assert proc.returncode == 0, proc.stderr[-4000:]
+    assert proc.returncode == code, proc.stderr[-4000:]
     return proc.stdout
 
 
@@ -140,15 +141,17 @@ def test_cli_check_prints_the_per_claim_report_and_the_decision(tmp_path):
     answer = tmp_path / "answer.txt"
     answer.write_text("The Kestrel P3 comes with a 36-month warranty.", encoding="utf-8")
     docs = sorted(str(p) for p in (EXAMPLES / "docs").glob("*.md"))
-    out = _run(["-m", "langchain_qgate.cli", "check", "--evidence", *docs, "--answer", str(answer)])
+    out = _run(
+        ["-m", "langchain_qgate.cli", "check", "--evidence", *docs, "--answer", str(answer)], code=2
+    )  # exit 2: rejected
     assert "FABRICATED" in out
     assert said("24", "36").search(out)
     assert "Gate decision: REJECT" in out
 
 
-def _readme_python_blocks() -> list[str]:
+def _readme_fragments() -> list[str]:
     text = (REPO / "README.md").read_text(encoding="utf-8")
-    return re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
+    return re.findall(r"```py\n(.*?)```", text, flags=re.DOTALL)
 
 
 def _squash(code: str) -> str:
@@ -156,10 +159,10 @@ def _squash(code: str) -> str:
     return "\n".join(line.strip() for line in code.strip().splitlines())
 
 
-def test_readme_python_snippets_are_excerpts_of_the_examples():
+def test_readme_fragments_are_excerpts_of_the_examples():
     sources = [_squash(p.read_text(encoding="utf-8")) for p in EXAMPLES.glob("*.py")]
-    blocks = _readme_python_blocks()
-    assert blocks, "the README has no python snippets"
+    blocks = _readme_fragments()
+    assert blocks, "the README has no fragments"
     for block in blocks:
         snippet = _squash(block)
         assert any(snippet in src for src in sources), f"not in any example:\n{snippet}"
@@ -174,11 +177,22 @@ def test_cli_check_gives_the_same_report_on_both_embedding_backends(tmp_path):
     )
     docs = sorted(str(p) for p in (EXAMPLES / "docs").glob("*.md"))
     base = ["-m", "langchain_qgate.cli", "check", "--evidence", *docs, "--answer", str(answer)]
-    reports = [_run([*base, "--json", "--backend", b]) for b in ("onnx", "torch")]
+    reports = [_run([*base, "--json", "--backend", b], code=2) for b in ("onnx", "torch")]
     onnx, torch_ = (json.loads(r)["report"] for r in reports)
     assert [v["grade"] for v in onnx["verdicts"]] == ["grounded", "fabricated"]
     assert [v["grade"] for v in torch_["verdicts"]] == ["grounded", "fabricated"]
     assert onnx["score"] == pytest.approx(torch_["score"], abs=1e-5)
+
+
+def test_item3_readme_cli_example_runs_and_exits_2_on_its_rejected_answer():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    (line,) = [
+        ln for ln in readme.splitlines() if ln.startswith("qgate check --evidence examples/check")
+    ]
+    args = line.split()[1:]
+    out = _run(["-m", "langchain_qgate.cli", *args], code=2)
+    assert "Gate decision: REJECT" in out
+    assert said("12%", "15%").search(out)
 
 
 def test_cli_warm_exports_once_into_the_cache_dir(tmp_path):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from langchain_qgate.calibration import CalibratedConfidence
+from langchain_qgate.calibration import CalibratedConfidence, ConfidenceSignal
 from langchain_qgate.schemas import (
     Claim,
     ClaimType,
@@ -84,10 +84,21 @@ def report(score: float, *verdicts: ClaimVerdict) -> GroundingReport:
     return GroundingReport(score=score, verdicts=list(verdicts), evidence_count=3)
 
 
-def conf(value: float, raw: float | None = None) -> CalibratedConfidence:
+def conf(value: float, raw: float | None = None, *, fitted: bool = True) -> CalibratedConfidence:
+    """A calibrated confidence; by default from a map fitted on the user's own outcomes (the
+    only case in which the gate holds it against its threshold), ``raw`` stated in words."""
     gap = (raw - value) if raw is not None else 0.0
+    sources = (
+        [ConfidenceSignal(kind="verbalized", value=raw, detail="test")] if raw is not None else []
+    )
     return CalibratedConfidence(
-        raw=raw, calibrated=value, overconfident=gap > 0.2, gap=gap, reason="test"
+        raw=raw,
+        calibrated=value,
+        sources=sources,
+        overconfident=gap > 0.2,
+        gap=gap,
+        reason="test",
+        fitted=fitted,
     )
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 
-from langchain_qgate._demo_kit import (
+from langchain_qgate.testing import (
     KeywordRetriever,
     ScriptedChatModel,
     load_docs,

@@ -526,3 +526,15 @@ def test_default_gate_passes_a_long_fully_grounded_answer_over_large_evidence() 
     assert decision.metadata.score > 0.8
     assert isinstance(decision, FilteredOutput), decision.metadata.failed_dimensions
     assert decision.metadata.confidence >= 0.5
+
+
+def test_calibration_is_marked_fitted_only_for_the_users_own_map(tmp_path: Path) -> None:
+    rep = GroundingReport(score=0.7, verdicts=[], evidence_count=1)
+    shipped = ConfidenceCalibrator()
+    assert shipped.calibrate("Acme was founded in 2020.", rep).fitted is False
+    own = ConfidenceCalibrator()
+    own.fit([(0.9, True), (0.2, False)] * 10, method="platt")
+    assert own.calibrate("Acme was founded in 2020.", rep).fitted is True
+    path = own.save(tmp_path / "map.json")
+    assert ConfidenceCalibrator.load(path).calibrate("x was y.", rep).fitted is True
+    assert ConfidenceCalibrator(None).calibrate("x was y.", rep).fitted is False

@@ -175,3 +175,32 @@ def test_tool_outputs_become_evidence_by_shape():
     assert docs[0].metadata["source"] == "tool:search"
     assert tool_output_evidence(Command(update={})) == []
     assert tool_output_evidence("  ") == []
+
+
+# -- issue 16, item 7 ------------------------------------------------------------------------
+
+
+def test_item7_callback_records_the_users_question_not_the_rendered_prompt(monitor):
+    from langchain_core.runnables import RunnablePassthrough
+
+    model = GenericFakeChatModel(messages=iter([GOOD, WARRANTY_GOOD]))
+    prompt = ChatPromptTemplate.from_messages(
+        [("user", "Context: {context}\n\nQuestion: {question}")]
+    )
+    chain = {"context": RETRIEVER, "question": RunnablePassthrough()} | prompt | model
+    handler = QualityGateCallbackHandler(monitor=monitor)
+    chain.invoke(QUESTION, {"callbacks": [handler]})
+    assert handler.latest().question == QUESTION
+    handler.clear()
+    get_question = RunnableLambda(lambda x: x["question"])
+    dict_chain = {"context": get_question | RETRIEVER, "question": get_question} | prompt | model
+    dict_chain.invoke({"question": WARRANTY_Q}, {"callbacks": [handler]})
+    assert handler.latest().question == WARRANTY_Q
+
+
+def test_item7_latest_returns_a_quality_check_importable_from_the_top_level(monitor):
+    from langchain_qgate import QualityCheck
+
+    handler = QualityGateCallbackHandler(monitor=monitor)
+    _rag_chain(GOOD).invoke(QUESTION, {"callbacks": [handler]})
+    assert isinstance(handler.latest(), QualityCheck)

@@ -38,11 +38,9 @@ def test_queries_and_unembedded_chunks_go_to_the_embedder_in_one_call() -> None:
     index = EvidenceIndex(EVIDENCE, embedder=emb)
     claims = ["Acme has 500 employees.", "Jane Doe runs Acme."]
     vecs = index.embed_queries(claims)
-    assert emb.calls == [[c.text for c in index.chunks] + claims]
+    assert emb.calls == [index.views + claims]
     np.testing.assert_array_equal(vecs, HashingEmbedder().embed(claims))
-    np.testing.assert_array_equal(
-        index.vectors, HashingEmbedder().embed([c.text for c in index.chunks])
-    )
+    np.testing.assert_array_equal(index.vectors, HashingEmbedder().embed(index.views))
 
 
 def test_search_results_do_not_depend_on_how_the_vectors_were_embedded() -> None:
@@ -79,7 +77,7 @@ def test_queries_for_another_embedder_are_embedded_by_it_alone() -> None:
     index = EvidenceIndex(EVIDENCE, embedder=index_emb)
     index.embed_queries(["a claim."], embedder=query_emb)
     assert query_emb.calls == [["a claim."]]
-    assert index_emb.calls == [[c.text for c in index.chunks]]
+    assert index_emb.calls == [index.views]
 
 
 def test_no_queries_gives_an_empty_matrix_of_the_right_width() -> None:
@@ -126,7 +124,7 @@ def test_chunk_stems_are_computed_on_first_use_and_only_once(
     assert seen == []
     first = index.stems(1)
     assert index.stems(1) is first
-    assert seen == ["It has 500 employees."]
+    assert seen == ["Acme has 500 employees."]  # the pronoun resolved to the previous subject
     assert "employe" in first or "employee" in first
     assert index.all_stems >= first
     assert len(seen) == 3
@@ -160,3 +158,24 @@ def test_chunk_entities_and_negations_are_cached_and_entities_are_copies(
     assert len(calls) == 1
     assert index.chunk_negations(1) == 1
     assert index.chunk_negations(0) == 0
+
+
+def test_chunks_are_matched_with_a_leading_pronoun_resolved_and_quoted_as_written() -> None:
+    index = EvidenceIndex(EVIDENCE, embedder=HashingEmbedder())
+    assert [c.text for c in index.chunks] == [
+        "Acme was founded in 2020 in Berlin.",
+        "It has 500 employees.",
+        "Its CEO is Jane Doe.",
+    ]
+    assert index.views == [
+        "Acme was founded in 2020 in Berlin.",
+        "Acme has 500 employees.",
+        "Acme's CEO is Jane Doe.",
+    ]
+
+
+def test_treebank_tokens_are_undone_for_matching() -> None:
+    index = EvidenceIndex(
+        ["Nikolaj -LRB- born 27 July 1970 -RRB- is a Danish actor ."], embedder=HashingEmbedder()
+    )
+    assert index.views == ["Nikolaj (born 27 July 1970) is a Danish actor."]

@@ -8,7 +8,11 @@ import json
 import pytest
 from langchain_core.messages import AIMessage
 
-from langchain_qgate.calibration import CalibratedConfidence, ConfidenceCalibrator
+from langchain_qgate.calibration import (
+    CalibratedConfidence,
+    ConfidenceCalibrator,
+    ConfidenceSignal,
+)
 from langchain_qgate.errors import InvalidInputError, QGateError, QualityGateRejected
 from langchain_qgate.gate import (
     CONFIG_KEYS,
@@ -644,3 +648,36 @@ def test_confidence_only_failure_asks_to_stick_to_the_evidence() -> None:
     assert g.failed_dimensions == ["confidence"]
     assert g.issues == ["The answer is unlikely to be supported (confidence 0.30, needs 0.50)."]
     assert g.actions == ["Say only what the evidence states, and hedge the rest."]
+
+
+# --- the confidence dimension adds information, it does not re-judge grounding -------------
+
+
+def test_confidence_from_the_shipped_map_is_not_held_against_a_second_threshold() -> None:
+    decision = NoiseGate().filter_output(TEXT, GOOD, conf(0.1, fitted=False))
+    assert isinstance(decision, FilteredOutput)
+    assert decision.metadata.failed_dimensions == []
+
+
+def test_confidence_fails_on_a_confidence_stated_in_words_that_the_evidence_does_not_back() -> None:
+    decision = NoiseGate().filter_output(TEXT, GOOD, conf(0.4, raw=0.95, fitted=False))
+    assert decision.metadata.failed_dimensions == ["confidence"]
+    assert decision.metadata.overconfident is True
+
+
+def test_token_logprobs_alone_never_fail_the_confidence_dimension() -> None:
+    fluent = CalibratedConfidence(
+        raw=0.99,
+        calibrated=0.4,
+        sources=[ConfidenceSignal(kind="logprobs", value=0.99, detail="mean of 12 tokens")],
+        overconfident=True,
+        gap=0.59,
+    )
+    decision = NoiseGate().filter_output(TEXT, GOOD, fluent)
+    assert isinstance(decision, FilteredOutput)
+
+
+def test_confidence_from_a_map_fitted_on_own_outcomes_is_held_to_the_threshold() -> None:
+    decision = NoiseGate().filter_output(TEXT, GOOD, conf(0.3, fitted=True))
+    assert decision.metadata.failed_dimensions == ["confidence"]
+    assert isinstance(NoiseGate().filter_output(TEXT, GOOD, 0.3), RejectedOutput)  # a given number

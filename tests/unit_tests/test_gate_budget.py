@@ -89,10 +89,10 @@ def test_default_budget_follows_a_per_call_max_retries_override(
     assert _run(gate) == _expected(3)  # the gate's own policy is untouched
 
 
-def test_default_budget_follows_a_per_call_profile_override() -> None:
-    # qgate_profile replaces the whole policy (the profile's max_retries is 3), then keys apply.
+def test_a_per_call_profile_keeps_the_instance_budget_and_keys_still_override_it() -> None:
+    # qgate_profile replaces the thresholds only; the instance's max_retries stays, keys win.
     gate = _gate(GatePolicy(max_retries=1))
-    assert _run(gate, _cfg(qgate_profile="strict")) == _expected(3)
+    assert _run(gate, _cfg(qgate_profile="strict")) == _expected(1)
     assert _run(gate, _cfg(qgate_profile="brainstorm", qgate_max_retries=4)) == _expected(4)
 
 
@@ -158,7 +158,7 @@ def test_explicit_budget_applies_without_counters() -> None:
     assert first.guidance.retries_left == 1
     assert isinstance(second, RejectedOutput)
     assert second.escalation is not None
-    assert second.escalation.reason == "failed grounding, confidence after 1 of 1 retries"
+    assert second.escalation.reason == "failed grounding after 1 of 1 retries"
 
 
 def test_explicit_budget_keeps_its_monitor_and_other_limits() -> None:
@@ -218,7 +218,7 @@ async def test_acheck_honours_the_same_budget() -> None:
     assert (retry.escalation, retry.guidance.retries_left) == (None, 1)
     assert isinstance(spent, RejectedOutput)
     assert spent.escalation is not None
-    assert spent.metadata.failed_dimensions == ["grounding", "confidence"]
+    assert spent.metadata.failed_dimensions == ["grounding"]  # shipped map: grounding judges alone
 
 
 def test_a_contradiction_at_a_passing_score_uses_the_same_budget() -> None:

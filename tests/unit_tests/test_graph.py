@@ -37,7 +37,7 @@ from tests.unit_tests._qgate_fakes import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-REVENUE_DOCS = [d for d in DOCS if d.id == "annual_report_2024#0"]
+REVENUE_DOCS = [d for d in DOCS if d.id == "annual_report_2024/p0"]
 
 
 @pytest.fixture(scope="module")
@@ -237,3 +237,31 @@ def test_escalated_run_resumes_in_a_new_process_with_sqlite(tmp_path):
     assert resumed["final"] == GOOD
     assert resumed["retries"] == 1
     assert resumed["review"]["decision"] == "edit"
+
+
+def test_item2_graph_holds_the_rejected_draft_behind_a_placeholder_while_paused(monitor):
+    graph, model = _graph(monitor, [BAD, BAD, GOOD], max_retries=1)
+    first = graph.invoke({"messages": [("user", QUESTION)]}, _cfg("held"))
+    last = first["messages"][-1]
+    assert last.response_metadata["qgate_status"] == "held_for_review"
+    assert all(m.content != BAD for m in first["messages"])
+    assert first["__interrupt__"][0].value["draft"] == BAD
+    # reject with feedback: the placeholder goes, the model answers again and passes
+    feedback = "Quote the annual report's revenue figure."
+    result = graph.invoke(Command(resume={"type": "reject", "message": feedback}), _cfg("held"))
+    assert result["messages"][-1].content == GOOD
+    assert result["qgate_metadata"]["decision"] == "pass"
+    assert not any(str(m.content).startswith("[Held for review]") for m in result["messages"])
+    assert any(m.content == feedback for m in model.calls[-1])
+
+
+def test_item2_add_quality_gate_wires_a_review_node():
+    builder = StateGraph(QualityGateState)
+    builder.add_node("generate", lambda s: {})
+    builder.add_edge(START, "generate")
+    add_quality_gate(builder, after="generate", retry_to="generate", then=END)
+    edges = {(e.source, e.target) for e in builder.compile().get_graph().edges}
+    assert ("quality_gate", "quality_gate_review") in edges
+    assert ("quality_gate_review", "generate") in edges
+    assert ("quality_gate_review", "__end__") in edges
+    assert route_after_gate({"qgate_route": "review"}) == "review"

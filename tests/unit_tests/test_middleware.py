@@ -28,7 +28,7 @@ from tests.unit_tests._qgate_fakes import (
     scripted_model,
 )
 
-REVENUE_DOCS = [d for d in DOCS if d.id == "annual_report_2024#0"]
+REVENUE_DOCS = [d for d in DOCS if d.id == "annual_report_2024/p0"]
 
 
 @pytest.fixture(scope="module")
@@ -233,6 +233,34 @@ def test_exhausted_budget_escalates_with_the_report_and_draft(monitor):
     assert intr.response_schema["title"] == "HumanDecision"
 
 
+def test_item2_while_paused_the_last_message_is_a_placeholder_not_the_rejected_draft(monitor):
+    agent, model = _agent(monitor, [BAD], max_retries=1)
+    result = agent.invoke({"messages": [("user", QUESTION)]}, _cfg())
+    last = result["messages"][-1]
+    assert last.content != BAD
+    assert last.content.startswith("[Held for review]")
+    assert last.response_metadata["qgate_status"] == "held_for_review"
+    assert all(m.content != BAD for m in result["messages"])  # the draft is nowhere visible
+    assert result["__interrupt__"][0].value["draft"] == BAD  # it is in the interrupt
+    assert agent.get_state(_cfg()).values["messages"][-1].id == last.id
+    calls = len(model.calls)
+    # approving delivers the draft in the placeholder's place (no duplicate, no extra call)
+    result = agent.invoke(Command(resume="approve"), _cfg())
+    assert len(model.calls) == calls
+    final = result["messages"][-1]
+    assert (final.id, final.content) == (last.id, BAD)
+    assert not any(m.content.startswith("[Held for review]") for m in result["messages"])
+    assert not agent.get_state(_cfg()).values.get("qgate_pending")
+
+
+async def test_item2_async_agent_holds_the_draft_too(monitor):
+    agent, _ = _agent(monitor, [BAD], max_retries=0)
+    result = await agent.ainvoke({"messages": [("user", QUESTION)]}, _cfg("a2"))
+    assert result["messages"][-1].response_metadata["qgate_status"] == "held_for_review"
+    result = await agent.ainvoke(Command(resume={"type": "edit", "text": GOOD}), _cfg("a2"))
+    assert result["messages"][-1].content == GOOD
+
+
 @pytest.mark.parametrize(
     "decision", [{"type": "approve"}, "approve", HumanDecision(type="approve")]
 )
@@ -264,6 +292,7 @@ def test_resume_with_a_rejection_sends_feedback_and_gates_the_new_answer(monitor
     feedback = "Use the figure from the annual report only."
     result = agent.invoke(Command(resume={"type": "reject", "message": feedback}), _cfg())
     assert model.calls[-1][-1].content == feedback
+    assert not any("[Held for review]" in str(m.content) for m in model.calls[-1])
     final = result["messages"][-1]
     assert final.content == GOOD
     assert final.response_metadata["qgate"]["decision"] == "pass"
@@ -301,6 +330,30 @@ def test_config_override_changes_the_budget_per_call(monitor):
     result = agent.invoke({"messages": [("user", QUESTION)]}, _cfg(qgate_max_retries=0))
     assert result["__interrupt__"][0].value["retries_used"] == 0
     assert len(model.calls) == 2
+
+
+def test_item9_per_call_profile_keeps_the_instance_retry_budget_and_exhaustion_policy(monitor):
+    # Issue 16, item 9: a per-call profile changes the thresholds, never the budget or the
+    # exhaustion policy set on the instance (before: 4 model calls and an interrupt).
+    agent, model = _agent(monitor, [BAD], max_retries=0, on_exhausted="raise")
+    with pytest.raises(QualityGateRejected) as info:
+        agent.invoke({"messages": [("user", QUESTION)]}, _cfg(qgate_profile="strict"))
+    assert len(model.calls) == 2  # tool call, draft: no retry
+    meta = info.value.payload.metadata
+    assert (meta.profile, meta.grounding_threshold, meta.max_retries) == ("strict", 0.8, 0)
+    assert meta.decision == "raise"
+
+
+def test_item9_with_profile_swaps_thresholds_only():
+    policy = GatePolicy(max_retries=0, on_exhausted="raise", grounding_threshold=0.5)
+    strict = policy.with_profile("strict")
+    assert strict == GatePolicy.from_profile("strict", max_retries=0, on_exhausted="raise")
+    assert policy.with_overrides({"qgate_profile": "strict"}) == strict
+    assert policy.with_overrides({"qgate_profile": "strict", "qgate_max_retries": 2}) == (
+        GatePolicy.from_profile("strict", max_retries=2, on_exhausted="raise")
+    )
+    with pytest.raises(ValueError, match="unknown gate profile"):
+        policy.with_profile("lenient")
 
 
 def test_two_threads_share_one_middleware_without_bleed(monitor):
@@ -442,7 +495,7 @@ def test_stacks_with_tool_gating_middleware(monitor):
 async def test_concurrent_async_threads_on_one_agent_keep_their_own_state(monitor):
     import asyncio
 
-    from langchain_qgate._demo_kit import ScriptedChatModel
+    from langchain_qgate.testing import ScriptedChatModel
     from tests.unit_tests._qgate_fakes import rag_responder
 
     bad, good = rag_responder([BAD]), rag_responder([WARRANTY_GOOD])

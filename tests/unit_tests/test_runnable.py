@@ -13,6 +13,7 @@ from tenacity import wait_fixed
 from langchain_qgate.errors import QualityGateRejected
 from langchain_qgate.gate import FilteredOutput, GatePolicy
 from langchain_qgate.integrations.runnable import with_quality_gate
+from langchain_qgate.testing import ScriptedChatModel
 from tests.unit_tests._qgate_fakes import (
     BAD,
     DOCS,
@@ -24,7 +25,7 @@ from tests.unit_tests._qgate_fakes import (
     make_monitor,
 )
 
-REVENUE_DOCS = [d for d in DOCS if d.id == "annual_report_2024#0"]
+REVENUE_DOCS = [d for d in DOCS if d.id == "annual_report_2024/p0"]
 
 
 @pytest.fixture(scope="module")
@@ -193,3 +194,86 @@ async def test_async_retry_then_pass_and_parallel_calls_do_not_mix(monitor):
     assert out_b.response_metadata["qgate"]["retries_used"] == 0
     assert len(a.inputs) == 2
     assert len(b.inputs) == 1
+
+
+# -- issue 16, item 1: the guidance reaches the model whatever the prompt -------------------
+
+
+def _rag_prompt() -> ChatPromptTemplate:
+    """An ordinary RAG prompt: no {guidance} slot."""
+    return ChatPromptTemplate.from_messages(
+        [
+            ("system", "Answer from the context only.\n\nContext:\n{context}"),
+            ("human", "{question}"),
+        ]
+    )
+
+
+def test_item1_lcel_wrapper_delivers_guidance_to_a_prompt_without_a_slot(monitor):
+    model = ScriptedChatModel(respond=lambda messages: BAD if len(messages) == 2 else GOOD)
+    gated = with_quality_gate(
+        _rag_prompt() | model,
+        monitor=monitor,
+        evidence_fn=lambda x: x["context"],
+        policy=GatePolicy(max_retries=2),
+    )
+    assert gated.level == "chat_model"
+    answer = gated.invoke({"question": QUESTION, "context": REVENUE_DOCS})
+    assert answer.content == GOOD
+    assert answer.response_metadata["qgate"]["retries_used"] == 1
+    first, second = model.calls
+    assert [m.type for m in first] == ["system", "human"]
+    assert [m.type for m in second] == ["system", "human", "ai", "human"]
+    assert second[:2] == first  # the prompt is rendered once, then extended
+    assert second[2].content == BAD
+    assert "did not pass the fact check" in second[3].content
+    assert "52.7" in second[3].content
+
+
+async def test_item1_async_lcel_wrapper_with_a_parser_after_the_model(monitor):
+    from langchain_core.output_parsers import StrOutputParser
+
+    model = ScriptedChatModel(respond=lambda messages: BAD if len(messages) == 2 else GOOD)
+    gated = with_quality_gate(
+        _rag_prompt() | model.bind(stop=["\n\n"]) | StrOutputParser(),
+        monitor=monitor,
+        evidence_fn=lambda x: x["context"],
+    )
+    answer = await gated.ainvoke({"question": QUESTION, "context": REVENUE_DOCS})
+    assert answer == GOOD
+    assert len(model.calls) == 2
+    assert "52.7" in model.calls[1][-1].content
+
+
+def test_item1_retriever_before_the_model_runs_once_and_is_evidence(monitor):
+    from langchain_core.runnables import RunnablePassthrough
+
+    model = ScriptedChatModel(respond=lambda messages: BAD if len(messages) == 2 else GOOD)
+    queries: list[str] = []
+
+    def retrieve(query: str):
+        queries.append(query)
+        return RETRIEVER.invoke(query)
+
+    context = RunnableLambda(retrieve)
+    chain = {"context": context, "question": RunnablePassthrough()} | _rag_prompt() | model
+    answer = with_quality_gate(chain, monitor=monitor).invoke(QUESTION)
+    assert answer.content == GOOD
+    assert answer.response_metadata["qgate"]["sources"]  # the retrieved passages are cited
+    assert len(model.calls) == 2
+    assert queries == [QUESTION]  # the steps before the model ran once
+
+
+def test_item1_guidance_with_nowhere_to_go_is_refused_at_construction(monitor):
+    def fake_llm(value):
+        return AIMessage(BAD)
+
+    chain = _rag_prompt() | RunnableLambda(fake_llm)  # no chat model, no slot
+    with pytest.raises(ValueError, match=r"nowhere to go.*\{guidance\}"):
+        with_quality_gate(chain, monitor=monitor)
+    # input_fn= or a slot makes it explicit
+    assert with_quality_gate(chain, monitor=monitor, input_fn=lambda o, d, g: o) is not None
+    slotted = ChatPromptTemplate.from_messages(
+        [("system", "{context}\n{guidance}"), ("human", "{question}")]
+    ).partial(guidance="")
+    assert with_quality_gate(slotted | RunnableLambda(fake_llm), monitor=monitor).level == "input"

@@ -1,0 +1,654 @@
+"""Slot-aligned contradictions: the evidence says the same thing with another value.
+
+A contradiction is a claim of precision, so it is reported only when an evidence passage
+states the same thing as the claim with a different value **in the same slot**:
+
+1. Claim and passage are turned into token streams in which every value (a number, an amount,
+   a percentage, a date, a time of day, a rank, a name) is one placeholder of its type.
+2. The streams are aligned word by word (``difflib``; deterministic). Two values sit in the
+   same slot when their placeholders are aligned *and* a shared content word stands next to
+   them in the aligned stretch ("born in <Warsaw>" / "born in <Krakow>"; "King <Harald V> of
+   Sweden" / "King <Carl XVI Gustaf> of Sweden"). A list ("Hanks and <Rita Wilson>") or a
+   value in a stretch the passage words differently has no such anchor.
+3. The two values are of one kind and type (a person is not a place, a per-share figure is
+   not a total, 5 km is not 5 miles), and the claim's own value appears nowhere in the
+   passage (in any form: "56 000" = "56,000", "9 pm" = "21:00", "Presley" = "Elvis Presley").
+
+A passage that disagrees on a date *and* on something else is about another time or event;
+it makes the claim unsupported, not contradicted. Negation is compared on the passage that
+restates the claim, and only for cues whose scope both texts share.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from difflib import SequenceMatcher
+from typing import TYPE_CHECKING
+
+from langchain_qgate.grounding._lexicon import word_set
+from langchain_qgate.grounding.checks import (
+    Quantity,
+    comparable,
+    content_stems,
+    coverage,
+    extract_entities,
+    extract_quantities,
+    negated_spans,
+    negations_about,
+    quantities_match,
+    stem,
+    word_weight,
+)
+from langchain_qgate.schemas import Contradiction, ContradictionKind
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+__all__ = [
+    "Passage",
+    "Value",
+    "all_found",
+    "answer_conflict",
+    "covered",
+    "found_in",
+    "name_head",
+    "negation_clash",
+    "passage",
+    "slot_conflict",
+    "value_free_stems",
+]
+
+_CLAUSE_SPLIT = re.compile(r"[;:,]|\s(?:but|while|whereas|although|though)\s", re.I)
+_CLAUSE_COVERAGE = 0.6  # a negated clause of the passage must restate this much of the claim
+_ANCHOR_SPAN = 3  # a shared content word at most this many words from the value
+_MAX_GAP = 2  # function words between two matched stretches of one run
+_HEDGE_TOLERANCE = 0.5  # "about 500" is not contradicted by 480 (only by < 250 or > 750)
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_TITLES = word_set(
+    """mr mrs ms miss dr prof sir lord lady king queen prince princess duke duchess emperor
+    empress pope saint st president senator governor mayor general colonel captain judge
+    justice chancellor minister premier sheikh rabbi reverend rev father sister brother uncle
+    aunt ceo chairman chairwoman chief coach"""
+)
+_ORG_WORDS = word_set(
+    """inc corp corporation ltd llc plc gmbh ag sa co company companies group bank university
+    college school institute foundation association society council committee agency ministry
+    department party club fc league federation union church records studios studio airlines
+    airways network press times news magazine journal museum hospital army navy force"""
+)
+_PLACE_BEFORE = word_set("in at from near to into across towards toward outside inside")
+# "released in October" / "released on March 30": prepositions of time and place align.
+_SAME_PREPOSITION = dict.fromkeys(("in", "on", "at", "during"), "in")
+_NAME_GLUE = word_set("of the de la von van der den du le and & al bin ibn da di del")
+# Regions contain other places: "introduced to Europe" does not deny "introduced to Spain".
+_REGIONS = word_set(
+    """europe asia africa america americas oceania antarctica australasia eurasia arctic
+    scandinavia caribbean balkans middle east west east north south western eastern northern
+    southern central latin world"""
+)
+_BOUND_BELOW = re.compile(
+    r"(?:over|more than|at least|upwards of|in excess of|just over|above|exceeding)\s*\S{0,2}$",
+    re.I,
+)
+_BOUND_ABOVE = re.compile(
+    r"(?:under|less than|fewer than|up to|at most|just under|below|nearly|almost)\s*\S{0,2}$",
+    re.I,
+)
+_SCALE_WORDS = re.compile(r"\d\s?(?:thousand|million|billion|trillion|mn|bn|tn|[kmbt])\b", re.I)
+_PER_SHARE = re.compile(r"\s*(?:a|per)\s+(?:diluted\s+|basic\s+)?share\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Value:
+    """A value in a text: a quantity or a name.
+
+    Attributes:
+        key: Placeholder compared by the aligner (``<num>``, ``<date>``, ``<ent>`` ...).
+        text: As written.
+        start: Offset in the text.
+        end: End offset.
+        quantity: The parsed quantity (None for names).
+        unit: Stem of the unit word after a quantity ("dogs", "month"), or "".
+        etype: For names: ``person``, ``org``, ``place`` or "" (unknown).
+        core: For names: lower-cased name words without titles and glue words.
+        subject: It opens its sentence (the subject, as far as position tells).
+        negated: A negation governs it ("not an album by <X>"): the text denies it.
+    """
+
+    key: str
+    text: str
+    start: int
+    end: int
+    quantity: Quantity | None = None
+    unit: str = ""
+    etype: str = ""
+    core: frozenset[str] = frozenset()
+    subject: bool = False
+    negated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """A text prepared for alignment: its token keys, values and content stems."""
+
+    text: str
+    keys: tuple[str, ...]
+    value_at: tuple[int, ...]  # index into ``values`` for each key, -1 for a word
+    content: tuple[bool, ...]  # whether each key is a content word
+    values: tuple[Value, ...]
+    stems: frozenset[str]
+
+
+def _quantity_key(q: Quantity) -> str:
+    if q.ordinal:
+        return "<rank>"
+    if q.kind in ("number", "money"):
+        return "<num>"
+    return f"<{q.kind}>"
+
+
+def _unit(text: str, end: int, raw: str) -> str:
+    """The unit word written with a value ("24-month", "12 months", "$100,000-a-week")."""
+    if "-" in raw and raw[-1:].isalpha():
+        return stem(raw.rsplit("-", 1)[1].lower())
+    for word in _WORD.findall(text[end : end + 40])[:3]:
+        low = word.lower()
+        if low in ("a", "an", "per", "each"):
+            continue
+        if word_weight(low) <= 0.0 or word[:1].isdigit():
+            return ""
+        return stem(low)
+    return ""
+
+
+def _entity_type(text: str, start: int, words: Sequence[str]) -> str:
+    lowered = [w.lower().strip(".,") for w in words]
+    if lowered[0] in _TITLES:
+        return "person"
+    if any(w in _ORG_WORDS for w in lowered):
+        return "org"
+    before = _WORD.findall(text[max(0, start - 12) : start])
+    if before and before[-1].lower() in _TITLES:
+        return "person"
+    if before and before[-1].lower() in _PLACE_BEFORE:
+        return "place"
+    return ""
+
+
+def name_head(name: str) -> str:
+    """The word a name is known by: its last word before any "of" ("Curie" in "Marie Curie",
+    "Harald" in "King Harald V of Sweden"), lower-cased; "" when there is none."""
+    words = name.split()
+    if "of" in words[1:]:
+        words = words[: words.index("of", 1)]
+    for w in reversed(words):
+        low = w.lower().strip(".,'’")
+        if len(low) > 1 and low not in _TITLES and low not in _NAME_GLUE:
+            return low
+    return ""
+
+
+def _core(words: Sequence[str]) -> frozenset[str]:
+    out = set()
+    for w in words:
+        low = w.lower().strip(".,'’")
+        if low.endswith(("'s", "’s")):
+            low = low[:-2]
+        if low and low not in _TITLES and low not in _NAME_GLUE:
+            out.add(low)
+    return frozenset(out)
+
+
+_LEADING_ARTICLE = re.compile(r"\s*(?:(?:the|a|an)\s+)?", re.I)
+
+
+def _values(text: str) -> list[Value]:
+    values = _raw_values(text)
+    opening = _LEADING_ARTICLE.match(text)
+    first = opening.end() if opening else 0
+    denied = negated_spans(text)
+    return [
+        replace(
+            v,
+            subject=v.start == first,
+            negated=any(a <= v.start < b for a, b in denied),
+        )
+        for v in values
+    ]
+
+
+def _raw_values(text: str) -> list[Value]:
+    out: list[Value] = []
+    spans: list[tuple[int, int]] = []
+    for q in extract_quantities(text):
+        end = max(q.end, q.start + len(q.raw))
+        # A unit belongs to a count or a rank ("340 people", "second album"), not to a date,
+        # a time or a percentage ("2024 revenue" is no unit of 2024).
+        counted = q.kind in ("number", "money")
+        unit = _unit(text, q.end, q.raw) if counted else ""
+        out.append(Value(_quantity_key(q), q.raw, q.start, end, q, unit))
+        spans.append((q.start, end))
+    for name, s, e in extract_entities(text):
+        if any(s < b and e > a for a, b in spans):
+            continue  # "Windows 10", "Q3 2020": the quantity is the value
+        words = name.split()
+        out.append(
+            Value("<ent>", name, s, e, etype=_entity_type(text, s, words), core=_core(words))
+        )
+    out.sort(key=lambda v: v.start)
+    return out
+
+
+def passage(text: str) -> Passage:
+    """Prepare ``text`` (one sentence or claim) for :func:`slot_conflict`."""
+    values = _values(text)
+    keys: list[str] = []
+    value_at: list[int] = []
+    content: list[bool] = []
+    k = 0
+    for m in _WORD.finditer(text):
+        while k < len(values) and values[k].end <= m.start():
+            k += 1
+        if k < len(values) and values[k].start <= m.start() < values[k].end:
+            if value_at and value_at[-1] == k:
+                continue  # the rest of a value already placed
+            keys.append(values[k].key)
+            value_at.append(k)
+            content.append(False)
+            continue
+        low = m.group(0).lower()
+        keys.append(_SAME_PREPOSITION.get(low) or stem(low))
+        value_at.append(-1)
+        content.append(word_weight(low) > 0.0)
+    return Passage(
+        text=text,
+        keys=tuple(keys),
+        value_at=tuple(value_at),
+        content=tuple(content),
+        values=tuple(values),
+        stems=frozenset(content_stems(text)),
+    )
+
+
+def value_free_stems(p: Passage) -> dict[str, float]:
+    """Content stems of a passage outside its values (what "the same thing" is about)."""
+    words = [p.keys[i] for i in range(len(p.keys)) if p.value_at[i] < 0 and p.content[i]]
+    stems = content_stems(p.text)
+    return {w: stems.get(w, 1.0) for w in words if w in stems}
+
+
+def _name_found(v: Value, other: Passage) -> bool:
+    """Whether the name ``v`` appears in ``other`` (partial names and acronyms count)."""
+    if not v.core:
+        return True
+    for o in other.values:
+        if o.key != "<ent>" or not o.core:
+            continue
+        if v.core <= o.core or o.core <= v.core or _acronym(v, o) or _acronym(o, v):
+            return True
+    return all(stem(w) in other.stems or w in other.text.lower() for w in v.core)
+
+
+def _acronym(short: Value, long: Value) -> bool:
+    letters = short.text.replace(".", "").replace(" ", "")
+    if not (2 <= len(letters) <= 6 and letters.isupper()):
+        return False
+    initials = "".join(w[0] for w in long.text.split() if w[:1].isupper())
+    return initials == letters
+
+
+def _quantity_found(q: Quantity, other: Passage) -> bool:
+    return any(o.quantity is not None and quantities_match(q, o.quantity) for o in other.values)
+
+
+def found_in(v: Value, other: Passage) -> bool:
+    """Whether ``other`` states the value ``v`` (in any written form)."""
+    return _found(v, other)
+
+
+def _found(v: Value, other: Passage) -> bool:
+    if v.quantity is not None:
+        return _quantity_found(v.quantity, other)
+    return _name_found(v, other)
+
+
+def _small_gap(p: Passage, a: int, b: int) -> bool:
+    """Tokens ``a:b`` are at most two function words ("founded <in> 2001")."""
+    return b - a <= _MAX_GAP and all(p.value_at[k] < 0 and not p.content[k] for k in range(a, b))
+
+
+Run = tuple[int, int, int, int]
+
+
+def _aligned_runs(claim: Passage, chunk: Passage) -> list[tuple[Run, Run]]:
+    """Each stretch the aligner matched, with the bounds of the run it belongs to: matched
+    stretches separated only by a couple of function words on either side form one run."""
+    matcher = SequenceMatcher(None, claim.keys, chunk.keys, autojunk=False)
+    equal = [(i1, i2, j1, j2) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag == "equal"]
+    out: list[tuple[Run, Run]] = []
+    bounds: list[int] = []  # indexes into ``out`` of the current run
+    for seg in equal:
+        if bounds:
+            prev = out[bounds[-1]][0]
+            if not (_small_gap(claim, prev[1], seg[0]) and _small_gap(chunk, prev[3], seg[2])):
+                bounds = []
+        bounds.append(len(out))
+        out.append((seg, seg))
+        first = out[bounds[0]][0]
+        run = (first[0], seg[1], first[2], seg[3])
+        for k in bounds:
+            out[k] = (out[k][0], run)
+    return out
+
+
+def _anchored(p: Passage, i: int, lo: int, hi: int) -> bool:
+    """A content word within ``_ANCHOR_SPAN`` words of ``i`` inside the aligned run (other
+    values in between are not counted: "founded in 2020 in <Munich>")."""
+    for step in (-1, 1):
+        k, words = i + step, 0
+        while lo <= k < hi and words < _ANCHOR_SPAN:
+            if p.value_at[k] < 0:
+                if p.content[k]:
+                    return True
+                words += 1
+            k += step
+    return False
+
+
+def _framed(cv: Value, ev: Value) -> bool:
+    """Two names in one frame: "King <Harald V> of Sweden" / "King <Carl XVI Gustaf> of Sweden"."""
+    if cv.key != "<ent>" or ev.key != "<ent>":
+        return False
+    a, b = cv.text.split(), ev.text.split()
+    if min(len(a), len(b)) < 3 or a[0] != b[0] or a[-1] != b[-1]:
+        return False
+    return word_weight(a[0].lower()) > 0.0 and word_weight(a[-1].lower()) > 0.0
+
+
+def _money_type(v: Value, text: str) -> str:
+    """``per_share`` ("$2.55 per share"), ``scaled`` ("$3.5 billion") or ``plain``."""
+    if _PER_SHARE.match(text, v.end):
+        return "per_share"
+    return "scaled" if _SCALE_WORDS.search(v.text) else "plain"
+
+
+def _quantity_rivals(
+    cv: Value, ev: Value, claim: Passage, chunk: Passage, *, q: Quantity, r: Quantity
+) -> bool:
+    if not comparable(q, r) or quantities_match(q, r):
+        return False
+    if q.alt is not None or r.alt is not None:
+        return False  # "56.000", "12 737": more than one reading, no claim of precision
+    if cv.unit and ev.unit and cv.unit != ev.unit:
+        return False  # 5 km and 3 miles may be the same distance
+    if q.currency and r.currency and q.currency != r.currency:
+        return False
+    if q.kind in ("money", "number") and _money_type(cv, claim.text) != _money_type(ev, chunk.text):
+        return False  # a per-share figure is not a total; "$9.95" is not "$3.5 billion"
+    if q.hedged or r.hedged:
+        before = claim.text[max(0, cv.start - 24) : cv.start]
+        if _BOUND_BELOW.search(before):
+            return r.value < q.value  # "more than 100,000" holds for 258,000
+        if _BOUND_ABOVE.search(before):
+            return r.value > q.value
+        return abs(q.value - r.value) / max(abs(r.value), 1e-9) > _HEDGE_TOLERANCE
+    return True
+
+
+def _rivals(cv: Value, ev: Value, claim: Passage, chunk: Passage) -> bool:
+    """Whether two slot-aligned values of the same placeholder can disagree."""
+    if cv.quantity is not None and ev.quantity is not None:
+        return _quantity_rivals(cv, ev, claim, chunk, q=cv.quantity, r=ev.quantity)
+    if cv.key != "<ent>" or ev.key != "<ent>":
+        return False
+    if cv.etype and ev.etype and cv.etype != ev.etype:
+        return False
+    if cv.core & _REGIONS or ev.core & _REGIONS:
+        return False
+    # Names sharing a word are forms of one name ("Board of Education of Topeka" / "Board of
+    # Education II"), unless they share a frame ("King ... of Sweden").
+    return not (cv.core & ev.core) or _framed(cv, ev)
+
+
+def _left_words(p: Passage, k: int, span: int = 2 * _ANCHOR_SPAN) -> set[str]:
+    return {p.keys[i] for i in range(max(0, k - span), k) if p.value_at[i] < 0 and p.content[i]}
+
+
+def _right_words(p: Passage, v: Value, span: int = 3) -> set[str]:
+    """Content stems of the words after a count, its unit left out ("six FA <Cups>")."""
+    words = " ".join(_WORD.findall(p.text[v.end : v.end + 60])[:span])
+    return set(content_stems(words)) - {v.unit}
+
+
+def _unit_conflicts(claim: Passage, chunk: Passage, given: str) -> list[tuple[Value, Value]]:
+    """Counts of the same thing the aligner paired elsewhere: "won <six> FA Cups" against
+    "won five League titles and <five> FA Cups" (same unit word, a shared word before)."""
+    out: list[tuple[Value, Value]] = []
+    for i, vi in enumerate(claim.value_at):
+        if vi < 0:
+            continue
+        cv = claim.values[vi]
+        q = cv.quantity
+        if q is None or q.hedged or q.ordinal or not cv.unit or cv.text.lower() in given:
+            continue
+        if cv.negated:
+            continue
+        if _found(cv, chunk):
+            continue
+        left, right = _left_words(claim, i), _right_words(claim, cv)
+        for j, vj in enumerate(chunk.value_at):
+            if vj < 0 or chunk.keys[j] != claim.keys[i]:
+                continue
+            ev = chunk.values[vj]
+            # the same thing counted: what follows the unit, and what precedes when anything does
+            context = right & _right_words(chunk, ev) and (not left or left & _left_words(chunk, j))
+            if _found(ev, claim):
+                continue
+            if ev.unit == cv.unit and context and _rivals(cv, ev, claim, chunk):
+                out.append((cv, ev))
+                break
+    return out
+
+
+def _difference(cv: Value, ev: Value) -> tuple[str, str]:
+    """The differing words of two names ("King Harald V of Sweden" -> "Harald V")."""
+    a, b = cv.text.split(), ev.text.split()
+    lo = 0
+    while lo < min(len(a), len(b)) - 1 and a[lo] == b[lo]:
+        lo += 1
+    hi = 0
+    while hi < min(len(a), len(b)) - lo - 1 and a[-1 - hi] == b[-1 - hi]:
+        hi += 1
+    return " ".join(a[lo : len(a) - hi]), " ".join(b[lo : len(b) - hi])
+
+
+def _kind(cv: Value, ev: Value) -> ContradictionKind:
+    if cv.quantity is None or ev.quantity is None:
+        return "entity"
+    q, r = cv.quantity, ev.quantity
+    if q.kind == "money" or r.kind == "money":
+        return "money"
+    return q.kind
+
+
+def slot_conflict(
+    claim: Passage,
+    chunk: Passage,
+    *,
+    evidence_id: str,
+    quote: str,
+    given: str = "",
+    settled: Callable[[Value], bool] | None = None,
+    aligned: bool = True,
+) -> Contradiction | None:
+    """The value ``chunk`` states in a slot where ``claim`` states another, or None.
+
+    Args:
+        claim: The claim, prepared with :func:`passage`.
+        chunk: One evidence passage, prepared with :func:`passage`.
+        evidence_id: Id of the chunk (for the report).
+        quote: The chunk's text as shown to users.
+        given: The question, lower-cased: values it already gave are not the claim's.
+        settled: Whether other evidence states a claim value (a name anywhere in the
+            evidence, a quantity in another passage about the same thing): this passage
+            then talks about another thing with the same words.
+        aligned: Also pair values by aligning the texts word by word (the passage restates
+            the claim); False pairs only counts of one unit in one context ("a <24>-month
+            warranty" / "the <36>-month warranty"), for passages sharing fewer words.
+    """
+    conflicts: list[tuple[Value, Value]] = []
+    for (i1, i2, j1, _), (lo, hi, clo, chi) in _aligned_runs(claim, chunk) if aligned else ():
+        for off in range(i2 - i1):
+            i, j = i1 + off, j1 + off
+            if claim.value_at[i] < 0:
+                continue
+            cv = claim.values[claim.value_at[i]]
+            ev = chunk.values[chunk.value_at[j]]
+            if cv.negated or cv.text.lower() in given or _found(cv, chunk) or _found(ev, claim):
+                continue  # denied by the claim, or the claim states the passage's value too
+            if cv.key == "<ent>" and cv.subject != ev.subject:
+                continue  # a sentence's subject and a name in another role
+            if not _rivals(cv, ev, claim, chunk):
+                continue
+            if settled is not None and settled(cv):
+                continue  # another passage about the same thing states it
+            if (_anchored(claim, i, lo, hi) and _anchored(chunk, j, clo, chi)) or _framed(cv, ev):
+                conflicts.append((cv, ev))
+    if not conflicts:
+        conflicts = [
+            c for c in _unit_conflicts(claim, chunk, given) if settled is None or not settled(c[0])
+        ]
+    if not conflicts:
+        return None
+    dates = [c for c in conflicts if c[0].key == "<date>"]
+    if dates and len(conflicts) > len(dates):
+        return None  # another year *and* another value: a different event, not this one
+    cv, ev = conflicts[0]
+    claim_value, evidence_value = _difference(cv, ev) if cv.key == "<ent>" else (cv.text, ev.text)
+    return Contradiction(
+        kind=_kind(cv, ev),
+        claim_value=claim_value,
+        evidence_value=evidence_value,
+        evidence_id=evidence_id,
+        quote=quote,
+    )
+
+
+def negation_clash(claim: Passage, chunk: Passage, *, asserted_negation: bool = True) -> bool:
+    """Whether ``chunk`` restates ``claim`` with the opposite polarity.
+
+    Polarity is compared clause by clause: a negated clause of either text clashes when the
+    other text restates that clause (most of its words) and no restating clause has the same
+    polarity. So "Gold dissolves in mercury, and this is not a chemical reaction" does not deny
+    "Gold is resistant to most chemical reactions", a copied sentence never clashes with
+    itself, and "It is false that X" denies X. Only cues whose scope the other text shares
+    count; ``asserted_negation`` False (a bare answer to a question) lets only a negated claim
+    clash.
+    """
+    mine = _clauses(claim.text, chunk.stems)
+    theirs = _clauses(chunk.text, claim.stems)
+    return _unmatched_negation(mine, theirs) or (
+        asserted_negation and _unmatched_negation(theirs, mine, restating=value_free_stems(claim))
+    )
+
+
+_Clause = tuple[dict[str, float], int]
+
+
+def _clauses(text: str, other: frozenset[str]) -> list[_Clause]:
+    """Each clause's content stems and its polarity about ``other`` (1 = negated)."""
+    out = []
+    for part in _CLAUSE_SPLIT.split(text):
+        stems = content_stems(part)
+        if stems:
+            out.append((stems, negations_about(part, set(other), strict=True) % 2))
+    return out
+
+
+def _unmatched_negation(
+    side: list[_Clause], other: list[_Clause], restating: dict[str, float] | None = None
+) -> bool:
+    """A negated clause of ``side`` that ``other`` restates only with the opposite polarity.
+
+    With ``restating``, a clause of ``side`` counts only when it restates those words (the
+    passage's clause must be about what the claim says).
+    """
+    for stems, negated in side:
+        if not negated:
+            continue
+        if restating is not None and coverage(restating, set(stems)) < _CLAUSE_COVERAGE:
+            continue
+        twins = [pol for o, pol in other if coverage(stems, set(o)) >= _CLAUSE_COVERAGE]
+        if twins and negated not in twins:
+            return True
+    return False
+
+
+def covered(claim: Passage, chunk: Passage) -> float:
+    """Weighted share of the claim's value-free content words found in ``chunk``."""
+    return coverage(value_free_stems(claim), set(chunk.stems))
+
+
+def all_found(claim: Passage, chunk: Passage, given: str = "") -> bool:
+    """Whether every value the claim asserts appears in ``chunk``."""
+    return all(v.text.lower() in given or _found(v, chunk) for v in claim.values)
+
+
+_WH_KEYS = (
+    (re.compile(r"\b(?:when|what year|which year|in what year|what date)\b", re.I), "<date>"),
+    (re.compile(r"\bhow (?:many|much|long|old|tall|far|big)\b", re.I), "<num>"),
+    (re.compile(r"\b(?:who|whom|whose|where|which|what)\b", re.I), "<ent>"),
+)
+
+
+_WHO = re.compile(r"\b(?:who|whom|whose)\b", re.I)
+_WHERE = re.compile(r"\bwhere\b", re.I)
+
+
+def answer_conflict(
+    question: str, answer: Passage, chunk: Passage, *, evidence_id: str, quote: str
+) -> Contradiction | None:
+    """A short answer against a passage that restates the question and gives another answer.
+
+    "When was Acme founded? 1998" against "Acme was founded in 2001 in Berlin.": the passage
+    answers the question with the one value of the asked kind that the question does not
+    give. Used only when the answer's value appears nowhere in the evidence.
+    """
+    if len(answer.values) != 1:
+        return None
+    key = next((k for pattern, k in _WH_KEYS if pattern.search(question)), None)
+    cv = answer.values[0]
+    if key is None or cv.key != key:
+        return None
+    asked = question.lower()
+    avoid = "place" if _WHO.search(question) else ""
+    want = "place" if _WHERE.search(question) else ""
+    rivals = [
+        ev
+        for ev in chunk.values
+        if ev.key == key
+        and ev.text.lower() not in asked
+        and not _name_in(ev, asked)
+        and not (avoid and ev.etype == avoid)
+        and not (want and ev.etype not in (want, ""))
+    ]
+    if len(rivals) != 1 or _found(cv, chunk):
+        return None
+    ev = rivals[0]
+    if cv.quantity is not None and ev.quantity is not None:
+        if not comparable(cv.quantity, ev.quantity) or quantities_match(cv.quantity, ev.quantity):
+            return None
+    elif (cv.etype and ev.etype and cv.etype != ev.etype) or cv.core & ev.core:
+        return None
+    return Contradiction(
+        kind=_kind(cv, ev),
+        claim_value=cv.text,
+        evidence_value=ev.text,
+        evidence_id=evidence_id,
+        quote=quote,
+    )
+
+
+def _name_in(v: Value, text: str) -> bool:
+    return bool(v.core) and all(w in text for w in v.core)

@@ -1,0 +1,245 @@
+"""Fakes for testing your own gated chains and agents offline: no LLM, no network.
+
+- :class:`ScriptedChatModel`: a chat model whose replies come from a list or from a function
+  of the conversation. Unlike ``GenericFakeChatModel`` it accepts ``bind_tools``, so
+  ``create_agent`` takes it, and a reply with ``tool_calls`` makes the agent run tools. Every
+  call's messages are recorded in ``model.calls`` (check what the gate sent back).
+- :class:`KeywordRetriever`: ranks ``Document``s by query-term overlap; deterministic, instant.
+- :func:`make_search_tool`: a retriever as an agent tool returning the passages as text and
+  the ``Document``s as its artifact (the evidence the quality gate harvests).
+- :func:`load_docs`: ``*.md`` / ``*.txt`` files as one ``Document`` per paragraph.
+
+Example:
+    ```python
+    from langchain.agents import create_agent
+    from langchain_core.messages import AIMessage
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from langchain_qgate import GatePolicy, QualityGateMiddleware
+    from langchain_qgate.testing import KeywordRetriever, ScriptedChatModel, make_search_tool
+
+    model = ScriptedChatModel.from_replies(
+        AIMessage("", tool_calls=[{"name": "search_docs", "args": {"query": "revenue"},
+                                   "id": "c1"}]),
+        "Revenue was €52.7 million.",  # rejected: the evidence says €48.2 million
+        "Revenue was €48.2 million.",
+    )
+    agent = create_agent(
+        model,
+        tools=[make_search_tool(KeywordRetriever(docs=my_docs))],
+        middleware=[QualityGateMiddleware(policy=GatePolicy(max_retries=1))],
+        checkpointer=InMemorySaver(),
+    )
+    ```
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForRetrieverRun
+from langchain_core.documents import Document
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.retrievers import BaseRetriever
+from langchain_core.runnables import Runnable
+from langchain_core.tools import BaseTool, StructuredTool
+from pydantic import ConfigDict, Field
+
+__all__ = ["KeywordRetriever", "ScriptedChatModel", "load_docs", "make_search_tool"]
+
+Responder = Callable[[list[BaseMessage]], AIMessage | str]
+"""``respond(messages) -> reply``: the scripted model's whole behaviour."""
+
+_WORD = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*")
+_STOP = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "of",
+        "in",
+        "on",
+        "for",
+        "to",
+        "is",
+        "was",
+        "were",
+        "what",
+        "how",
+        "did",
+        "does",
+        "do",
+        "its",
+        "it",
+        "by",
+        "with",
+        "from",
+        "at",
+        "as",
+        "which",
+        "who",
+        "when",
+        "this",
+        "that",
+        "are",
+        "be",
+        "has",
+        "have",
+        "had",
+        "per",
+    ]
+)
+
+
+class ScriptedChatModel(BaseChatModel):
+    """A chat model whose replies come from a function of the conversation.
+
+    ``bind_tools`` returns the model itself, so ``create_agent`` accepts it; a reply with
+    ``tool_calls`` makes the agent run tools. ``calls`` records the messages of every call.
+    :meth:`from_replies` builds one from a fixed list of replies.
+
+    Example:
+        ```python
+        def respond(messages):
+            if not any(m.type == "tool" for m in messages):
+                return AIMessage("", tool_calls=[{"name": "search_docs",
+                                                  "args": {"query": "revenue"}, "id": "c1"}])
+            return "Revenue was €48.2 million."
+
+        model = ScriptedChatModel(respond=respond)
+        ```
+    """
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    respond: Responder
+    calls: list[list[BaseMessage]] = Field(default_factory=list)
+    usage: tuple[int, int] | None = None
+
+    @classmethod
+    def from_replies(cls, *replies: AIMessage | str) -> ScriptedChatModel:
+        """A model answering ``replies`` in order, one per call (the last one repeats).
+
+        Raises:
+            ValueError: No replies.
+        """
+        if not replies:
+            raise ValueError("from_replies needs at least one reply")
+        script = list(replies)
+        counter = {"n": 0}
+
+        def respond(messages: list[BaseMessage]) -> AIMessage | str:
+            reply = script[min(counter["n"], len(script) - 1)]
+            counter["n"] += 1
+            return reply
+
+        return cls(respond=respond)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted"
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: Any = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        self.calls.append(list(messages))
+        reply = self.respond(list(messages))
+        message = AIMessage(content=reply) if isinstance(reply, str) else reply
+        if self.usage is not None and message.usage_metadata is None:
+            tin, tout = self.usage
+            message = message.model_copy(
+                update={
+                    "usage_metadata": {
+                        "input_tokens": tin,
+                        "output_tokens": tout,
+                        "total_tokens": tin + tout,
+                    }
+                }
+            )
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def bind_tools(
+        self, tools: Sequence[Any], *, tool_choice: Any = None, **kwargs: Any
+    ) -> Runnable[Any, AIMessage]:
+        """Tools are accepted and ignored: the script decides what to call."""
+        return self
+
+
+def load_docs(folder: str | Path) -> list[Document]:
+    """Load ``*.md`` / ``*.txt`` files as one document per paragraph (headings dropped).
+
+    Ids read ``<file stem>/p<paragraph>`` (``warranty_and_support/p0``); the gate's evidence
+    ids add the sentence: ``warranty_and_support/p0#1``.
+    """
+    docs: list[Document] = []
+    for path in sorted(Path(folder).glob("*")):
+        if path.suffix not in {".md", ".txt"}:
+            continue
+        paragraphs = re.split(r"\n\s*\n", path.read_text(encoding="utf-8"))
+        n = 0
+        for para in paragraphs:
+            lines = [ln for ln in para.strip().splitlines() if not ln.startswith("#")]
+            text = " ".join(ln.strip() for ln in lines).strip()
+            if not text:
+                continue
+            docs.append(
+                Document(page_content=text, id=f"{path.stem}/p{n}", metadata={"source": path.name})
+            )
+            n += 1
+    return docs
+
+
+def _terms(text: str) -> list[str]:
+    return [w for w in _WORD.findall(text.lower()) if w not in _STOP]
+
+
+class KeywordRetriever(BaseRetriever):
+    """Ranks documents by query-term overlap (idf-weighted); deterministic and instant."""
+
+    docs: list[Document]
+    k: int = 3
+
+    def _get_relevant_documents(
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun
+    ) -> list[Document]:
+        terms = set(_terms(query))
+        n = len(self.docs)
+        df: dict[str, int] = {}
+        doc_terms = [set(_terms(d.page_content)) for d in self.docs]
+        for ts in doc_terms:
+            for t in ts & terms:
+                df[t] = df.get(t, 0) + 1
+        scored = []
+        for i, ts in enumerate(doc_terms):
+            score = sum(math.log(1 + n / df[t]) for t in ts & terms)
+            if score > 0:
+                scored.append((-score, i))
+        return [self.docs[i] for _, i in sorted(scored)[: self.k]]
+
+
+def make_search_tool(retriever: BaseRetriever, *, name: str = "search_docs") -> BaseTool:
+    """A tool returning the passages as text and the ``Document``s as its artifact."""
+
+    def search(query: str) -> tuple[str, list[Document]]:
+        docs = retriever.invoke(query)
+        text = "\n\n".join(f"[{d.id}] {d.page_content}" for d in docs) or "No documents found."
+        return text, docs
+
+    return StructuredTool.from_function(
+        func=search,
+        name=name,
+        description="Search the company documents; returns the most relevant passages.",
+        response_format="content_and_artifact",
+    )
