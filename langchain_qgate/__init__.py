@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         GroundingPolicy,
     )
     from langchain_qgate.errors import (
+        CheckpointerRequiredError,
         EmbeddingError,
         InputTooLargeError,
         InvalidInputError,
@@ -142,6 +143,7 @@ _WHERE: dict[str, str] = {
     "Claim": "schemas",
     "ClaimType": "schemas",
     "ClaimVerdict": "schemas",
+    "CheckpointerRequiredError": "errors",
     "CognitiveLoadMonitor": "load",
     "ConfidenceCalibrator": "calibration",
     "Contradiction": "schemas",
@@ -222,6 +224,7 @@ __all__ = [
     "AgentResult",
     "CalibratedConfidence",
     "CascadeVerifier",
+    "CheckpointerRequiredError",
     "CitationJudge",
     "Claim",
     "ClaimType",

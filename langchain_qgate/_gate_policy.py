@@ -5,6 +5,7 @@ Private module; the names are public through :mod:`langchain_qgate.gate`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal, get_args
@@ -158,11 +159,19 @@ class GatePolicy:
         Raises:
             InvalidInputError: An override has an unusable value (also a ``ValueError``).
         """
-        if not config:
+        if config is None:
             return self
+        if not isinstance(config, Mapping):
+            raise InvalidInputError(
+                "config", f"expected a RunnableConfig mapping or None, got {type(config).__name__}"
+            )
         conf = config.get("configurable", config)
-        if not isinstance(conf, Mapping):
+        if conf is None:
             return self
+        if not isinstance(conf, Mapping):
+            raise InvalidInputError(
+                "configurable", f"expected a mapping, got {type(conf).__name__}"
+            )
         keys = {k: conf[k] for k in CONFIG_KEYS if k in conf}
         if not keys:
             return self
@@ -177,26 +186,55 @@ class GatePolicy:
             name = key.removeprefix("qgate_")
             try:
                 updates[name] = _coerce(name, value)
-            except (TypeError, ValueError) as exc:
-                raise InvalidInputError(key, f"cannot use {value!r}: {exc}") from exc
+            except (TypeError, ValueError, OverflowError) as exc:
+                raise InvalidInputError(key, f"cannot use {_brief(value)}: {exc}") from exc
         try:
             return replace(base, **updates)
         except ValueError as exc:
             raise InvalidInputError("configurable", str(exc)) from exc
 
 
+_MAX_COUNT = 2**31 - 1  # larger counts are meaningless and break checkpoint serializers
+
+
+def _brief(value: Any) -> str:
+    """A one-line, bounded repr of a rejected value for an error message."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."
+
+
 def _coerce(name: str, value: Any) -> Any:
+    """``value`` as the type of ``GatePolicy.<name>``; ``ValueError`` when it is unusable.
+
+    Numbers may be given as strings ("0.7"); booleans, non-finite floats and counts beyond
+    ``2**31 - 1`` are refused.
+    """
     kinds = {f.name: f.type for f in fields(GatePolicy)}
     kind = str(kinds[name])
     if name == "max_contradictions":
-        return None if value is None or str(value).lower() in {"none", ""} else int(value)
+        if value is None or (isinstance(value, str) and value.strip().lower() in {"none", ""}):
+            return None
+        kind = "int"
+    if kind in ("int", "float") and not isinstance(value, str | int | float):
+        raise ValueError(f"expected a number, got {type(value).__name__}")
+    if isinstance(value, bool):
+        raise ValueError("expected a number, got a bool")
     if kind == "int":
-        if isinstance(value, float) and not value.is_integer():
-            raise ValueError("not an integer")
-        return int(value)
+        number = float(value) if isinstance(value, str | float) else value
+        if isinstance(number, float) and not number.is_integer():
+            raise ValueError("not a finite integer")
+        count = int(number)
+        if not 0 <= count <= _MAX_COUNT:
+            raise ValueError(f"must be in [0, {_MAX_COUNT}]")
+        return count
     if kind == "float":
-        return float(value)
-    return str(value)
+        number = float(value)
+        if not math.isfinite(number):
+            raise ValueError("not a finite number")
+        return number
+    if not isinstance(value, str):
+        raise ValueError(f"expected a string, got {type(value).__name__}")
+    return value
 
 
 PROFILES: dict[str, GatePolicy] = {

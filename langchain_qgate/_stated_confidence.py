@@ -127,10 +127,26 @@ def logprob_confidence(output: Any) -> tuple[float, int] | None:
     if not isinstance(entries, Sequence) or isinstance(entries, str):
         return None
     probs = [
-        math.exp(min(0.0, float(e["logprob"])))
+        p
         for e in entries
-        if isinstance(e, Mapping) and isinstance(e.get("logprob"), int | float)
+        if isinstance(e, Mapping) and (p := _token_prob(e.get("logprob"))) is not None
     ]
     if not probs:
         return None
     return sum(probs) / len(probs), len(probs)
+
+
+def _token_prob(logprob: Any) -> float | None:
+    """``exp(logprob)`` capped at 1; None for a non-number or NaN.
+
+    An int beyond the float range (``-10**400``) is read as -inf (probability 0) or +inf (1).
+    """
+    if isinstance(logprob, bool) or not isinstance(logprob, int | float):
+        return None
+    try:
+        value = float(logprob)
+    except OverflowError:
+        value = math.inf if logprob > 0 else -math.inf
+    if math.isnan(value):
+        return None
+    return math.exp(min(0.0, value))

@@ -17,14 +17,16 @@ import os
 import sys
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from langchain_qgate.errors import QGateError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from langchain_qgate.schemas import GroundingReport
 
-__all__ = ["main"]
+__all__ = ["CliError", "main"]
 
 EXIT_PASS = 0
 """``qgate check``: the answer passed the gate (also ``pass_with_warning``)."""
@@ -45,20 +47,52 @@ examples:
 exit codes (qgate check):
   0  the answer passed the gate (a pass with a warning included)
   2  the gate rejected the answer
-  1  error (unreadable input, invalid option)
+  1  error (unreadable input, invalid option or usage; --debug shows the traceback)
 """
 
 # Modules that add subcommands: each exposes ``register(subparsers)``.
 _PLUGINS = ("langchain_qgate._cli_demo", "langchain_qgate._cli_judge")
+_MAX_ERROR_CHARS = 400
+
+
+class CliError(QGateError, ValueError):
+    """A bad command-line input (unreadable file, malformed JSONL...): one line, exit 1."""
 
 
 def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
+    """The UTF-8 text of a file, or of standard input for ``-``."""
+    name = "standard input" if path == "-" else path
     try:
-        return Path(path).read_text(encoding="utf-8")
+        if path == "-":
+            buffer = getattr(sys.stdin, "buffer", None)
+            data = buffer.read() if buffer is not None else sys.stdin.read().encode()
+        else:
+            data = Path(path).read_bytes()
     except OSError as exc:
-        raise SystemExit(f"qgate: cannot read {path}: {exc.strerror}") from exc
+        raise CliError(f"cannot read {name}: {exc.strerror or exc}") from exc
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise CliError(
+            f"cannot read {name}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
+            f"{exc.start}); convert it to UTF-8 first"
+        ) from exc
+
+
+def _jsonl_document(p: str, n: int, line: str) -> Any:
+    from langchain_core.documents import Document
+
+    try:
+        item = json.loads(line)
+    except ValueError as exc:  # JSONDecodeError, or an integer over Python's digit limit
+        raise CliError(f"{p} line {n}: not valid JSON ({exc})") from exc
+    if not isinstance(item, dict):
+        raise CliError(f"{p} line {n}: expected a JSON object, got {type(item).__name__}")
+    meta = item.get("metadata", {})
+    if not isinstance(meta, dict):
+        raise CliError(f"{p} line {n}: 'metadata' must be an object")
+    text = item.get("page_content", item.get("text", ""))
+    return Document(page_content=str(text), metadata={"source": f"{p}:{n}", **meta})
 
 
 def _evidence_docs(paths: Sequence[str]) -> list[Any]:
@@ -70,13 +104,7 @@ def _evidence_docs(paths: Sequence[str]) -> list[Any]:
         if p.endswith(".jsonl"):
             for n, line in enumerate(text.splitlines(), 1):
                 if line.strip():
-                    item = json.loads(line)
-                    docs.append(
-                        Document(
-                            page_content=str(item.get("page_content", item.get("text", ""))),
-                            metadata={"source": f"{p}:{n}", **item.get("metadata", {})},
-                        )
-                    )
+                    docs.append(_jsonl_document(p, n, line))
         else:
             docs.append(Document(page_content=text, metadata={"source": Path(p).name}))
     return docs
@@ -115,6 +143,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from langchain_qgate.config import GroundingPolicy
     from langchain_qgate.grounding.monitor import HallucinationMonitor
 
+    if [args.answer, *args.evidence].count("-") > 1:
+        raise CliError("standard input (-) can feed --answer or one --evidence file, not both")
     answer = _read(args.answer)
     evidence = _evidence_docs(args.evidence)
     from langchain_qgate.gate import FilteredOutput, QualityGate, format_decision
@@ -212,12 +242,20 @@ def _add_model_options(parser: argparse.ArgumentParser, default_model: str) -> N
     )
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors exit 1 like every other error: 2 means "rejected" for ``qgate check``."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for tests and docs)."""
     from langchain_qgate import __version__
     from langchain_qgate.grounding.embeddings import DEFAULT_MODEL_NAME
 
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="qgate",
         description="langchain-qgate: check answers against evidence (grounding, calibrated "
         "confidence, a pass/reject gate).",
@@ -225,6 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"qgate {__version__}")
+    parser.add_argument("--debug", action="store_true", help="on an error, show the full traceback")
     sub = parser.add_subparsers(dest="command", required=True)
 
     check = sub.add_parser(
@@ -303,16 +342,49 @@ def build_parser() -> argparse.ArgumentParser:
         except ImportError:
             continue
         module.register(sub)
+    _add_debug_flag(sub)
     return parser
 
 
+def _add_debug_flag(sub: Any) -> None:
+    """``--debug`` after any subcommand too (``qgate check ... --debug``)."""
+    for child in sub.choices.values():
+        child.add_argument("--debug", action="store_true", default=argparse.SUPPRESS)
+        for action in child._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                _add_debug_flag(action)
+
+
+def _one_line(exc: BaseException) -> str:
+    """``exc`` as one bounded line: our own errors by message, others with their type."""
+    text = " ".join(str(exc).split())
+    if not isinstance(exc, QGateError):
+        text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return text if len(text) <= _MAX_ERROR_CHARS else f"{text[: _MAX_ERROR_CHARS - 3]}..."
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``qgate`` console script."""
+    """Entry point of the ``qgate`` console script.
+
+    Returns 0 on success. Any error (unreadable or non-UTF-8 files, malformed JSONL, an input
+    over the size limits...) prints one line ``qgate: error: ...`` on stderr and returns 1;
+    ``--debug`` re-raises it with the traceback. Usage errors exit 1 too (``qgate check`` uses 2
+    for a rejected answer).
+    """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     parser = build_parser()
     args = parser.parse_args(argv)
-    result: int = args.func(args)
+    try:
+        result: int = args.func(args)
+    except KeyboardInterrupt:
+        print("qgate: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if args.debug:
+            raise
+        print(f"qgate: error: {_one_line(exc)}", file=sys.stderr)
+        return 1
     return result
 
 

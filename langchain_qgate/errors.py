@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = [
+    "CheckpointerRequiredError",
     "EmbeddingError",
     "InputTooLargeError",
     "InvalidInputError",
@@ -66,6 +67,27 @@ class EmbeddingError(QGateError):
         self.model_name = model_name
         self.cause = cause
         super().__init__(f"embedding model {model_name!r} failed: {cause}")
+
+
+class CheckpointerRequiredError(QGateError, RuntimeError):
+    """An answer escalated to a human in a graph that has no checkpointer.
+
+    ``interrupt()`` pauses a run that can only be resumed from a saved checkpoint, so the
+    gate fails at the first escalation instead of returning a pause nobody can answer. A
+    ``RuntimeError``: a LangGraph ``RetryPolicy`` does not retry it by default.
+
+    Attributes:
+        where: The component that escalated.
+    """
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+        super().__init__(
+            f"{where} escalated an answer to a human (on_exhausted='escalate'), but the graph "
+            "has no checkpointer, so the pause could never be resumed; pass "
+            "checkpointer=InMemorySaver() (or another saver) to create_agent(...) or "
+            "builder.compile(...), or set on_exhausted='pass_with_warning' or 'raise'"
+        )
 
 
 class QualityGateRejected(QGateError):  # noqa: N818 - public name fixed by the design

@@ -71,8 +71,8 @@ def load_rows(path: Path, *, limit: int | None = None, split: str = "all") -> li
                     label=int(r["label"]),
                     split=split_of(str(r["id"])),
                 )
-            except (KeyError, ValueError, TypeError) as exc:
-                raise InvalidInputError(str(path), f"line {n}: {exc}") from exc
+            except (KeyError, ValueError, TypeError, AttributeError) as exc:
+                raise InvalidInputError(str(path), f"line {n}: {exc!r}") from exc
             if split in ("all", row.split):
                 rows.append(row)
     if limit is not None:

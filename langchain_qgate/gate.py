@@ -248,8 +248,7 @@ def _filter(
     retries_used: int,
 ) -> GateDecision:
     """The gate decision under ``policy`` (overrides already applied)."""
-    if retries_used < 0:
-        raise InvalidInputError("retries_used", f"must be >= 0, got {retries_used}")
+    _check_retries(retries_used)
     conf = _as_confidence(confidence, grounding)
     assessment = _as_load(load)
     text = output_text(output)
@@ -370,6 +369,16 @@ def _exhaustion_reason(
     if "load" in failed and load is not None:
         return f"failed {dims}; {load.reason}"
     return f"failed {dims} after {retries_used} of {policy.max_retries} retries"
+
+
+def _check_retries(retries_used: Any) -> None:
+    """``InvalidInputError`` unless ``retries_used`` is an int >= 0 (a bool is not)."""
+    if isinstance(retries_used, bool) or not isinstance(retries_used, int):
+        shown = repr(retries_used)
+        shown = shown if len(shown) <= 60 else f"{shown[:57]}..."
+        raise InvalidInputError("retries_used", f"expected an int >= 0, got {shown}")
+    if retries_used < 0:
+        raise InvalidInputError("retries_used", f"must be >= 0, got {retries_used}")
 
 
 def _as_confidence(
@@ -543,6 +552,7 @@ class QualityGate:
 
         Arguments as in :meth:`check`; the policy is :meth:`effective_policy` of ``config``.
         """
+        _check_retries(retries_used)
         policy, load_monitor = self._resolve(config)
         confidence = self.calibrator.calibrate(output, report)
         load = None
@@ -584,6 +594,9 @@ class QualityGate:
 
         Raises:
             QualityGateRejected: Under ``on_exhausted="raise"`` with no retries left.
+            InvalidInputError: Unusable input, naming the field: wrong types, ``retries_used``
+                not an int >= 0, a ``config`` override that is not finite or out of range,
+                malformed ``counters`` or evidence.
         """
         _warn_if_no_evidence(evidence)
         report = self.monitor.verify_grounding(output, evidence, question=question)

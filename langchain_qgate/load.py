@@ -24,7 +24,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypedDict
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from langchain_qgate.errors import InvalidInputError
 
 __all__ = [
     "CognitiveLoadMonitor",
@@ -118,7 +120,7 @@ class LoadCounters(BaseModel):
     tokens_out: int = Field(default=0, ge=0)
     tool_errors: int = Field(default=0, ge=0)
     retries: int = Field(default=0, ge=0)
-    started_at: float | None = None
+    started_at: float | None = Field(default=None, allow_inf_nan=False)
 
     @property
     def tokens(self) -> int:
@@ -143,7 +145,16 @@ class LoadCounters(BaseModel):
             return cls()
         if isinstance(value, LoadCounters):
             return value
-        return cls.model_validate(dict(value))
+        if not isinstance(value, Mapping):
+            raise InvalidInputError(
+                "counters", f"expected a mapping or LoadCounters, got {type(value).__name__}"
+            )
+        try:
+            return cls.model_validate(dict(value))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"]) or "counters"
+            raise InvalidInputError(f"counters.{where}", first["msg"]) from None
 
 
 class LoadAssessment(BaseModel):

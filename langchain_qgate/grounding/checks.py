@@ -9,7 +9,9 @@ Quantities are normalised before comparison, so "$10M", "10 million dollars" and
 
 from __future__ import annotations
 
+import bisect
 import gzip
+import itertools
 import json
 import math
 import re
@@ -185,14 +187,23 @@ def extract_quantities(text: str) -> list[Quantity]:
     ("five", "twenty-two") are numbers.
     """
     out: list[Quantity] = []
-    taken: list[tuple[int, int]] = []
+    # The spans taken so far, merged into disjoint sorted runs [starts[i], ends[i]): a span is
+    # free iff the last run starting before its end stops before its start. O(log n) per
+    # check, so thousands of numbers ("[1,[1,[1,...") stay linear-ish, not quadratic.
+    starts: list[int] = []
+    ends: list[int] = []
 
     def free(s: int, e: int) -> bool:
-        return all(e <= a or s >= b for a, b in taken)
+        i = bisect.bisect_left(starts, e) - 1
+        return i < 0 or ends[i] <= s
 
     def add(q: Quantity) -> None:
         out.append(q)
-        taken.append((q.start, q.end))
+        lo = bisect.bisect_left(ends, q.start)  # first run that reaches q.start
+        hi = bisect.bisect_right(starts, q.end)  # runs starting at or before q.end
+        merged = lo < hi  # runs lo..hi-1 overlap or touch q: one run replaces them
+        starts[lo:hi] = [min(q.start, starts[lo]) if merged else q.start]
+        ends[lo:hi] = [max(q.end, ends[hi - 1]) if merged else q.end]
 
     for m in _DATE_ISO.finditer(text):
         y, mo, d = int(m[1]), int(m[2]), int(m[3])
@@ -245,6 +256,8 @@ def extract_quantities(text: str) -> list[Quantity]:
         if len(scale_word) == 1 and m.start("scale") != m.end("num"):
             scale_word = ""
         scale = _SCALES.get(scale_word, 1.0)
+        if not math.isfinite(value * scale):
+            continue  # over 1e308 ("1" followed by 309 digits): no float can compare it
         end = m.end("scale") if scale_word else m.end("num")
         start = m.start("num")
         currency = ""
@@ -312,8 +325,8 @@ def extract_quantities(text: str) -> list[Quantity]:
 
 
 def _round_sig(x: float, digits: int) -> float:
-    if x == 0:
-        return 0.0
+    if x == 0 or not math.isfinite(x):
+        return x
     return round(x, -math.floor(math.log10(abs(x))) + (digits - 1))
 
 
@@ -396,19 +409,27 @@ _DENIAL_BEHIND = re.compile(
 
 
 def _cues(text: str) -> list[tuple[int, int, str]]:
-    """Negation cues as ``(start, end, direction)``: ``ahead``, ``behind`` or ``word``."""
-    found: list[tuple[int, int, str]] = [
-        (m.start(), m.end(), "ahead") for m in _DENIAL_AHEAD.finditer(text)
-    ]
-    found += [
-        (m.start(), m.end(), "behind")
-        for m in _DENIAL_BEHIND.finditer(text)
-        if not any(a <= m.start() < b for a, b, _ in found)
-    ]
+    """Negation cues as ``(start, end, direction)``: ``ahead``, ``behind`` or ``word``.
+
+    Linear in ``text``: cue spans are kept sorted and looked up by bisection.
+    """
+    denials = [(m.start(), m.end(), "ahead") for m in _DENIAL_AHEAD.finditer(text)]
+    taken = [(a, b) for a, b, _ in denials]  # sorted, non-overlapping
+
+    def inside(pos: int) -> bool:
+        k = bisect.bisect_right(taken, (pos, len(text) + 1)) - 1
+        return k >= 0 and taken[k][0] <= pos < taken[k][1]
+
+    for m in _DENIAL_BEHIND.finditer(text):
+        if not inside(m.start()):
+            denials.append((m.start(), m.end(), "behind"))
+    denials.sort()
+    taken = [(a, b) for a, b, _ in denials]
+    found = list(denials)
     for m in _NEGATION.finditer(text):
-        if any(a <= m.start() < b for a, b, _ in found):
+        if inside(m.start()) or _NOT_NEGATING.match(text, m.end()):
             continue
-        if _NOT_NEGATING.match(text, m.end()) or _ANSWER_NO.match(text, m.start()):
+        if _ANSWER_NO.match(text, m.start()):
             continue
         found.append((m.start(), m.end(), "word"))
     found.sort()
@@ -426,26 +447,50 @@ def negation_count(text: str) -> int:
 
 
 _SCOPE_WORDS = 5
+_DENIED_WORDS = 40  # a denied statement is read up to this many words
 _CLAUSE_END = re.compile(r"[,;:.!?()\n]")
 _SENTENCE_END = re.compile(r"[;!?\n]|\.(?!\d)")
+
+
+class _Ends:
+    """Clause and sentence ends of a text, found once (scopes stay linear in the text)."""
+
+    def __init__(self, text: str) -> None:
+        self.clause = [m.start() for m in _CLAUSE_END.finditer(text)]
+        self.sentence = [m.start() for m in _SENTENCE_END.finditer(text)]
+        self.size = len(text)
+
+    def after(self, pos: int, *, sentence: bool) -> int:
+        ends = self.sentence if sentence else self.clause
+        k = bisect.bisect_left(ends, pos)
+        return ends[k] if k < len(ends) else self.size
+
+    def before(self, pos: int) -> int:
+        k = bisect.bisect_left(self.sentence, pos) - 1
+        return self.sentence[k] + 1 if k >= 0 else 0
+
+
+def _words_between(text: str, start: int, stop: int, limit: int) -> list[str]:
+    return [t.group() for t in itertools.islice(_TOKEN.finditer(text, start, stop), limit)]
 
 
 def _scopes(text: str) -> list[tuple[str, list[str]]]:
     """Each negation cue's direction and the content stems it governs, in text order."""
     out: list[tuple[str, list[str]]] = []
+    ends: _Ends | None = None
     for start, end, direction in _cues(text):
+        ends = ends or _Ends(text)
         if direction == "ahead":
-            rest = text[end:]
-            stop = _SENTENCE_END.search(rest)
-            out.append((direction, list(content_stems(rest[: stop.start()] if stop else rest))))
+            stop = ends.after(end, sentence=True)
+            words = _words_between(text, end, stop, _DENIED_WORDS)
+            out.append((direction, list(content_stems(" ".join(words)))))
         elif direction == "behind":
-            before = text[:start]
-            cuts = [m.end() for m in _SENTENCE_END.finditer(before)]
-            out.append((direction, list(content_stems(before[cuts[-1] if cuts else 0 :]))))
+            lo = max(ends.before(start), start - 20 * _DENIED_WORDS)
+            words = _TOKEN.findall(text, lo, start)[-_DENIED_WORDS:]
+            out.append((direction, list(content_stems(" ".join(words)))))
         else:
-            rest = text[end:]
-            stop = _CLAUSE_END.search(rest)
-            words = tokens(rest[: stop.start()] if stop else rest)[: _SCOPE_WORDS + 3]
+            stop = ends.after(end, sentence=False)
+            words = _words_between(text, end, stop, _SCOPE_WORDS + 3)
             out.append((direction, list(content_stems(" ".join(words)))[:_SCOPE_WORDS]))
     return out
 
@@ -454,13 +499,13 @@ def negated_spans(text: str) -> list[tuple[int, int]]:
     """Character spans of ``text`` that a negation governs (to the clause end after "not",
     the rest of the sentence after "it is false that", the clause before "is not true")."""
     out: list[tuple[int, int]] = []
+    ends: _Ends | None = None
     for start, end, direction in _cues(text):
+        ends = ends or _Ends(text)
         if direction == "behind":
-            cuts = [m.end() for m in _SENTENCE_END.finditer(text, 0, start)]
-            out.append((cuts[-1] if cuts else 0, start))
-            continue
-        stop = (_SENTENCE_END if direction == "ahead" else _CLAUSE_END).search(text, end)
-        out.append((end, stop.start() if stop else len(text)))
+            out.append((ends.before(start), start))
+        else:
+            out.append((end, ends.after(end, sentence=direction == "ahead")))
     return out
 
 
@@ -564,7 +609,7 @@ def coverage(claim_stems: dict[str, float], evidence_stems: set[str]) -> float:
 
 
 _CAP_SEQ = re.compile(
-    r"(?<![\w'’])(?:[A-Z][\w'’.-]*|[A-Z]{2,})(?:\s+(?:of|the|de|la|von|van|and|&)?\s*"
+    r"(?<![\w'’])(?:[A-Z][\w'’.-]*|[A-Z]{2,})(?:\s+(?:(?:of|the|de|la|von|van|and|&)\s*)?"
     r"(?:[A-Z][\w'’.-]*|[A-Z]{2,}|\d+))*"
 )
 _NOT_ENTITY = {

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from langchain_qgate._text import repair_text
 from langchain_qgate.errors import InvalidInputError
 from langchain_qgate.grounding._compound import split_compound
 from langchain_qgate.grounding._lexicon import (
@@ -83,7 +84,9 @@ _META = re.compile(
     r"|give|cover)\b)",
     _I,
 )
-_URL_OR_CITATION = re.compile(r"\S+://\S+|www\.\S+|\[\d+(?:[,\-–]\s*\d+)*\]|\[\^?\w+\]")
+# Linear on long tokens: a URL match may only start where a token starts, and its lazy
+# prefix stops at the first "://", so no start position re-scans the token.
+_URL_OR_CITATION = re.compile(r"(?<!\S)\S+?://\S+|www\.\S+|\[\d+(?:[,\-–]\s*\d+)*\]|\[\^?\w+\]")
 _WORDY = re.compile(r"[^\W\d_]{2,}")
 _INITIAL_REASONING = re.compile(
     r"(?:so\b(?!-|\s+(?:far|many|much|long|that|called)\b)|thus|hence|therefore|consequently"
@@ -341,6 +344,8 @@ def extract_claims(text: str, *, question: str | None = None) -> list[Claim]:
         claim.end]`` the claim's span. A split clause's ``claim.text`` carries the subject
         ("Acme has 500 employees.") while its span covers only that clause.
 
+    Invalid Unicode (lone surrogates) is read as U+FFFD; spans are unchanged.
+
     Raises:
         InvalidInputError: ``text`` or ``question`` is not a string.
 
@@ -352,6 +357,8 @@ def extract_claims(text: str, *, question: str | None = None) -> list[Claim]:
         raise InvalidInputError("text", f"expected a string, got {type(text).__name__}")
     if question is not None and not isinstance(question, str):
         raise InvalidInputError("question", f"expected a string, got {type(question).__name__}")
+    text = repair_text(text)  # lone surrogates -> U+FFFD, same offsets
+    question = repair_text(question) if question is not None else None
     if not text.strip():
         return []
     segments = segment_text(text, skip_code=True)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from langchain_qgate._text import repair_text
 from langchain_qgate.errors import InputTooLargeError, InvalidInputError
 from langchain_qgate.grounding._compound import open_subject, resolve_pronoun
 from langchain_qgate.grounding.checks import (
@@ -45,6 +46,7 @@ _MAX_CHUNK_CHARS = 600
 _PARALLEL_SEARCH_WORK = 2_000_000  # chunks x queries from which FAISS may use all cores
 _FAISS_THREADS_LOCK = threading.Lock()
 _WINDOW_WORDS = 80
+_MAX_NESTING = 32  # nested evidence sequences (a list of lists of ...)
 
 
 def content_to_text(content: Any) -> str:
@@ -89,6 +91,7 @@ def to_sources(evidence: EvidenceInput) -> list[_Source | EvidenceChunk]:
     from langchain_core.messages import BaseMessage, ToolMessage
 
     out: list[_Source | EvidenceChunk] = []
+    open_containers: set[int] = set()  # ids of the sequences being visited (cycle guard)
 
     def visit(item: Any) -> None:
         if item is None:
@@ -121,14 +124,30 @@ def to_sources(evidence: EvidenceInput) -> list[_Source | EvidenceChunk]:
                 raise InvalidInputError(
                     "evidence", "a mapping needs a string 'page_content', 'content' or 'text' field"
                 )
-            meta = dict(item.get("metadata") or {})
+            raw_meta = item.get("metadata") or {}
+            if not isinstance(raw_meta, Mapping):
+                raise InvalidInputError(
+                    "evidence",
+                    f"a mapping's 'metadata' must be a mapping, got {type(raw_meta).__name__}",
+                )
+            meta = dict(raw_meta)
             sid = item.get("id") or meta.get("id") or meta.get("source")
             out.append(_Source(str(sid) if sid else _hash_id(text), text, meta))
         elif isinstance(item, EvidenceIndex):
             out.extend(item.chunks)
         elif isinstance(item, Iterable) and not isinstance(item, bytes | bytearray):
-            for sub in item:
-                visit(sub)
+            if id(item) in open_containers:
+                raise InvalidInputError("evidence", "a sequence of evidence contains itself")
+            if len(open_containers) >= _MAX_NESTING:
+                raise InvalidInputError(
+                    "evidence", f"sequences nested more than {_MAX_NESTING} levels deep"
+                )
+            open_containers.add(id(item))
+            try:
+                for sub in item:
+                    visit(sub)
+            finally:
+                open_containers.discard(id(item))
         else:
             raise InvalidInputError(
                 "evidence",
@@ -225,23 +244,29 @@ class EvidenceIndex:
         opened: list[bool] = []
         for src in to_sources(evidence):
             if isinstance(src, EvidenceChunk):
-                if src.id not in self._ids:
-                    new.append(src)
-                    views.append(untokenise(src.text))
+                # Lone surrogates -> U+FFFD in everything that reaches the model or a report.
+                fixed = {k: repair_text(getattr(src, k)) for k in ("id", "text", "source_id")}
+                same = all(v == getattr(src, k) for k, v in fixed.items())
+                given = src if same else src.model_copy(update=fixed)
+                if given.id not in self._ids:
+                    new.append(given)
+                    views.append(untokenise(given.text))
                     opened.append(open_subject(views[-1]))
-                    self._ids.add(src.id)
+                    self._ids.add(given.id)
                 continue
-            sid = src.id if src.id not in self._source_ids else self._free_source_id(src.id)
+            base = repair_text(src.id)
+            sid = base if base not in self._source_ids else self._free_source_id(base)
             self._source_ids.add(sid)
+            text = repair_text(src.text)  # lone surrogates -> U+FFFD, same offsets
             previous = ""
-            for k, (s, e) in enumerate(_chunk_spans(src.text)):
-                view = resolve_pronoun(untokenise(src.text[s:e]), previous)
+            for k, (s, e) in enumerate(_chunk_spans(text)):
+                view = resolve_pronoun(untokenise(text[s:e]), previous)
                 views.append(view)
                 opened.append(open_subject(view))
                 previous = view
                 chunk = EvidenceChunk(
                     id=f"{sid}#{k}",
-                    text=src.text[s:e],
+                    text=text[s:e],
                     source_id=sid,
                     start=s,
                     end=e,

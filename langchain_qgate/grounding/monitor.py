@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
+from langchain_qgate._text import repair_text
 from langchain_qgate.config import GroundingPolicy
 from langchain_qgate.errors import InputTooLargeError, InvalidInputError
 from langchain_qgate.grounding.checks import content_stems, coverage, stem
@@ -81,10 +82,10 @@ class EvidenceChain(BaseModel):
 
 def _output_text(output: Any) -> str:
     if isinstance(output, str):
-        return output
+        return repair_text(output)
     content = getattr(output, "content", None)
     if content is not None:
-        return content_to_text(content)
+        return repair_text(content_to_text(content))
     raise InvalidInputError(
         "output", f"expected a string or a message, got {type(output).__name__}"
     )
@@ -171,6 +172,7 @@ class HallucinationMonitor:
             raise InputTooLargeError("output", len(text), self.policy.max_output_chars)
         if question is not None and not isinstance(question, str):
             raise InvalidInputError("question", f"expected a string, got {type(question).__name__}")
+        question = repair_text(question) if question is not None else None
         # Claims and signals both see the question as stripped, so "Q? A" claims start with it.
         asked = question.strip() if question else ""
         q = asked if (asked and self.policy.verify_question) else None
@@ -357,10 +359,14 @@ class HallucinationMonitor:
         Returns:
             The per-claim report with the grounding score.
 
+        Invalid Unicode (lone surrogates) in the output, the question or the evidence is
+        read as U+FFFD before anything reaches the embedder.
+
         Raises:
             InvalidInputError: Wrong types (also a ``ValueError``).
             InputTooLargeError: Output or evidence over the configured limits.
         """
+        question = repair_text(question) if isinstance(question, str) else question
         claims, index, items = self.prepare(output, evidence, question=question)
         verdicts = run_verifier(self.verifier, items) if items else []
         return self._report(claims, index, items, verdicts, question)
@@ -369,6 +375,7 @@ class HallucinationMonitor:
         self, output: Any, evidence: EvidenceInput, *, question: str | None = None
     ) -> GroundingReport:
         """Async twin of :meth:`verify_grounding` (embedding runs in a worker thread)."""
+        question = repair_text(question) if isinstance(question, str) else question
         claims, index, items = await asyncio.to_thread(
             self.prepare, output, evidence, question=question
         )

@@ -180,11 +180,15 @@ def harvest_tool_messages(messages: Iterable[BaseMessage]) -> list[EvidenceItem]
     return out
 
 
-def flatten_evidence(evidence: Any) -> list[EvidenceItem]:
+_MAX_NESTING = 32
+
+
+def flatten_evidence(evidence: Any, *, _open: tuple[int, ...] = ()) -> list[EvidenceItem]:
     """Normalise an evidence argument (an item, a sequence of items or None) to a list.
 
     Raises:
-        InvalidInputError: When an item is of a type the monitor cannot read.
+        InvalidInputError: When an item is of a type the monitor cannot read, or nested
+            lists contain themselves or go deeper than 32 levels.
     """
     if evidence is None:
         return []
@@ -194,7 +198,9 @@ def flatten_evidence(evidence: Any) -> list[EvidenceItem]:
         items = evidence
     else:
         raise InvalidInputError(
-            "evidence", f"expected text, Document, EvidenceChunk, dict or a list, got {evidence!r}"
+            "evidence",
+            "expected text, Document, EvidenceChunk, dict or a list, got "
+            f"{type(evidence).__name__}",
         )
     out: list[EvidenceItem] = []
     for item in items:
@@ -203,7 +209,13 @@ def flatten_evidence(evidence: Any) -> list[EvidenceItem]:
         elif isinstance(item, str | Document | EvidenceChunk | Mapping):
             out.append(item)
         elif isinstance(item, list | tuple):
-            out.extend(flatten_evidence(item))
+            if id(item) in _open or id(evidence) == id(item):
+                raise InvalidInputError("evidence", "a sequence of evidence contains itself")
+            if len(_open) >= _MAX_NESTING:
+                raise InvalidInputError(
+                    "evidence", f"sequences nested more than {_MAX_NESTING} levels deep"
+                )
+            out.extend(flatten_evidence(item, _open=(*_open, id(evidence))))
         else:
             raise InvalidInputError(
                 "evidence", f"unsupported evidence item of type {type(item).__name__}"

@@ -12,7 +12,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-__all__ = ["DecisionType", "EscalationRequest", "HumanDecision"]
+from langchain_qgate.errors import CheckpointerRequiredError
+
+__all__ = ["DecisionType", "EscalationRequest", "HumanDecision", "require_checkpointer"]
+
+_CHECKPOINTER_KEY = "__pregel_checkpointer"  # where LangGraph puts the run's saver
 
 DecisionType = Literal["approve", "edit", "reject"]
 """What the reviewer decided.
@@ -93,3 +97,22 @@ class EscalationRequest(BaseModel):
     metadata: dict[str, Any] = Field(default_factory=dict)
     retries_used: int = 0
     allowed_decisions: list[DecisionType] = Field(default_factory=_all_decisions)
+
+
+def require_checkpointer(where: str) -> None:
+    """Raise :class:`CheckpointerRequiredError` when the running graph has no checkpointer.
+
+    Called right before ``interrupt()``. Outside a graph, or when LangGraph does not say,
+    nothing is checked (``interrupt()`` reports its own error there).
+
+    Args:
+        where: The component about to escalate (named in the message).
+    """
+    from langgraph.config import get_config
+
+    try:
+        configurable = get_config().get("configurable") or {}
+    except RuntimeError:
+        return
+    if _CHECKPOINTER_KEY in configurable and configurable[_CHECKPOINTER_KEY] is None:
+        raise CheckpointerRequiredError(where)

@@ -39,7 +39,11 @@ from langchain_qgate.integrations._harvest import (
     last_question,
     message_text,
 )
-from langchain_qgate.integrations._review import EscalationRequest, HumanDecision
+from langchain_qgate.integrations._review import (
+    EscalationRequest,
+    HumanDecision,
+    require_checkpointer,
+)
 from langchain_qgate.load import CognitiveLoadMonitor, LoadCounters
 
 __all__ = [
@@ -269,6 +273,7 @@ class GateRunner:
             return self._deliver(p, result, text=None, review=None)
         if result.escalation is None:
             return self._retry(p, result, result.guidance.to_model_message(), decision=None)
+        require_checkpointer("the quality gate")
         request = self._request(p, result)
         if defer_review:
             return self._hold(p, result, request)

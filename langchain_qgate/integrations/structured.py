@@ -47,7 +47,11 @@ from langchain_qgate.integrations._citations import (
     evidence_ids_from_messages,
     gate_structured_output,
 )
-from langchain_qgate.integrations._review import EscalationRequest, HumanDecision
+from langchain_qgate.integrations._review import (
+    EscalationRequest,
+    HumanDecision,
+    require_checkpointer,
+)
 from langchain_qgate.integrations._step import current_config
 from langchain_qgate.judge import CitationJudge, IdSource, resolve_ids
 
@@ -229,6 +233,7 @@ class StructuredCitationMiddleware(AgentMiddleware[AgentState[ResponseT], Contex
             metadata=rejected.metadata.model_dump(mode="json"),
             retries_used=rejected.metadata.retries_used,
         )
+        require_checkpointer("StructuredCitationMiddleware")
         human = HumanDecision.model_validate(interrupt(request.model_dump(mode="json")))
         update: dict[str, Any] = {}
         if human.type == "reject":

@@ -6,6 +6,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from langchain_qgate._text import repair_text
+
 __all__ = [
     "ACTIVE",
     "DAY",
@@ -47,16 +49,17 @@ def episode_text(value: Mapping[str, Any]) -> str:
     """The text an episode is embedded by.
 
     The first of ``content``/``text``/``summary``/``episode``; else the user and assistant
-    texts joined; else the value as sorted JSON without the reserved fields.
+    texts joined; else the value as sorted JSON without the reserved fields. Lone surrogates
+    are replaced by U+FFFD (never sent to the embedder).
     """
     text = _first_str(value, _TEXT_FIELDS)
     if text is not None:
-        return text
+        return repair_text(text)
     parts = [
         p for p in (_first_str(value, _USER_FIELDS), _first_str(value, _ASSISTANT_FIELDS)) if p
     ]
     if parts:
-        return "\n".join(parts)
+        return repair_text("\n".join(parts))
     rest = {k: v for k, v in value.items() if k not in RESERVED}
     return json.dumps(rest, sort_keys=True, default=str)
 

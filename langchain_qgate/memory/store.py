@@ -3,7 +3,9 @@
 Puts into managed namespaces (last label ``"episodes"`` or ``"decisions"`` by default) go
 through the filters; every other operation passes straight to the wrapped store. Session
 metadata is kept in the wrapped store under ``policy.metadata_namespace``, never on the
-instance, so several wrappers (threads, processes) over one database share it.
+instance, so several wrappers (threads, processes) over one database share it. The
+in-process locks live in a registry keyed by the wrapped store (:func:`store_locks`), so
+every wrapper of one store object takes the same ones.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ from langchain_qgate.memory.dedup import (
     warn_dedup_unavailable,
     within_window,
 )
+from langchain_qgate.memory.locks import store_locks
 from langchain_qgate.memory.models import DuplicateCheck, PutOutcome, SignificanceVerdict
 from langchain_qgate.memory.policy import MemoryFilterPolicy
 from langchain_qgate.memory.significance import (
@@ -69,7 +72,6 @@ NamespaceLock = Callable[[tuple[str, ...]], AbstractContextManager[object]]
 """Factory of a cross-process lock for one namespace (e.g. a PostgreSQL advisory lock)."""
 
 _PAGE = 1_000
-_STRIPES = 64
 
 
 class QualityFilteredStore(BaseStore):
@@ -92,9 +94,17 @@ class QualityFilteredStore(BaseStore):
         policy: Filter options.
         clock: Seconds since the epoch (``time.time``); inject one in tests.
         namespace_lock: Optional cross-process lock per namespace (``PostgresAdvisoryLock``
-            for ``PostgresStore``); without it the dedup check-then-put is atomic within this
-            process only, and two processes racing on the same near-duplicate may both
-            store it.
+            for ``PostgresStore``).
+
+    Concurrency: within one process, the read-check-write of an episode put (session
+    metadata, significance, dedup), ``end_session`` and ``restore`` are atomic per
+    namespace, for every thread and every wrapper of the same store object: the locks come
+    from a process-wide registry keyed by the wrapped store, not from the wrapper. Calls to
+    an ``InMemoryStore`` (not thread-safe) are also serialised. Across processes nothing is
+    serialised unless ``namespace_lock`` is given: without it two processes putting to the
+    same session may lose a turn-count update (the last metadata write wins) and may both
+    store the same near-duplicate. Nothing is ever deleted either way: filtered episodes
+    are skipped or soft-deleted, never removed.
 
     Example:
         >>> from langgraph.store.memory import InMemoryStore
@@ -131,7 +141,7 @@ class QualityFilteredStore(BaseStore):
         self.namespace_lock = namespace_lock
         self.supports_ttl = store.supports_ttl
         self.ttl_config = store.ttl_config
-        self._locks = [threading.Lock() for _ in range(_STRIPES)]
+        self._shared = store_locks(store)
         self._stats: Counter[str] = Counter()
         self._stats_lock = threading.Lock()
 
@@ -152,7 +162,7 @@ class QualityFilteredStore(BaseStore):
             else:
                 plain.append((i, self._rewrite_search(op)))
         if plain:
-            got = self.store.batch([op for _, op in plain])
+            got = self._batch([op for _, op in plain])
             for (i, _), res in zip(plain, got, strict=True):
                 results[i] = res
         for op in managed:
@@ -166,6 +176,8 @@ class QualityFilteredStore(BaseStore):
             isinstance(op, PutOp) and op.value is not None and self.policy.kind_of(op.namespace)
             for op in ops
         ):
+            return await asyncio.to_thread(self.batch, ops)
+        if self._shared.io is not None:  # a store that is not thread-safe: one call at a time
             return await asyncio.to_thread(self.batch, ops)
         return await self.store.abatch([self._rewrite_search(op) for op in ops])
 
@@ -181,7 +193,7 @@ class QualityFilteredStore(BaseStore):
         """Like ``put`` but returns what the filters did (stored, skipped and why)."""
         op = PutOp(tuple(namespace), str(key), dict(value), index=index)
         if self.policy.kind_of(op.namespace) is None:
-            self.store.batch([op])
+            self._batch([op])
             return PutOutcome(
                 namespace=op.namespace, key=op.key, kind="other", action="passed_through"
             )
@@ -212,7 +224,7 @@ class QualityFilteredStore(BaseStore):
     def _put_decision(self, op: PutOp) -> tuple[PutOutcome, list[Callable[[], None]]]:
         value = dict(op.value or {})
         if not self.policy.decision_filter:
-            self.store.batch([op])
+            self._batch([op])
             return PutOutcome(
                 namespace=op.namespace, key=op.key, kind="decision", action="stored"
             ), []
@@ -228,7 +240,7 @@ class QualityFilteredStore(BaseStore):
             value[NOISE] = verdict.noisy
             if verdict.noisy:
                 value[QGATE] = {"noise_reason": verdict.reason, "detail": verdict.detail}
-            self.store.batch([op._replace(value=value)])
+            self._batch([op._replace(value=value)])
             action = "stored_flagged" if verdict.noisy else "stored"
         outcome = PutOutcome(
             namespace=op.namespace, key=op.key, kind="decision", action=action, decision=verdict
@@ -243,7 +255,7 @@ class QualityFilteredStore(BaseStore):
         notes: list[Callable[[], None]] = []
         with self._lock(ns):
             now = self.clock()
-            existing, meta_item = self.store.batch([GetOp(ns, key), GetOp(meta_ns, session_id)])
+            existing, meta_item = self._batch([GetOp(ns, key), GetOp(meta_ns, session_id)])
             if isinstance(existing, Item):
                 return self._update_episode(op, value, existing, now, notes), notes
             meta = (
@@ -361,7 +373,7 @@ class QualityFilteredStore(BaseStore):
         """Every item of exactly ``namespace`` matching any of ``filters`` (paged)."""
         pending = [(f, 0) for f in filters]
         while pending:
-            got = self.store.batch([SearchOp(namespace, f, _PAGE, offset) for f, offset in pending])
+            got = self._batch([SearchOp(namespace, f, _PAGE, offset) for f, offset in pending])
             nxt: list[tuple[dict[str, Any], int]] = []
             for (f, offset), page in zip(pending, got, strict=True):
                 items = page if isinstance(page, list) else []
@@ -383,14 +395,14 @@ class QualityFilteredStore(BaseStore):
         ns = tuple(namespace)
         meta_ns = self._meta_namespace(ns)
         with self._lock(ns):
-            got = self.store.get(meta_ns, str(session_id))
+            got = self._get(meta_ns, str(session_id))
             if got is None:
                 return []
             meta = SessionMetadata.model_validate(got.value)
             removed: list[str] = []
             writes: list[Op] = []
             if is_trivial_session(meta, self.policy):
-                items = self.store.batch([GetOp(ns, k) for k in meta.trivial_episode_keys])
+                items = self._batch([GetOp(ns, k) for k in meta.trivial_episode_keys])
                 for item in items:
                     if isinstance(item, Item) and item.value.get(ACTIVE, True):
                         writes.append(PutOp(ns, item.key, self._deactivated(item.value)))
@@ -410,21 +422,26 @@ class QualityFilteredStore(BaseStore):
         self, namespace: tuple[str, ...], session_id: str
     ) -> SessionMetadata | None:
         """The stored metadata of a session of ``namespace`` (``None`` if never seen)."""
-        got = self.store.get(self._meta_namespace(tuple(namespace)), str(session_id))
+        got = self._get(self._meta_namespace(tuple(namespace)), str(session_id))
         return None if got is None else SessionMetadata.model_validate(got.value)
 
     def list_inactive(
         self, namespace: tuple[str, ...], *, limit: int = 100, offset: int = 0
     ) -> list[SearchItem]:
         """Soft-deleted episodes of ``namespace`` (restorable with :meth:`restore`)."""
-        return self.store.search(
-            tuple(namespace), filter={ACTIVE: False}, limit=limit, offset=offset
-        )
+        with self._io():
+            return self.store.search(
+                tuple(namespace), filter={ACTIVE: False}, limit=limit, offset=offset
+            )
 
     async def alist_inactive(
         self, namespace: tuple[str, ...], *, limit: int = 100, offset: int = 0
     ) -> list[SearchItem]:
         """Async ``list_inactive``."""
+        if self._shared.io is not None:
+            return await asyncio.to_thread(
+                self.list_inactive, namespace, limit=limit, offset=offset
+            )
         return await self.store.asearch(
             tuple(namespace), filter={ACTIVE: False}, limit=limit, offset=offset
         )
@@ -433,7 +450,7 @@ class QualityFilteredStore(BaseStore):
         """Make a soft-deleted episode active again; ``False`` if it is missing or active."""
         ns = tuple(namespace)
         with self._lock(ns):
-            item = self.store.get(ns, str(key))
+            item = self._get(ns, str(key))
             if item is None or item.value.get(ACTIVE, True):
                 return False
             value = dict(item.value)
@@ -486,11 +503,22 @@ class QualityFilteredStore(BaseStore):
         return op
 
     def _write(self, ops: list[Op]) -> None:
-        self.store.batch(ops)
+        self._batch(ops)
+
+    def _io(self) -> AbstractContextManager[object]:
+        return self._shared.io if self._shared.io is not None else nullcontext()
+
+    def _batch(self, ops: list[Op]) -> list[Result]:
+        with self._io():
+            return self.store.batch(ops)
+
+    def _get(self, namespace: tuple[str, ...], key: str) -> Item | None:
+        got = self._batch([GetOp(namespace, key)])[0]
+        return got if isinstance(got, Item) else None
 
     @contextmanager
     def _lock(self, namespace: tuple[str, ...]) -> Iterator[None]:
-        stripe = self._locks[hash(namespace) % _STRIPES]
+        stripe = self._shared.namespace(namespace)
         outer = self.namespace_lock(namespace) if self.namespace_lock else nullcontext()
         with stripe, outer:
             yield

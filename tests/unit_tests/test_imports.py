@@ -13,6 +13,7 @@ EXPECTED_ALL = [
     "AgentResult",
     "CalibratedConfidence",
     "CascadeVerifier",
+    "CheckpointerRequiredError",
     "CitationJudge",
     "Claim",
     "ClaimType",

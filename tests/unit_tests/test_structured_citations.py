@@ -19,7 +19,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 from pydantic import BaseModel, PrivateAttr
 
-from langchain_qgate.errors import QualityGateRejected
+from langchain_qgate.errors import CheckpointerRequiredError, QualityGateRejected
 from langchain_qgate.gate import FilteredOutput, GatePolicy, RejectedOutput
 from langchain_qgate.integrations.structured import (
     REJECTION_MARKER,
@@ -267,6 +267,13 @@ def test_budget_spent_escalates_and_a_reviewer_can_approve() -> None:
     assert request.value["reason"] == "fabricated citations after 0 of 0 retries"
     result = agent.invoke(Command(resume="approve"), config)
     assert result["structured_response"].claims[1].evidence_ids == ["x"]
+
+
+def test_escalation_without_checkpointer_fails_at_the_first_escalation() -> None:
+    model = ScriptedChatModel(responses=[search_call(), answer_call("c1", "doc-1", "x")])
+    agent = make_agent(model, policy=GatePolicy(max_retries=0, on_exhausted="escalate"))
+    with pytest.raises(CheckpointerRequiredError, match="StructuredCitationMiddleware"):
+        agent.invoke(QUESTION, {"configurable": {"thread_id": "no-saver"}})
 
 
 def test_escalation_edit_replaces_the_answer() -> None:
