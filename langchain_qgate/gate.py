@@ -329,18 +329,23 @@ def _filter(
     return rejected
 
 
+_SURE = 0.8  # a stated confidence from here on is a claim of certainty ("definitely", "90%")
+
+
 def _confidence_fails(conf: CalibratedConfidence, policy: GatePolicy) -> bool:
     """The confidence dimension adds what grounding does not already judge.
 
-    It fails when the output states a confidence in words that the evidence does not back
-    (overconfident: stated minus calibrated above the calibrator's margin), or when the
+    It fails when the output claims certainty in words (a stated confidence of at least 0.8:
+    "definitely", "I'm 90% sure") that the evidence does not back (overconfident: stated minus
+    calibrated above the calibrator's margin); a hedge ("I think", "probably") never fails it.
+    It also fails when the
     calibrated probability comes from a map fitted on the user's own outcomes (or was given
     as a number) and falls below ``confidence_threshold``. With the shipped map and no stated
     confidence it passes: that map only restates the grounding score, and judging the same
     score twice with two thresholds rejected good answers the grounding dimension passed.
     Token logprobs measure fluency, not support, so they never fail it on their own.
     """
-    if conf.overconfident and conf.stated_in_words:
+    if conf.overconfident and conf.stated_in_words and (conf.raw or 0.0) >= _SURE:
         return True
     return conf.fitted and conf.calibrated < policy.confidence_threshold
 

@@ -681,3 +681,10 @@ def test_confidence_from_a_map_fitted_on_own_outcomes_is_held_to_the_threshold()
     decision = NoiseGate().filter_output(TEXT, GOOD, conf(0.3, fitted=True))
     assert decision.metadata.failed_dimensions == ["confidence"]
     assert isinstance(NoiseGate().filter_output(TEXT, GOOD, 0.3), RejectedOutput)  # a given number
+
+
+def test_a_hedge_stated_in_words_never_fails_the_confidence_dimension() -> None:
+    hedged = conf(0.3, raw=0.6, fitted=False)  # "I think ...": overconfident by 0.3, but a hedge
+    assert hedged.overconfident
+    decision = NoiseGate().filter_output(TEXT, GOOD, hedged)
+    assert isinstance(decision, FilteredOutput)
