@@ -46,7 +46,8 @@ def main() -> int:
         "files": {},
     }
     print(
-        f"{'file':24s} {'contexts':>8s} {'sentences':>9s}  variant: n / contradicted / all grounded"
+        f"{'file':24s} {'contexts':>8s} {'sentences':>9s}  variant: n / contradicted /"
+        " all claims GROUNDED (of the variants with a claim)"
     )
     for path in args.data:
         t0 = time.perf_counter()

@@ -133,7 +133,7 @@ _TIME_12H = re.compile(r"\b(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s?([ap])(?:\.\s?m\
 _TIME_24H = re.compile(r"(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
 _TIME_WORD = re.compile(r"\b(?:noon|midday|midnight)\b", re.I)
 _NUMBER = re.compile(
-    rf"(?P<cur>[$€£¥₹]|US\$)?\s?"
+    rf"(?P<cur>[$€£¥₹]|US\$|(?:EUR|USD|GBP|CHF|JPY|CAD|AUD|INR|CNY)(?=\s?\d))?\s?"
     rf"(?P<num>(?<![\w.,#/:-])\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?(?![\w#]*[#_])"
     rf"|(?<![\w.,#/:-])\d{{1,3}}(?:[ \u00a0\u202f\u2009]\d{{3}})+(?!\d|[.,]\d)"
     rf"|(?<![\w.,#/:-])\d+(?:\.\d+)?(?![\w]*[#_])"
@@ -262,7 +262,7 @@ def extract_quantities(text: str) -> list[Quantity]:
         start = m.start("num")
         currency = ""
         if m["cur"]:
-            currency = _CURRENCY_SYMBOL.get(m["cur"], "USD")
+            currency = _CURRENCY_SYMBOL.get(m["cur"], m["cur"] if m["cur"].isalpha() else "USD")
             start = m.start("cur")
         if m["curw"]:
             currency = _CURRENCY_WORD.get(m["curw"].lower(), "USD")

@@ -182,10 +182,14 @@ def _contradiction(
     if candidates:
         said = passage(untokenise(asserted)) if asserted is not claim_text else claim
         best_cov, best = candidates[0]
+        # "X was not the first woman to ..." against "X became the second woman to ...": a
+        # negated value the passage replaces with another one agrees with it.
+        denied_other = any(v.negated and not found_in(v, index.passage(best)) for v in said.values)
         negated = (
             best_cov >= _NEGATION_COVERAGE
             and len(value_free_stems(said)) >= 2
             and not polar
+            and not denied_other
             and negation_clash(said, index.passage(best), asserted_negation=asserted is claim_text)
         )
         # A passage that states the claim with all its values and the same polarity settles it.

@@ -79,6 +79,8 @@ _ORG_WORDS = word_set(
 )
 _PLACE_BEFORE = word_set("in at from near to into across towards toward outside inside")
 # "released in October" / "released on March 30": prepositions of time and place align.
+# Frequent words that still name a slot next to a figure ("up 15%", "down 3%").
+_DIRECTION_WORDS = frozenset({"up", "down"})
 _SAME_PREPOSITION = dict.fromkeys(("in", "on", "at", "during"), "in")
 _NAME_GLUE = word_set("of the de la von van der den du le and & al bin ibn da di del")
 # Regions contain other places: "introduced to Europe" does not deny "introduced to Spain".
@@ -260,7 +262,7 @@ def passage(text: str) -> Passage:
         low = m.group(0).lower()
         keys.append(_SAME_PREPOSITION.get(low) or stem(low))
         value_at.append(-1)
-        content.append(word_weight(low) > 0.0)
+        content.append(word_weight(low) > 0.0 or low in _DIRECTION_WORDS)
     return Passage(
         text=text,
         keys=tuple(keys),
@@ -524,6 +526,8 @@ def slot_conflict(
     dates = [c for c in conflicts if c[0].key == "<date>"]
     if dates and len(conflicts) > len(dates):
         return None  # another year *and* another value: a different event, not this one
+    if not dates and any(v.key == "<date>" and not _found(v, chunk) for v in claim.values):
+        return None  # "10 trophies between 1989 and 2005" against "47 trophies": another period
     cv, ev = conflicts[0]
     claim_value, evidence_value = _difference(cv, ev) if cv.key == "<ent>" else (cv.text, ev.text)
     return Contradiction(

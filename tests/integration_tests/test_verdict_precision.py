@@ -317,3 +317,9 @@ def test_a_sentence_cut_from_its_page_may_be_about_the_claims_subject(monitor) -
     v = monitor.verify_grounding("Uranium-235 was discovered in 1935.", [evidence]).verdicts[0]
     assert v.grade is Grade.GROUNDED
     assert v.signals["entities_ok"] == 1.0
+
+
+def test_a_negated_value_that_the_evidence_replaces_agrees_with_it(monitor) -> None:
+    evidence = "In 1975 Thatcher became the second woman to lead a major political party in the UK."
+    claim = "Margaret Thatcher was not the first woman to lead a major political party in the UK."
+    assert monitor.verify_grounding(claim, [evidence]).contradictions == []

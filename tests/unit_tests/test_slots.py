@@ -175,3 +175,13 @@ def test_a_subject_never_conflicts_with_a_name_in_another_role() -> None:
     found = conflict("Jane Doe founded Acme in 2001.", "John Smith founded Acme in 2001.")
     assert found is not None
     assert (found.claim_value, found.evidence_value) == ("Jane Doe", "John Smith")
+
+
+def test_a_count_for_a_period_the_passage_does_not_speak_of_is_no_contradiction() -> None:
+    assert (
+        conflict(
+            "In total, Arsenal won 10 trophies between 1989 and 2005.",
+            "In total, Arsenal won 47 trophies.",
+        )
+        is None
+    )
