@@ -323,3 +323,29 @@ def test_a_negated_value_that_the_evidence_replaces_agrees_with_it(monitor) -> N
     evidence = "In 1975 Thatcher became the second woman to lead a major political party in the UK."
     claim = "Margaret Thatcher was not the first woman to lead a major political party in the UK."
     assert monitor.verify_grounding(claim, [evidence]).contradictions == []
+
+
+@pytest.mark.benchdata
+@pytest.mark.parametrize(
+    "name",
+    ["halueval_qa", "summedits", "fever_symmetric_dev", "factcheck_gpt_stance", "wice_dev"],
+)
+def test_a_copied_sentence_is_never_contradicted(name, benchdata_dir, monitor) -> None:
+    """A fixed sample of the copied-sentence property (the whole corpus is a benchmark:
+    benchmarks/bench_copied_sentences.py): each sentence of the first contexts of the file,
+    as written and restated, against its own context."""
+    from langchain_qgate.evaluation import load_rows, run_copied_sentences
+
+    seen: dict[str, str] = {}
+    for row in load_rows(benchdata_dir / f"{name}.jsonl"):
+        seen.setdefault(row.context, row.id)
+        if len(seen) == 6:
+            break
+    result = run_copied_sentences(
+        [(rid, ctx) for ctx, rid in seen.items()], monitor, max_sentences=60
+    )
+    assert result["sentences"] > 0
+    for kind, stats in result["variants"].items():
+        assert stats["contradicted"] == 0, (kind, result["contradiction_examples"])
+        graded = stats["n"] - stats["no_claims"]
+        assert stats["grounded"] >= 0.95 * graded, (kind, result["not_grounded_examples"])
