@@ -30,6 +30,7 @@ __all__ = [
     "extract_entities",
     "extract_quantities",
     "has_negation",
+    "negated_heads",
     "negated_spans",
     "negation_scopes",
     "negations_about",
@@ -507,6 +508,11 @@ def negated_spans(text: str) -> list[tuple[int, int]]:
         else:
             out.append((end, ends.after(end, sentence=direction == "ahead")))
     return out
+
+
+def negated_heads(text: str) -> set[str]:
+    """The first word each negation word governs ("not **able** to", "never **met**")."""
+    return {scope[0] for direction, scope in _scopes(text) if direction == "word" and scope}
 
 
 def negation_scopes(text: str) -> list[set[str]]:

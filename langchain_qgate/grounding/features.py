@@ -185,12 +185,20 @@ def _contradiction(
         # "X was not the first woman to ..." against "X became the second woman to ...": a
         # negated value the passage replaces with another one agrees with it.
         denied_other = any(v.negated and not found_in(v, index.passage(best)) for v in said.values)
+        whole = asserted is claim_text
         negated = (
             best_cov >= _NEGATION_COVERAGE
             and len(value_free_stems(said)) >= 2
             and not polar
             and not denied_other
-            and negation_clash(said, index.passage(best), asserted_negation=asserted is claim_text)
+            and negation_clash(said, index.passage(best), asserted_negation=whole)
+            # ... and no other passage that states the claim says it with the same polarity
+            # (a copied sentence next to a neighbour that words it the other way).
+            and not any(
+                c >= _STATED_COVERAGE
+                and not negation_clash(said, index.passage(i), asserted_negation=whole)
+                for c, i in candidates[1:]
+            )
         )
         # A passage that states the claim with all its values and the same polarity settles it.
         for c, i in candidates:

@@ -34,6 +34,7 @@ from langchain_qgate.grounding.checks import (
     coverage,
     extract_entities,
     extract_quantities,
+    negated_heads,
     negated_spans,
     negations_about,
     quantities_match,
@@ -550,6 +551,8 @@ def negation_clash(claim: Passage, chunk: Passage, *, asserted_negation: bool = 
     count; ``asserted_negation`` False (a bare answer to a question) lets only a negated claim
     clash.
     """
+    if negated_heads(claim.text) & negated_heads(chunk.text):
+        return False  # both negate the same word ("was not able to"): they agree on it
     mine = _clauses(claim.text, chunk.stems)
     theirs = _clauses(chunk.text, claim.stems)
     return _unmatched_negation(mine, theirs) or (

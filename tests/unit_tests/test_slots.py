@@ -185,3 +185,13 @@ def test_a_count_for_a_period_the_passage_does_not_speak_of_is_no_contradiction(
         )
         is None
     )
+
+
+def test_a_clause_cut_from_a_sentence_agrees_with_the_negation_it_keeps() -> None:
+    from langchain_qgate.grounding.slots import negation_clash
+
+    chunk = passage(
+        "Colombia had been chosen to host the competition but, largely due to economic reasons, "
+        "was not able to do so, and resigned in 1982."
+    )
+    assert not negation_clash(passage("Colombia was not able to do so."), chunk)
