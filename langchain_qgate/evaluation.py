@@ -356,6 +356,7 @@ def format_table(result: dict[str, Any]) -> str:
 
 
 _DISCOURSE = ("Well, ", "Sure! ", "Yes, ", "So ")
+_NEGATIVE_SUBJECTS = frozenset({"no", "none", "nothing", "nobody", "neither", "never", "not"})
 _THOUSANDS = re.compile(
     r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w,]|\.\d)|(?<![\w.,])\d{4,9}(?![\w,]|\.\d)"
 )
@@ -392,6 +393,9 @@ def copied_sentence_variants(sentence: str, context: str, seed: int = 0) -> dict
     prefix = _DISCOURSE[seed % len(_DISCOURSE)]
     out["discourse"] = prefix + lower_first + sentence[len(first) :]
     subject = sentence_subject(sentence)
+    # "None of her training mattered" -> "It of ..." would change what the sentence says.
+    if subject and subject.split()[0].lower() in _NEGATIVE_SUBJECTS:
+        subject = None
     if subject and sentence.startswith(subject) and len(subject) < len(sentence) - 3:
         fuller = None
         if " " not in subject:
