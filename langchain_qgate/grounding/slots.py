@@ -307,10 +307,6 @@ def _quantity_found(q: Quantity, other: Passage) -> bool:
 
 def found_in(v: Value, other: Passage) -> bool:
     """Whether ``other`` states the value ``v`` (in any written form)."""
-    return _found(v, other)
-
-
-def _found(v: Value, other: Passage) -> bool:
     if v.quantity is not None:
         return _quantity_found(v.quantity, other)
     return _name_found(v, other)
@@ -437,7 +433,7 @@ def _unit_conflicts(claim: Passage, chunk: Passage, given: str) -> list[tuple[Va
             continue
         if cv.negated:
             continue
-        if _found(cv, chunk):
+        if found_in(cv, chunk):
             continue
         left, right = _left_words(claim, i), _right_words(claim, cv)
         for j, vj in enumerate(chunk.value_at):
@@ -446,7 +442,7 @@ def _unit_conflicts(claim: Passage, chunk: Passage, given: str) -> list[tuple[Va
             ev = chunk.values[vj]
             # the same thing counted: what follows the unit, and what precedes when anything does
             context = right & _right_words(chunk, ev) and (not left or left & _left_words(chunk, j))
-            if _found(ev, claim):
+            if found_in(ev, claim):
                 continue
             if ev.unit == cv.unit and context and _rivals(cv, ev, claim, chunk):
                 out.append((cv, ev))
@@ -508,7 +504,7 @@ def slot_conflict(
                 continue
             cv = claim.values[claim.value_at[i]]
             ev = chunk.values[chunk.value_at[j]]
-            if cv.negated or cv.text.lower() in given or _found(cv, chunk) or _found(ev, claim):
+            if cv.negated or cv.text.lower() in given or found_in(cv, chunk) or found_in(ev, claim):
                 continue  # denied by the claim, or the claim states the passage's value too
             if cv.key == "<ent>" and cv.subject != ev.subject:
                 continue  # a sentence's subject and a name in another role
@@ -527,7 +523,7 @@ def slot_conflict(
     dates = [c for c in conflicts if c[0].key == "<date>"]
     if dates and len(conflicts) > len(dates):
         return None  # another year *and* another value: a different event, not this one
-    if not dates and any(v.key == "<date>" and not _found(v, chunk) for v in claim.values):
+    if not dates and any(v.key == "<date>" and not found_in(v, chunk) for v in claim.values):
         return None  # "10 trophies between 1989 and 2005" against "47 trophies": another period
     cv, ev = conflicts[0]
     claim_value, evidence_value = _difference(cv, ev) if cv.key == "<ent>" else (cv.text, ev.text)
@@ -599,7 +595,7 @@ def covered(claim: Passage, chunk: Passage) -> float:
 
 def all_found(claim: Passage, chunk: Passage, given: str = "") -> bool:
     """Whether every value the claim asserts appears in ``chunk``."""
-    return all(v.text.lower() in given or _found(v, chunk) for v in claim.values)
+    return all(v.text.lower() in given or found_in(v, chunk) for v in claim.values)
 
 
 _WH_KEYS = (
@@ -640,7 +636,7 @@ def answer_conflict(
         and not (avoid and ev.etype == avoid)
         and not (want and ev.etype not in (want, ""))
     ]
-    if len(rivals) != 1 or _found(cv, chunk):
+    if len(rivals) != 1 or found_in(cv, chunk):
         return None
     ev = rivals[0]
     if cv.quantity is not None and ev.quantity is not None:
