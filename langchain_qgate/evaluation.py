@@ -357,6 +357,9 @@ def format_table(result: dict[str, Any]) -> str:
 
 _DISCOURSE = ("Well, ", "Sure! ", "Yes, ", "So ")
 _NEGATIVE_SUBJECTS = frozenset({"no", "none", "nothing", "nobody", "neither", "never", "not"})
+_PRONOUN_SUBJECTS = frozenset(
+    {"i", "you", "we", "he", "she", "it", "they", "this", "that", "there"}
+)
 _THOUSANDS = re.compile(
     r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w,]|\.\d)|(?<![\w.,])\d{4,9}(?![\w,]|\.\d)"
 )
@@ -389,12 +392,19 @@ def copied_sentence_variants(sentence: str, context: str, seed: int = 0) -> dict
 
     out = {"copy": sentence}
     first = sentence.split(" ", 1)[0]
-    lower_first = first.lower() if word_weight(first.lower().strip(",")) < 0.35 else first
+    common = word_weight(first.lower().strip(",")) < 0.35
+    is_i = first == "I" or first.startswith(("I'", "I’"))  # "I" stays a capital
+    lower_first = first.lower() if common and not is_i else first
     prefix = _DISCOURSE[seed % len(_DISCOURSE)]
     out["discourse"] = prefix + lower_first + sentence[len(first) :]
     subject = sentence_subject(sentence)
     # "None of her training mattered" -> "It of ..." would change what the sentence says.
     if subject and subject.split()[0].lower() in _NEGATIVE_SUBJECTS:
+        subject = None
+    rest = sentence[len(subject) :].lstrip() if subject else ""
+    # A pronoun is not replaced by another ("I mean." -> "It mean."), and a speaker label
+    # ("Project Manager : Yes .") has no verb after it.
+    if subject and (subject.lower() in _PRONOUN_SUBJECTS or not rest[:1].islower()):
         subject = None
     if subject and sentence.startswith(subject) and len(subject) < len(sentence) - 3:
         fuller = None
@@ -406,7 +416,6 @@ def copied_sentence_variants(sentence: str, context: str, seed: int = 0) -> dict
         if fuller is not None:
             out["subject"] = fuller + sentence[len(subject) :]
         else:
-            rest = sentence[len(subject) :].lstrip()
             verb = rest.split(" ", 1)[0].lower()
             plural = verb in ("are", "were", "have", "do")
             out["subject"] = ("They " if plural else "It ") + rest

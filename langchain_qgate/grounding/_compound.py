@@ -134,10 +134,19 @@ def _subject(sentence: str, tokens: list[str], starts: list[int], lo: int, hi: i
     return subject
 
 
+_NOT_ANTECEDENTS = word_set(
+    """no none nothing nobody neither never not every each all some any many few most several
+    both either okay ok well so yes yeah oh and but or because if when while although though"""
+)
+
+
 def _antecedent_ok(pronoun: str, subject: str) -> bool:
     """Whether ``subject`` can stand for ``pronoun`` (a cautious agreement check)."""
     words = subject.split()
-    if bare(words[0]) in PRONOUNS:
+    first = re.split(r"['’]", bare(words[0]))[0]  # "It's never" starts with a pronoun
+    if first in PRONOUNS or first in _NOT_ANTECEDENTS:
+        return False  # "No words ..." / "Every student ..." stand for nothing one can name
+    if all(bare(w) in FUNCTION_WORDS for w in words):
         return False
     if pronoun in {"he", "she"}:  # a personal name: capitalised words only ("Francis Church")
         return all(w[:1].isupper() or bare(w) in _NAME_PARTICLES for w in words) and bare(
@@ -360,9 +369,12 @@ def sentence_subject(sentence: str, *, name_fallback: bool = True) -> str | None
     if found is None and name_fallback:
         m = _LEADING_NAME.match(sentence)
         found = m.group(0) if m and len(m.group(0).split()) <= 6 else None
-    return found.rstrip(",;: ") if found else None
+    if found is None or _NEGATED_WORD.search(found):
+        return None  # "Don't", "They're not being": a verb group, not a subject
+    return found.rstrip(",;: ")
 
 
+_NEGATED_WORD = re.compile(r"\b(?:not|never)\b|n['’]t\b", re.I)
 _OPEN_SUBJECT = re.compile(r"(?:It|He|She|They|Its|His|Her|Their|The\s+[a-z]+)\b(?!['’])")
 
 

@@ -16,6 +16,7 @@ import json
 import math
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -383,7 +384,7 @@ def quantities_match(claim: Quantity, evidence: Quantity) -> bool:
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|n't|unable|"
     r"neither|nowhere|lacks?|lacked|fails?\s+to|failed\s+to|(?:refus|declin)(?:e|es|ed)\s+to|"
-    r"denied|denies)\b|n't\b",
+    r"denied|denies|yet\s+to)\b|n't\b",
     re.I,
 )
 # Cue words that do not negate what follows: "not only ... but", "no doubt", "nothing but",
@@ -676,12 +677,24 @@ def _is_name(words: list[str], at_sentence_start: bool) -> bool:
     return not (len(words) == 1 and at_sentence_start and common)
 
 
+_SENTENCE_END = re.compile(r"(?<=[a-z]{3})[.!?]\s+")  # "Wednesday. Starbucks" (not "St. Louis")
+
+
+def _name_runs(text: str) -> Iterator[tuple[str, int]]:
+    """Runs of capitalised words with their offsets, cut at sentence ends."""
+    for m in _CAP_SEQ.finditer(text):
+        run, last = m.group(0), 0
+        for cut in _SENTENCE_END.finditer(run):
+            yield run[last : cut.start() + 1], m.start() + last
+            last = cut.end()
+        yield run[last:], m.start() + last
+
+
 def _entities(text: str, *, mid_sentence: bool) -> list[tuple[str, int, int]]:
     out: list[tuple[str, int, int]] = []
-    for m in _CAP_SEQ.finditer(text):
-        span = m.group(0).rstrip(".-'’ ")
-        words = span.split()
-        start = m.start()
+    for piece, offset in _name_runs(text):
+        start = offset
+        words = piece.rstrip(".-'’ ").split()
         # Drop a leading common word ("The", "In") at a sentence start.
         while words and (
             words[0].lower() in _NOT_ENTITY

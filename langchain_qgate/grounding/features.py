@@ -31,6 +31,7 @@ from langchain_qgate.grounding.slots import (
     answer_conflict,
     covered,
     found_in,
+    lifespan_conflict,
     name_head,
     negation_clash,
     passage,
@@ -213,6 +214,15 @@ def _contradiction(
         found = _answer_contradiction(asserted, claim_text, index, ranked, asked=asked)
         if found is not None:
             return found
+    # "born in 1997" against "Anne Rice (born ...; October 4, 1941) is ...": the dates after
+    # the name a passage opens on (it shares no other word with the claim).
+    for _, i in ranked:
+        chunk = index.chunks[i]
+        found = lifespan_conflict(
+            claim, index.passage(i), evidence_id=chunk.id, quote=chunk.text, given=asked
+        )
+        if found is not None:
+            return found
     # A count of the same unit in the same context, in a passage sharing fewer words ("comes
     # with a 24-month warranty" against "the 36-month warranty covers parts and labour").
     for c, i in ranked:
@@ -348,10 +358,11 @@ def compute_signals(
     if aligned_cov >= _ALIGNED_COVERAGE and claim_quantities:
         here = index.chunk_quantities(aligned)
         if any(
-            not any(quantities_match(q, e) for e in here) and any(comparable(q, e) for e in here)
+            any(comparable(q, e) for e in here)
+            and not any(quantities_match(q, e) for _, e in index.all_quantities)
             for q in claim_quantities
         ):
-            sig.values_consistent = 0.0
+            sig.values_consistent = 0.0  # a value no evidence states, another one in its place
     if sig.contradiction is not None or (
         aligned_cov >= _LOOSE_NEGATION_COVERAGE
         and len(stems) >= 2

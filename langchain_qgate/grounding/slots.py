@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING
 
+from langchain_qgate.grounding._compound import split_compound
 from langchain_qgate.grounding._lexicon import word_set
 from langchain_qgate.grounding.checks import (
     Quantity,
@@ -53,6 +54,7 @@ __all__ = [
     "answer_conflict",
     "covered",
     "found_in",
+    "lifespan_conflict",
     "name_head",
     "negation_clash",
     "passage",
@@ -82,7 +84,7 @@ _PLACE_BEFORE = word_set("in at from near to into across towards toward outside 
 # "released in October" / "released on March 30": prepositions of time and place align.
 # Frequent words that still name a slot next to a figure ("up 15%", "down 3%").
 _DIRECTION_WORDS = frozenset({"up", "down"})
-_SAME_PREPOSITION = dict.fromkeys(("in", "on", "at", "during"), "in")
+_SAME_KEY = {**dict.fromkeys(("in", "on", "at", "during"), "in"), "an": "a"}
 _NAME_GLUE = word_set("of the de la von van der den du le and & al bin ibn da di del")
 # Regions contain other places: "introduced to Europe" does not deny "introduced to Spain".
 _REGIONS = word_set(
@@ -261,7 +263,7 @@ def passage(text: str) -> Passage:
             content.append(False)
             continue
         low = m.group(0).lower()
-        keys.append(_SAME_PREPOSITION.get(low) or stem(low))
+        keys.append(_SAME_KEY.get(low) or stem(low))
         value_at.append(-1)
         content.append(word_weight(low) > 0.0 or low in _DIRECTION_WORDS)
     return Passage(
@@ -312,6 +314,20 @@ def found_in(v: Value, other: Passage) -> bool:
     return _name_found(v, other)
 
 
+def _states_exactly(p: Passage, v: Value) -> bool:
+    """Whether ``p`` states ``v`` as written, not a rounding of it ("$5.52" does not state
+    "$6"; a title's "(2005 film)" does not state "August 8, 2005")."""
+    if v.quantity is None:
+        return found_in(v, p)
+    wanted = set(v.quantity.values())
+    return any(
+        o.quantity is not None
+        and o.quantity.kind == v.quantity.kind
+        and bool(wanted & set(o.quantity.values()))
+        for o in p.values
+    )
+
+
 def _small_gap(p: Passage, a: int, b: int) -> bool:
     """Tokens ``a:b`` are at most two function words ("founded <in> 2001")."""
     return b - a <= _MAX_GAP and all(p.value_at[k] < 0 and not p.content[k] for k in range(a, b))
@@ -341,9 +357,10 @@ def _aligned_runs(claim: Passage, chunk: Passage) -> list[tuple[Run, Run]]:
     return out
 
 
-def _anchored(p: Passage, i: int, lo: int, hi: int) -> bool:
-    """A content word within ``_ANCHOR_SPAN`` words of ``i`` inside the aligned run (other
-    values in between are not counted: "founded in 2020 in <Munich>")."""
+def _anchored(p: Passage, i: int, lo: int, hi: int, other: Passage) -> bool:
+    """A content word, or a name before it that ``other`` states too, within ``_ANCHOR_SPAN``
+    words of ``i`` inside the aligned run ("premiered at the <Telluride Film Festival> in
+    <2014>"); other values in between are not counted ("founded in 2020 in <Munich>")."""
     for step in (-1, 1):
         k, words = i + step, 0
         while lo <= k < hi and words < _ANCHOR_SPAN:
@@ -351,6 +368,8 @@ def _anchored(p: Passage, i: int, lo: int, hi: int) -> bool:
                 if p.content[k]:
                     return True
                 words += 1
+            elif step < 0 and p.keys[k] == "<ent>" and found_in(p.values[p.value_at[k]], other):
+                return True  # a name before the value only ("the <Speaker> of <the House>")
             k += step
     return False
 
@@ -377,8 +396,6 @@ def _quantity_rivals(
 ) -> bool:
     if not comparable(q, r) or quantities_match(q, r):
         return False
-    if q.alt is not None or r.alt is not None:
-        return False  # "56.000", "12 737": more than one reading, no claim of precision
     if cv.unit and ev.unit and cv.unit != ev.unit:
         return False  # 5 km and 3 miles may be the same distance
     if q.currency and r.currency and q.currency != r.currency:
@@ -407,7 +424,8 @@ def _rivals(cv: Value, ev: Value, claim: Passage, chunk: Passage) -> bool:
         return False
     # Names sharing a word are forms of one name ("Board of Education of Topeka" / "Board of
     # Education II"), unless they share a frame ("King ... of Sweden").
-    return not (cv.core & ev.core) or _framed(cv, ev)
+    shared = {w for w in cv.core & ev.core if len(w) > 1}  # initials: "J. R. R. Tolkien / Martin"
+    return not shared or _framed(cv, ev)
 
 
 def _left_words(p: Passage, k: int, span: int = 2 * _ANCHOR_SPAN) -> set[str]:
@@ -429,24 +447,27 @@ def _unit_conflicts(claim: Passage, chunk: Passage, given: str) -> list[tuple[Va
             continue
         cv = claim.values[vi]
         q = cv.quantity
-        if q is None or q.hedged or q.ordinal or not cv.unit or cv.text.lower() in given:
+        if q is None or q.ordinal or not cv.unit or cv.text.lower() in given:
             continue
         if cv.negated:
             continue
         if found_in(cv, chunk):
             continue
         left, right = _left_words(claim, i), _right_words(claim, cv)
+        counts: list[tuple[Value, bool]] = []  # the chunk's counts of that unit, rival or not
         for j, vj in enumerate(chunk.value_at):
             if vj < 0 or chunk.keys[j] != claim.keys[i]:
                 continue
             ev = chunk.values[vj]
             # the same thing counted: what follows the unit, and what precedes when anything does
             context = right & _right_words(chunk, ev) and (not left or left & _left_words(chunk, j))
-            if found_in(ev, claim):
-                continue
-            if ev.unit == cv.unit and context and _rivals(cv, ev, claim, chunk):
-                out.append((cv, ev))
-                break
+            if ev.unit == cv.unit and context:
+                rival = not _states_exactly(claim, ev) and _rivals(cv, ev, claim, chunk)
+                counts.append((ev, rival))
+        # every count of that unit there disagrees ("around 25,000 metric tons (1 metric ton
+        # = 1,000kg)" agrees with "around 20,000 metric tons")
+        if counts and all(rival for _, rival in counts):
+            out.append((cv, counts[0][0]))
     return out
 
 
@@ -504,7 +525,9 @@ def slot_conflict(
                 continue
             cv = claim.values[claim.value_at[i]]
             ev = chunk.values[chunk.value_at[j]]
-            if cv.negated or cv.text.lower() in given or found_in(cv, chunk) or found_in(ev, claim):
+            if cv.negated or cv.text.lower() in given or found_in(cv, chunk):
+                continue  # denied by the claim, or the passage states the claim's value
+            if _states_exactly(claim, ev):
                 continue  # denied by the claim, or the claim states the passage's value too
             if cv.key == "<ent>" and cv.subject != ev.subject:
                 continue  # a sentence's subject and a name in another role
@@ -512,7 +535,8 @@ def slot_conflict(
                 continue
             if settled is not None and settled(cv):
                 continue  # another passage about the same thing states it
-            if (_anchored(claim, i, lo, hi) and _anchored(chunk, j, clo, chi)) or _framed(cv, ev):
+            anchored = _anchored(claim, i, lo, hi, chunk) and _anchored(chunk, j, clo, chi, claim)
+            if anchored or _framed(cv, ev):
                 conflicts.append((cv, ev))
     if not conflicts:
         conflicts = [
@@ -536,6 +560,64 @@ def slot_conflict(
     )
 
 
+_OPENING_PARENS = re.compile(r"[^()]{1,80}?\(([^()]{1,160})\)")
+_BORN = re.compile(r"\b(?:born|birth)\b", re.I)
+_DIED = re.compile(r"\b(?:died|dies|death|passed away)\b", re.I)
+_SPAN_DASH = re.compile(r"\s*(?:--|-|–|—|−|to)\s*")
+
+
+def lifespan_conflict(
+    claim: Passage, chunk: Passage, *, evidence_id: str, quote: str, given: str = ""
+) -> Contradiction | None:
+    """A birth or death date against the dates in parentheses after a passage's opening name.
+
+    "Anne Rice was born in 1997." against "Anne Rice (born Howard Allen Frances O'Brien;
+    October 4, 1941) is an American author": the encyclopaedic "Name (born D1)" / "Name (D1 -
+    D2)" states the birth and death dates; the claim must name the same person (before the
+    parenthesis) and say which date it gives ("born", "died").
+    Dates the question gave (``given``, lower-cased) are not the claim's.
+    """
+    m = _OPENING_PARENS.match(chunk.text)
+    subject = next((v for v in claim.values if v.key == "<ent>" and v.subject), None)
+    if m is None or subject is None:
+        return None
+    # the same person: every word of the claim's name begins a word of the opening name, or
+    # the other way round ("Chris Kyle" / "Christopher Scott Kyle"; not "Stan Rice" / "Anne Rice")
+    opening = _WORD.findall(m.group(0)[: m.start(1)].lower())
+    if not subject.core or not all(
+        any(o.startswith(w) or w.startswith(o) for o in opening) for w in subject.core
+    ):
+        return None
+    dates = [v for v in chunk.values if v.key == "<date>" and m.start(1) <= v.start < m.end(1)]
+    birth = death = None
+    if len(dates) == 2 and _SPAN_DASH.fullmatch(chunk.text[dates[0].end : dates[1].start]):
+        birth, death = dates
+    elif len(dates) == 1 and _BORN.search(m.group(1)[: dates[0].start - m.start(1)]):
+        birth = dates[0]
+    born, died = _BORN.search(claim.text), _DIED.search(claim.text)
+    if bool(born) == bool(died):
+        return None  # neither, or both: which date is meant is not clear
+    target = birth if born else death
+    claimed = [
+        v
+        for v in claim.values
+        if v.key == "<date>" and not v.negated and v.text.lower() not in given
+    ]
+    if target is None or len(claimed) != 1:
+        return None
+    cv = claimed[0]
+    q, r = cv.quantity, target.quantity
+    if q is None or r is None or not comparable(q, r) or quantities_match(q, r):
+        return None
+    return Contradiction(
+        kind="date",
+        claim_value=cv.text,
+        evidence_value=target.text,
+        evidence_id=evidence_id,
+        quote=quote,
+    )
+
+
 def negation_clash(claim: Passage, chunk: Passage, *, asserted_negation: bool = True) -> bool:
     """Whether ``chunk`` restates ``claim`` with the opposite polarity.
 
@@ -549,41 +631,70 @@ def negation_clash(claim: Passage, chunk: Passage, *, asserted_negation: bool = 
     """
     if negated_heads(claim.text) & negated_heads(chunk.text):
         return False  # both negate the same word ("was not able to"): they agree on it
+    if chunk.text.rstrip().endswith("?"):
+        return False  # a question asserts nothing ("Did you restart your computer?")
     mine = _clauses(claim.text, chunk.stems)
     theirs = _clauses(chunk.text, claim.stems)
-    return _unmatched_negation(mine, theirs) or (
-        asserted_negation and _unmatched_negation(theirs, mine, restating=value_free_stems(claim))
+    if _unmatched_negation(mine, theirs, whole=_clause(chunk.text, claim.stems)):
+        return True
+    if not asserted_negation:
+        return False
+    # The passage's negated clause must be about what the claim says: restate one of its
+    # clauses, or the claim as a whole.
+    restating = [c[0] for c in mine if len(c[0]) >= 2] + [value_free_stems(claim)]
+    return _unmatched_negation(
+        theirs, mine, restating=restating, whole=_clause(claim.text, chunk.stems)
     )
 
 
-_Clause = tuple[dict[str, float], int]
+_Clause = tuple[dict[str, float], int, int]
+
+
+def _clause(text: str, other: frozenset[str]) -> _Clause:
+    """A clause's content stems, whether it negates what ``other`` says (the word a cue
+    negates first is there), and whether it negates anything ``other`` talks about."""
+    about = set(other)
+    strict = negations_about(text, about, strict=True) % 2
+    return content_stems(text), strict, negations_about(text, about) % 2
 
 
 def _clauses(text: str, other: frozenset[str]) -> list[_Clause]:
     """Each clause's content stems and its polarity about ``other`` (1 = negated)."""
     out = []
-    for part in _CLAUSE_SPLIT.split(text):
-        stems = content_stems(part)
-        if stems:
-            out.append((stems, negations_about(part, set(other), strict=True) % 2))
+    for piece in _CLAUSE_SPLIT.split(text):
+        # "... a block system and it wasn't super complex": each standalone clause apart
+        for clause in (part.text for part in split_compound(piece)):
+            if content_stems(clause):
+                out.append(_clause(clause, other))
     return out
 
 
 def _unmatched_negation(
-    side: list[_Clause], other: list[_Clause], restating: dict[str, float] | None = None
+    side: list[_Clause],
+    other: list[_Clause],
+    *,
+    whole: _Clause,
+    restating: list[dict[str, float]] | None = None,
 ) -> bool:
     """A negated clause of ``side`` that ``other`` restates only with the opposite polarity.
 
-    With ``restating``, a clause of ``side`` counts only when it restates those words (the
-    passage's clause must be about what the claim says).
+    A clause of ``other`` restates it, or else ``whole`` (the other text as one clause) does;
+    a restating clause that negates anything the two share agrees ("have found no signs of
+    poison" / "have not found any evidence of poison"). With ``restating``, a clause of
+    ``side`` counts only when it restates one of those word sets (the passage's clause must
+    be about what the claim says).
     """
-    for stems, negated in side:
+    for stems, negated, _ in side:
         if not negated:
             continue
-        if restating is not None and coverage(restating, set(stems)) < _CLAUSE_COVERAGE:
+        if restating is not None and all(
+            coverage(r, set(stems)) < _CLAUSE_COVERAGE for r in restating
+        ):
             continue
-        twins = [pol for o, pol in other if coverage(stems, set(o)) >= _CLAUSE_COVERAGE]
-        if twins and negated not in twins:
+        twins = [loose for o, _, loose in other if coverage(stems, set(o)) >= _CLAUSE_COVERAGE]
+        if not twins and len(stems) >= 2 and coverage(stems, set(whole[0])) >= _CLAUSE_COVERAGE:
+            twins = [whole[2]]
+        if twins and 1 not in twins:
             return True
     return False
 

@@ -195,3 +195,149 @@ def test_a_clause_cut_from_a_sentence_agrees_with_the_negation_it_keeps() -> Non
         "was not able to do so, and resigned in 1982."
     )
     assert not negation_clash(passage("Colombia was not able to do so."), chunk)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "values"),
+    [
+        # a name both texts state anchors the value after it
+        (
+            "Moonlight premiered at the Telluride Film Festival in 2014.",
+            "Moonlight premiered at the Telluride Film Festival on September 2, 2016.",
+            ("2014", "September 2, 2016"),
+        ),
+        (
+            "SpongeBob SquarePants is an American series.",
+            "SpongeBob SquarePants is a French series.",
+            ("American", "French"),
+        ),
+        # initials do not make two names one
+        (
+            "Middle-earth was created by the writer J. R. R. Martin.",
+            "Middle-earth was created by the writer J. R. R. Tolkien.",
+            ("Martin", "Tolkien"),
+        ),
+        # every reading of a figure differs
+        (
+            "The company agreed to accelerate 11 737 MAX 9 aircraft deliveries.",
+            "The company agreed to accelerate 12 737 MAX 9 aircraft deliveries.",
+            ("11 737", "12 737"),
+        ),
+    ],
+)
+def test_rivals_behind_a_shared_name_or_an_ambiguous_figure(claim, evidence, values) -> None:
+    found = conflict(claim, evidence)
+    assert found is not None
+    assert (found.claim_value, found.evidence_value) == values
+
+
+def test_a_name_after_the_value_is_no_anchor() -> None:
+    # "the <Speaker> of the House of Commons" / "the <Report> of the House of Commons Commission"
+    assert (
+        conflict(
+            "The Commissioner is appointed on the Speaker of the House of Commons.",
+            "The Commissioner is appointed on the terms of the Report of the House of Commons.",
+        )
+        is None
+    )
+
+
+def test_a_rounded_figure_in_the_claim_does_not_state_the_passages_value() -> None:
+    found = conflict(
+        "Earnings rose to $5.52 a share; the company expects $5 per share next year.",
+        "The company expects $6 per share next year.",
+    )
+    assert found is not None
+    assert (found.claim_value, found.evidence_value) == ("$5", "$6")
+
+
+def test_hedged_counts_conflict_beyond_the_hedge_when_every_count_disagrees() -> None:
+    found = conflict(
+        "Valencia has about 800,000 inhabitants in the city.",
+        "Valencia is a city in Spain with around 10,000 inhabitants in the city.",
+    )
+    assert found is not None
+    assert (found.claim_value, found.evidence_value) == ("800,000", "10,000")
+    assert (
+        conflict(
+            "Global production is around 20,000 metric tons per year.",
+            "The annual output is around 25,000 metric tons (1 metric ton = 1,000kg) per year.",
+        )
+        is None
+    )
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "clash"),
+    [
+        # the restating clause of a longer claim, and a list the passage splits at commas
+        ("The authorities, which have launched an investigation, have found evidence of poison.",
+         "But the authorities have not found any evidence of poison.", True),
+        ("We model syntax, but not morphology and semantics.",
+         "We model syntax, semantics, and morphology.", True),
+        # both negate what they share, in other words
+        ("The authorities have found no signs of poison.",
+         "The authorities have not found any evidence of poison.", False),
+        # a question asserts nothing
+        ("He does not need to restart his computer before launching them.",
+         "Did you restart your computer before launching them?", False),
+        # a copied sentence whose last clause is negated
+        ("It was super easy because it was a block system.",
+         "It was super easy because it was a block system and it wasn't super complex.", False),
+        ("He is yet to visit Paris.", "He visited Paris.", True),
+    ],
+)  # fmt: skip
+def test_negation_compared_clause_by_clause(claim, evidence, clash) -> None:
+    from langchain_qgate.grounding.slots import negation_clash
+
+    assert negation_clash(passage(claim), passage(evidence)) is clash
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "values"),
+    [
+        ("Anne Rice was born in 1997.",
+         "Anne Rice (born Howard Allen Frances O'Brien; October 4, 1941) is an American author.",
+         ("1997", "October 4, 1941")),
+        ("Christopher Kyle died in 2014.",
+         "Christopher Scott Kyle (April 8, 1974 − February 2, 2013) was a Navy SEAL veteran.",
+         ("2014", "February 2, 2013")),
+        ("Anne Rice was born in October.",
+         "Anne Rice (born Howard Allen Frances O'Brien; October 4, 1941) is an American author.",
+         None),
+        # another person, a date the question gave, or no word saying which date is meant
+        ("Stan Rice was born in 1997.",
+         "Anne Rice (born Howard Allen Frances O'Brien; October 4, 1941) is an American author.",
+         None),
+        ("Christopher Kyle served from 1999 to 2009.",
+         "Christopher Scott Kyle (April 8, 1974 − February 2, 2013) was a Navy SEAL veteran.",
+         None),
+    ],
+)  # fmt: skip
+def test_birth_and_death_dates_in_parentheses_after_the_name(claim, evidence, values) -> None:
+    from langchain_qgate.grounding.slots import lifespan_conflict
+
+    found = lifespan_conflict(passage(claim), passage(evidence), evidence_id="e#0", quote=evidence)
+    got = (found.claim_value, found.evidence_value) if found is not None else None
+    assert got == values
+
+
+def test_a_pronoun_is_not_resolved_to_a_negative_or_verb_group_subject() -> None:
+    from langchain_qgate.grounding._compound import resolve_pronoun, sentence_subject
+
+    assert sentence_subject("Don't miss this golden opportunity.") is None
+    assert sentence_subject("They're not being kept up late.") is None
+    assert resolve_pronoun("It seemed long.", "No words just lightning.") == "It seemed long."
+    assert resolve_pronoun("It never fails.", "It's never failed before.") == "It never fails."
+    assert (
+        resolve_pronoun("It was opened in 2000.", "The Oresund Bridge links Copenhagen and Malmo.")
+        == "The Oresund Bridge was opened in 2000."
+    )
+
+
+def test_names_do_not_run_across_a_sentence_end() -> None:
+    text = (
+        "It launches on Wednesday.\n\nStarbucks is debuting drinks. Dr. Smith lives in St. Louis."
+    )
+    names = [e for e, _, _ in extract_entities(text)]
+    assert names == ["Wednesday", "Starbucks", "Dr. Smith", "St. Louis"]
