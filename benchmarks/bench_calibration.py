@@ -49,14 +49,16 @@ from fit_calibration import (  # noqa: E402
     records,
 )
 
-from langchain_qgate._splits import split_of  # noqa: E402
 from langchain_qgate.calibration import (  # noqa: E402
     ConfidenceCalibrator,
     ShapeRule,
-    _shape_of,
-    default_calibration_map,
     expected_calibration_error,
 )
+from langchain_qgate.calibration.calibrator import (  # noqa: E402
+    _shape_of,
+    default_calibration_map,
+)
+from langchain_qgate.evaluation import split_of  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results"
 

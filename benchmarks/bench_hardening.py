@@ -39,10 +39,10 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from langchain_qgate._demo_kit import load_docs  # noqa: E402
 from langchain_qgate.errors import QGateError  # noqa: E402
 from langchain_qgate.gate import GatePolicy, QualityGate  # noqa: E402
 from langchain_qgate.grounding import HallucinationMonitor, extract_claims  # noqa: E402
+from langchain_qgate.testing import load_docs  # noqa: E402
 from tests.unit_tests._hostile import (  # noqa: E402
     check_claims,
     check_decision,

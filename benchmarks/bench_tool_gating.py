@@ -7,7 +7,7 @@ response/claim otherwise) retrieves the top-k chunks by cosine with the real bun
 (irrelevant). Both retrievals go through ``ToolGatingEvaluator`` with the default config and
 the rate of Warning-or-above is reported per dataset.
 
-Rows are split by ``langchain_qgate._splits.split_of(id)``: ``--tune`` grid-searches the signal
+Rows are split by ``langchain_qgate.evaluation.split_of(id)``: ``--tune`` grid-searches the signal
 shaping (similarity floor/ceiling, temperature, weight, coherence floor/ceiling) on ``"fit"``
 rows only; the reported figures use ``"report"`` rows only.
 
@@ -35,7 +35,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import numpy as np
 
-from langchain_qgate._splits import split_of
+from langchain_qgate.evaluation import split_of
 from langchain_qgate.grounding.embeddings import default_embedder
 from langchain_qgate.tool_gating import (
     GatingLevel,

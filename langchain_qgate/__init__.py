@@ -5,6 +5,8 @@ Every answer is split into claims, each graded against the evidence the agent re
 noise gate passes the answer with annotations or sends retry guidance back to the model.
 
 Public names are imported lazily: ``import langchain_qgate`` loads no model and no torch.
+This module is the facade: it re-exports from the subpackages (one per system, see the
+README's "Architecture") and nothing in the package imports it but the CLI (``__version__``).
 """
 
 from __future__ import annotations
@@ -33,9 +35,14 @@ if TYPE_CHECKING:
         QualityGateRejected,
     )
     from langchain_qgate.gate import (
+        CognitiveLoadMonitor,
         Escalation,
         FilteredOutput,
         GatePolicy,
+        LoadAction,
+        LoadAssessment,
+        LoadBudget,
+        LoadCounters,
         NoiseGate,
         QualityGate,
         QualityMetadata,
@@ -100,13 +107,6 @@ if TYPE_CHECKING:
         JudgeLayer,
         SignalMemory,
     )
-    from langchain_qgate.load import (
-        CognitiveLoadMonitor,
-        LoadAction,
-        LoadAssessment,
-        LoadBudget,
-        LoadCounters,
-    )
     from langchain_qgate.memory import (
         DecisionNoiseWarning,
         MemoryFilterPolicy,
@@ -144,7 +144,7 @@ _WHERE: dict[str, str] = {
     "ClaimType": "schemas",
     "ClaimVerdict": "schemas",
     "CheckpointerRequiredError": "errors",
-    "CognitiveLoadMonitor": "load",
+    "CognitiveLoadMonitor": "gate",
     "ConfidenceCalibrator": "calibration",
     "Contradiction": "schemas",
     "DecisionNoiseWarning": "memory",
@@ -177,10 +177,10 @@ _WHERE: dict[str, str] = {
     "JudgedResult": "judge",
     "LLMVerifier": "grounding",
     "LearningSignal": "tool_gating",
-    "LoadAction": "load",
-    "LoadAssessment": "load",
-    "LoadBudget": "load",
-    "LoadCounters": "load",
+    "LoadAction": "gate",
+    "LoadAssessment": "gate",
+    "LoadBudget": "gate",
+    "LoadCounters": "gate",
     "MemoryFilterPolicy": "memory",
     "MemoryRecordFilter": "memory",
     "NLIVerifier": "grounding",

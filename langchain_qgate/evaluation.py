@@ -4,6 +4,11 @@ Rows follow the schema of ``../shared/benchdata/README.md`` (``id``, ``dataset``
 ``question``, ``context``, ``response``, ``label`` with 1 = hallucinated). The question, when
 present, is part of what is checked. Hallucinated is the positive class; the monitor's
 hallucination score is ``1 - grounding score``.
+
+Every figure fitted on ``../shared/benchdata`` uses rows whose split is ``"fit"`` and reports on
+rows whose split is ``"report"``. The split (:func:`split_of`) is a hash of the row id, so it is
+stable across runs, machines and row order, and shared by every script (grounding weights,
+calibration map).
 """
 
 from __future__ import annotations
@@ -16,11 +21,10 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Literal, TextIO
 
 import numpy as np
 
-from langchain_qgate._splits import Split, split_of
 from langchain_qgate.errors import InvalidInputError
 
 if TYPE_CHECKING:
@@ -29,12 +33,23 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BenchRow",
+    "Split",
     "baseline_score",
     "binary_metrics",
     "idf_coverage_score",
     "load_rows",
     "run_detection",
+    "split_of",
 ]
+
+Split = Literal["fit", "report"]
+"""Which half of the development data a row belongs to."""
+
+
+def split_of(row_id: str) -> Split:
+    """Return ``"fit"`` or ``"report"`` for a data row id (about half each)."""
+    digest = hashlib.blake2b(row_id.encode("utf-8"), digest_size=8).digest()
+    return "fit" if digest[0] % 2 == 0 else "report"
 
 
 @dataclass(frozen=True)

@@ -44,13 +44,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # runnable without an editable install
     sys.path.insert(0, str(ROOT))
 
-from langchain_qgate._splits import split_of  # noqa: E402
 from langchain_qgate.calibration import (  # noqa: E402
     ConfidenceCalibrator,
     ShapeRule,
-    _shape_of,
     expected_calibration_error,
 )
+from langchain_qgate.calibration.calibrator import _shape_of  # noqa: E402
+from langchain_qgate.evaluation import split_of  # noqa: E402
 
 DEFAULT_SCORES = ROOT / "benchmarks" / "results" / "detection_scores.jsonl"
 DEFAULT_OUT = ROOT / "langchain_qgate" / "data" / "calibration_default.json"

@@ -4,7 +4,7 @@ Reads the five JSONL files of ``../shared/benchdata``, computes every claim's de
 signals with the real bundled model (cached in ``--cache``), and fits a logistic combination
 with **non-negative weights** (more support never raises the hallucination score).
 
-Only rows whose split is ``"fit"`` (``langchain_qgate._splits.split_of``) are ever fitted on;
+Only rows whose split is ``"fit"`` (``langchain_qgate.evaluation.split_of``) are ever fitted on;
 ``"report"`` rows are only scored. It prints two tables:
 
 - in-distribution: fitted on one file's fit half, reported on the same file's report half;
@@ -40,7 +40,7 @@ from sklearn.metrics import (
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from langchain_qgate._splits import split_of  # noqa: E402
+from langchain_qgate.evaluation import split_of  # noqa: E402
 from langchain_qgate.grounding.features import FEATURE_NAMES  # noqa: E402
 from langchain_qgate.schemas import ClaimType  # noqa: E402
 

@@ -1,6 +1,9 @@
 """Grounding: claim extraction, the evidence index, consistency checks, verifiers, monitor.
 
 Names are imported lazily, so ``import langchain_qgate.grounding.embeddings`` stays light.
+
+The bottom system: it depends only on the shared leaves (``errors``, ``schemas``, ``config``,
+``_text``) and its models; every other system may use it, it uses none of them.
 """
 
 from __future__ import annotations

@@ -35,9 +35,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from langchain_qgate.config import DEFAULT_MODEL_NAME
 from langchain_qgate.errors import EmbeddingError
-from langchain_qgate.grounding.embeddings import (
-    DEFAULT_MODEL_NAME,
+from langchain_qgate.grounding.torch_embedder import (
     SentenceTransformerEmbedder,
     normalise_rows,
     plan_batches,

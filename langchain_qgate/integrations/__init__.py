@@ -8,6 +8,9 @@
 - :class:`HumanDecision` / :class:`EscalationRequest`: the human review of an escalation.
 
 Names are imported lazily, so importing one integration does not import the others.
+
+The top library layer: it depends on the gate, grounding, calibration, tool gating and the
+judge (and LangChain / LangGraph); only the facade and the CLI import it.
 """
 
 from __future__ import annotations

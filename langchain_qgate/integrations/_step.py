@@ -4,7 +4,7 @@ One step: read the draft answer and the evidence from state, run the gate, and t
 verdict into a state update plus a route (``"pass"`` or ``"retry"``). Everything per-run lives
 in state under the ``qgate_*`` keys (checkpointed, never on the instance):
 
-- ``qgate_counters``: :class:`~langchain_qgate.load.LoadCounters` as a dict (retries included).
+- ``qgate_counters``: :class:`~langchain_qgate.gate.load.LoadCounters` as a dict (retries included).
 - ``qgate_turn``: id of the user turn the counters belong to; a new question resets them.
 - ``qgate_audit``: the rejected drafts of the current turn, with the guidance they got.
 - ``qgate_pending``: an escalation waiting for a human (the draft, the verdict, the request).
@@ -30,6 +30,7 @@ from langgraph.types import interrupt
 
 from langchain_qgate.errors import QualityGateRejected
 from langchain_qgate.gate import FilteredOutput, GatePolicy, QualityGate, RejectedOutput
+from langchain_qgate.gate.load import CognitiveLoadMonitor, LoadCounters
 from langchain_qgate.integrations._harvest import (
     EvidenceFn,
     EvidenceItem,
@@ -44,7 +45,6 @@ from langchain_qgate.integrations._review import (
     HumanDecision,
     require_checkpointer,
 )
-from langchain_qgate.load import CognitiveLoadMonitor, LoadCounters
 
 __all__ = [
     "AUDIT_KEY",

@@ -34,6 +34,7 @@ from typing_extensions import TypedDict
 
 from langchain_qgate.errors import InvalidInputError
 from langchain_qgate.gate import GatePolicy, QualityGate
+from langchain_qgate.gate.load import LoadCountersDict
 from langchain_qgate.integrations._harvest import EvidenceFn, flatten_evidence
 from langchain_qgate.integrations._step import (
     AUDIT_KEY,
@@ -45,7 +46,6 @@ from langchain_qgate.integrations._step import (
     default_gate,
     gate_load_monitor,
 )
-from langchain_qgate.load import LoadCountersDict
 
 __all__ = [
     "GateRoute",

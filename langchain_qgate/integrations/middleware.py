@@ -36,6 +36,7 @@ from langchain_core.messages import AIMessage
 from langgraph.typing import ContextT
 
 from langchain_qgate.gate import GatePolicy, QualityGate
+from langchain_qgate.gate.load import LoadCountersDict
 from langchain_qgate.integrations._harvest import EvidenceFn, EvidenceItem, flatten_evidence
 from langchain_qgate.integrations._step import (
     PENDING_KEY,
@@ -46,7 +47,6 @@ from langchain_qgate.integrations._step import (
     default_gate,
     gate_load_monitor,
 )
-from langchain_qgate.load import LoadCountersDict
 
 if TYPE_CHECKING:
     from langgraph.runtime import Runtime

@@ -10,19 +10,19 @@ from langchain.agents.middleware.types import AgentMiddleware, AgentState, Respo
 from langchain_core.messages import ToolMessage
 from langgraph.typing import ContextT
 
-from langchain_qgate._retrieval_items import (
-    RetrievedItem,
-    documents_in,
-    documents_in_text,
-    split_passages,
-    to_items,
-)
 from langchain_qgate.tool_gating import (
     WARNING_METADATA_KEY,
     GatingLevel,
     ToolGatingConfig,
     ToolGatingEvaluator,
     ToolGatingWarning,
+)
+from langchain_qgate.tool_gating.retrieval import (
+    RetrievedItem,
+    documents_in,
+    documents_in_text,
+    split_passages,
+    to_items,
 )
 
 if TYPE_CHECKING:

@@ -10,6 +10,9 @@ Concurrency: puts into one namespace are serialised inside a process (the dedup 
 the write are atomic there). Several processes on one ``PostgresStore`` pass
 ``namespace_lock=PostgresAdvisoryLock(dsn)`` to get the same guarantee across processes;
 without it two processes may both store one near-duplicate if they race.
+
+Depends on :mod:`langchain_qgate.grounding` (the embedder for dedup), LangGraph's store and the
+shared leaves; nothing in the package imports it but the facade.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from langchain.agents import create_agent
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from langchain_qgate._cli_demo import DEMO_SCRIPT, HUMAN_EDIT, default_docs_dir, run_demo
+from langchain_qgate.cli.demo import DEMO_SCRIPT, HUMAN_EDIT, default_docs_dir, run_demo
 from langchain_qgate.gate import GatePolicy
 from langchain_qgate.integrations.middleware import QualityGateMiddleware
 from tests.unit_tests._qgate_fakes import (

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from langchain_qgate._splits import split_of
 from langchain_qgate.calibration import ConfidenceCalibrator, task_shape
+from langchain_qgate.evaluation import split_of
 
 ROOT = Path(__file__).resolve().parents[2]
 SCORES = ROOT / "benchmarks" / "results" / "detection_scores.jsonl"

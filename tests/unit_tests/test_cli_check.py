@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from langchain_qgate import __version__, cli
+from langchain_qgate import __version__
+from langchain_qgate.cli import app as cli
 from tests.unit_tests._qgate_fakes import make_monitor
 
 REPO = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from langchain_qgate._cli_judge import judge_file, register
+from langchain_qgate.cli.judge import judge_file, register
 
 
 def run(argv: list[str]) -> int:

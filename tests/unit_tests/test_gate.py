@@ -27,7 +27,7 @@ from langchain_qgate.gate import (
     RetryGuidance,
     format_decision,
 )
-from langchain_qgate.load import LoadAction, LoadAssessment, LoadCounters
+from langchain_qgate.gate.load import LoadAction, LoadAssessment, LoadCounters
 from langchain_qgate.schemas import GroundingReport
 from tests.unit_tests._gate_reports import (
     BAD,

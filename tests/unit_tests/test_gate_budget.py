@@ -9,7 +9,7 @@ import pytest
 from langchain_qgate.calibration import ConfidenceCalibrator
 from langchain_qgate.errors import InvalidInputError
 from langchain_qgate.gate import FilteredOutput, GatePolicy, QualityGate, RejectedOutput
-from langchain_qgate.load import CognitiveLoadMonitor, LoadAction, LoadBudget, LoadCounters
+from langchain_qgate.gate.load import CognitiveLoadMonitor, LoadAction, LoadBudget, LoadCounters
 from tests.unit_tests._gate_reports import BAD, GOOD, TEXT, contradicted, grounded, report
 
 

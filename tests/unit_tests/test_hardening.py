@@ -26,6 +26,7 @@ from langgraph.store.memory import InMemoryStore
 from langchain_qgate.cli import CliError, main
 from langchain_qgate.errors import CheckpointerRequiredError, InvalidInputError, QGateError
 from langchain_qgate.gate import FilteredOutput, GatePolicy, QualityGate, RejectedOutput
+from langchain_qgate.gate.load import LoadCounters
 from langchain_qgate.grounding import HallucinationMonitor, extract_claims
 from langchain_qgate.grounding.checks import (
     extract_entities,
@@ -36,7 +37,6 @@ from langchain_qgate.grounding.claims import _URL_OR_CITATION, classify_sentence
 from langchain_qgate.grounding.embeddings import HashingEmbedder
 from langchain_qgate.grounding.evidence import EvidenceIndex
 from langchain_qgate.integrations.middleware import QualityGateMiddleware
-from langchain_qgate.load import LoadCounters
 from langchain_qgate.memory import QualityFilteredStore
 from langchain_qgate.memory.locks import store_locks
 from langchain_qgate.schemas import EvidenceChunk

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import subprocess
 import sys
 
@@ -107,6 +108,42 @@ def test_all_is_sorted_and_is_the_promised_api() -> None:
 def test_every_public_name_imports() -> None:
     for name in langchain_qgate.__all__:
         assert getattr(langchain_qgate, name) is not None, name
+
+
+SYSTEMS = [
+    "calibration",
+    "cli",
+    "gate",
+    "grounding",
+    "integrations",
+    "judge",
+    "memory",
+    "tool_gating",
+]
+
+
+def test_every_system_package_exports_what_its_all_lists() -> None:
+    for system in SYSTEMS:
+        module = importlib.import_module(f"langchain_qgate.{system}")
+        assert module.__doc__, system
+        assert module.__all__ == sorted(module.__all__, key=lambda n: (not n.isupper(), n))
+        for name in module.__all__:
+            assert getattr(module, name) is not None, f"{system}.{name}"
+
+
+def test_a_top_level_name_is_the_object_its_system_package_exports() -> None:
+    for name, system in [
+        ("QualityGate", "gate"),
+        ("LoadCounters", "gate"),
+        ("ConfidenceCalibrator", "calibration"),
+        ("ToolGatingEvaluator", "tool_gating"),
+        ("JudgeLayer", "judge"),
+        ("HallucinationMonitor", "grounding"),
+        ("QualityFilteredStore", "memory"),
+        ("QualityGateMiddleware", "integrations"),
+    ]:
+        module = importlib.import_module(f"langchain_qgate.{system}")
+        assert getattr(langchain_qgate, name) is getattr(module, name), name
 
 
 def test_unknown_name_is_an_attribute_error() -> None:

@@ -9,7 +9,7 @@ from typing import Annotated, TypedDict
 import pytest
 from langchain_core.messages import AIMessage
 
-from langchain_qgate.load import (
+from langchain_qgate.gate.load import (
     CognitiveLoadMonitor,
     LoadAction,
     LoadAssessment,

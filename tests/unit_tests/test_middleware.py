@@ -462,8 +462,8 @@ def test_integrations_package_exports_its_public_names():
 
 
 def test_qgate_demo_subcommand_is_registered():
-    from langchain_qgate._cli_demo import default_docs_dir
     from langchain_qgate.cli import build_parser
+    from langchain_qgate.cli.demo import default_docs_dir
 
     args = build_parser().parse_args(["demo", "--max-retries", "2"])
     assert args.command == "demo"

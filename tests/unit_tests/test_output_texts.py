@@ -10,7 +10,7 @@ from langchain_qgate.gate import (
     NoiseGate,
     format_decision,
 )
-from langchain_qgate.load import LoadAction, LoadAssessment, LoadCounters
+from langchain_qgate.gate.load import LoadAction, LoadAssessment, LoadCounters
 from langchain_qgate.schemas import (
     Claim,
     ClaimType,
@@ -113,7 +113,7 @@ def test_item6_a_throttle_on_a_passed_answer_is_explained():
 
 
 def test_item6_demo_table_wraps_at_word_boundaries_and_labels_opinions():
-    from langchain_qgate._cli_demo import WIDTH, _claims_table
+    from langchain_qgate.cli.demo import WIDTH, _claims_table
 
     long_reason = "unsupported: no evidence backs it (not in evidence: " + ", ".join(
         ["replacement", "warehouse", "robots", "lifetime", "guarantee"] * 3

@@ -46,9 +46,3 @@ def test_item4_testing_module_documents_and_validates():
 def model_replies_repeat_the_last() -> bool:
     model = ScriptedChatModel.from_replies("a", "b")
     return [model.invoke("x").content for _ in range(3)] == ["a", "b", "b"]
-
-
-def test_old_demo_kit_imports_still_work():
-    from langchain_qgate import _demo_kit
-
-    assert _demo_kit.ScriptedChatModel is ScriptedChatModel

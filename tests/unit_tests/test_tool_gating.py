@@ -13,7 +13,6 @@ from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 
-from langchain_qgate._retrieval_items import documents_in, split_passages, to_items
 from langchain_qgate.grounding.embeddings import HashingEmbedder
 from langchain_qgate.tool_gating import (
     WARNING_METADATA_KEY,
@@ -27,6 +26,7 @@ from langchain_qgate.tool_gating import (
     compute_learning_signal,
     gated_retriever,
 )
+from langchain_qgate.tool_gating.retrieval import documents_in, split_passages, to_items
 
 EPS = 1e-6
 FORMULA = ToolGatingConfig(

@@ -33,41 +33,30 @@ from typing import Any, Literal, cast, get_args
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
-from langchain_qgate._calibration_metrics import (
-    CalibrationBin,
+from langchain_qgate._text import output_text
+from langchain_qgate.calibration.metrics import (
     CalibrationMethod,
     CalibrationReport,
     brier_score,
     ece_and_bins,
-    expected_calibration_error,
     plot_reliability,
 )
-from langchain_qgate._stated_confidence import (
-    VERBAL_CONFIDENCE,
+from langchain_qgate.calibration.stated_confidence import (
     logprob_confidence,
     verbalized_confidence,
 )
-from langchain_qgate._text import output_text
 from langchain_qgate.schemas import GroundingReport
 
 __all__ = [
-    "VERBAL_CONFIDENCE",
     "CalibratedConfidence",
-    "CalibrationBin",
     "CalibrationMap",
-    "CalibrationMethod",
-    "CalibrationReport",
     "ConfidenceCalibrator",
     "ConfidenceSignal",
     "ConfidenceSource",
     "ShapeRule",
     "TaskShape",
-    "brier_score",
-    "expected_calibration_error",
-    "logprob_confidence",
-    "plot_reliability",
+    "default_calibration_map",
     "task_shape",
-    "verbalized_confidence",
 ]
 
 ConfidenceSource = Literal["verbalized", "logprobs", "grounding"]

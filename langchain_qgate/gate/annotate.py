@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from langchain_qgate.gate import QualityMetadata
+    from langchain_qgate.gate.metadata import QualityMetadata
 
 __all__ = ["INFERRED_FLAG", "render_annotated"]
 

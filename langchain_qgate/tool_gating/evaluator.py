@@ -29,14 +29,14 @@ from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from pydantic import BaseModel, ConfigDict, Field
 
-from langchain_qgate._retrieval_items import to_items
-from langchain_qgate._tool_gating_config import (
+from langchain_qgate.tool_gating.config import (
     GatingLevel,
     JohariQuadrant,
     SuggestedAction,
     ToolGatingConfig,
 )
-from langchain_qgate._tool_gating_math import (
+from langchain_qgate.tool_gating.retrieval import to_items
+from langchain_qgate.tool_gating.signal import (
     flatness,
     lexical_coherence,
     map_unit,
@@ -49,12 +49,8 @@ if TYPE_CHECKING:
 __all__ = [
     "WARNING_METADATA_KEY",
     "GatedRetriever",
-    "GatingLevel",
-    "JohariQuadrant",
     "LearningSignal",
     "ScoreSource",
-    "SuggestedAction",
-    "ToolGatingConfig",
     "ToolGatingEvaluator",
     "ToolGatingWarning",
     "compute_learning_signal",

@@ -12,7 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from langchain_qgate._judge_base import (
+from langchain_qgate.errors import InvalidInputError
+from langchain_qgate.judge.signals import (
     DEFAULT_MAX_LISTED_IDS,
     MISSING,
     IdSource,
@@ -21,7 +22,6 @@ from langchain_qgate._judge_base import (
     id_list,
     resolve_ids,
 )
-from langchain_qgate.errors import InvalidInputError
 
 __all__ = ["CitationCheck", "CitationIssue", "CitationIssueKind", "CitationJudge"]
 

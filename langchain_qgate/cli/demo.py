@@ -54,11 +54,12 @@ HUMAN_EDIT = (
 
 def default_docs_dir() -> Path | None:
     """``examples/docs`` of a source checkout, the current directory, or the installed wheel."""
-    for base in (Path(__file__).resolve().parents[1], Path.cwd()):
+    package = Path(__file__).resolve().parents[1]  # langchain_qgate/
+    for base in (package.parent, Path.cwd()):
         candidate = base / "examples" / "docs"
         if candidate.is_dir():
             return candidate
-    packaged = Path(__file__).resolve().parent / "data" / "demo_docs"
+    packaged = package / "data" / "demo_docs"
     return packaged if packaged.is_dir() else None
 
 

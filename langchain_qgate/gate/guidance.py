@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from langchain_qgate.load import LoadAction
+from langchain_qgate.gate.load import LoadAction
 from langchain_qgate.schemas import ClaimVerdict, Grade
 
 if TYPE_CHECKING:
     from langchain_qgate.calibration import CalibratedConfidence
-    from langchain_qgate.load import LoadAssessment
+    from langchain_qgate.gate.load import LoadAssessment
     from langchain_qgate.schemas import GroundingReport
 
 __all__ = ["Dimension", "FlaggedClaim", "build_guidance_parts", "contradicted_claims", "short"]

@@ -38,67 +38,40 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Protocol, cast
 
-from langchain_qgate._gate_models import (
-    ClaimQuality,
-    Decision,
+from langchain_qgate._text import output_text
+from langchain_qgate.calibration import CalibratedConfidence, ConfidenceCalibrator
+from langchain_qgate.errors import InvalidInputError, QualityGateRejected
+from langchain_qgate.gate.decisions import (
     Escalation,
     FilteredOutput,
-    QualityMetadata,
     RejectedOutput,
     RetryGuidance,
-    SourceRef,
 )
-from langchain_qgate._gate_policy import (
-    CONFIG_KEYS,
-    PROFILE_FIELDS,
-    PROFILES,
-    ExhaustionPolicy,
-    GatePolicy,
-    ProfileName,
-)
-from langchain_qgate._guidance import (
+from langchain_qgate.gate.guidance import (
     Dimension,
     FlaggedClaim,
     build_guidance_parts,
     contradicted_claims,
     short,
 )
-from langchain_qgate._text import output_text
-from langchain_qgate.calibration import CalibratedConfidence, ConfidenceCalibrator
-from langchain_qgate.errors import InvalidInputError, QualityGateRejected
-from langchain_qgate.load import (
+from langchain_qgate.gate.load import (
     CognitiveLoadMonitor,
     LoadAction,
     LoadAssessment,
     LoadBudget,
     LoadCounters,
 )
+from langchain_qgate.gate.metadata import ClaimQuality, Decision, QualityMetadata, SourceRef
+from langchain_qgate.gate.policy import GatePolicy
 from langchain_qgate.schemas import Grade, GroundingReport
 
 __all__ = [
-    "CONFIG_KEYS",
-    "PROFILES",
-    "PROFILE_FIELDS",
-    "ClaimQuality",
-    "Decision",
-    "Dimension",
-    "Escalation",
-    "ExhaustionPolicy",
-    "FilteredOutput",
-    "FlaggedClaim",
     "GateDecision",
-    "GatePolicy",
     "GroundingMonitor",
     "NoiseGate",
-    "ProfileName",
     "QualityGate",
-    "QualityMetadata",
-    "RejectedOutput",
-    "RetryGuidance",
-    "SourceRef",
     "format_decision",
     "load_text",
-    "output_text",
 ]
 
 GateDecision = FilteredOutput | RejectedOutput

@@ -1,10 +1,11 @@
-"""The ``qgate`` command line.
+"""The ``qgate`` command line: the parser, ``main`` and the ``check`` and ``warm`` commands.
 
 ``qgate check``   check an answer against evidence files, print the per-claim report; the exit
                   code says the verdict (0 passed, 2 rejected, 1 error), so it can gate a
                   shell or CI step.
-``qgate bench``   run the benchmarks (``qgate bench detection --data FILE ...``).
-``qgate demo``    run the agent demo (when the integrations are installed).
+``qgate bench``   run the benchmarks (``qgate bench detection --data FILE ...``; ``bench.py``).
+``qgate demo``    run the agent demo (when the integrations are installed; ``demo.py``).
+``qgate judge``   judge structured agent results against valid ids (``judge.py``).
 ``qgate warm``    load the embedding model once (exports it to ONNX on first use), e.g. while
                   building a container image, so the first real check starts fast.
 """
@@ -19,6 +20,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from langchain_qgate.cli._options import add_model_options
+from langchain_qgate.cli.bench import register as register_bench
 from langchain_qgate.errors import QGateError
 
 if TYPE_CHECKING:
@@ -51,7 +54,7 @@ exit codes (qgate check):
 """
 
 # Modules that add subcommands: each exposes ``register(subparsers)``.
-_PLUGINS = ("langchain_qgate._cli_demo", "langchain_qgate._cli_judge")
+_PLUGINS = ("langchain_qgate.cli.demo", "langchain_qgate.cli.judge")
 _MAX_ERROR_CHARS = 400
 
 
@@ -182,34 +185,6 @@ def _gate_policy(args: argparse.Namespace) -> Any:
         raise SystemExit(f"qgate: {exc}") from exc
 
 
-def _cmd_bench_detection(args: argparse.Namespace) -> int:
-    from langchain_qgate.config import GroundingPolicy
-    from langchain_qgate.evaluation import format_table, run_detection
-    from langchain_qgate.grounding.monitor import HallucinationMonitor
-
-    policy = GroundingPolicy(model_name=args.model, embedding_backend=args.backend)
-    monitor = HallucinationMonitor(policy=policy)
-    scores: list[dict[str, Any]] = []
-    result = run_detection(
-        [Path(p) for p in args.data],
-        monitor,
-        limit=args.limit,
-        split=args.split,
-        progress=None if args.quiet else sys.stderr,
-        scores_out=scores,
-        with_baseline=not args.no_baseline,
-    )
-    print(format_table(result))
-    if args.json:
-        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-    if args.scores:
-        with open(args.scores, "w", encoding="utf-8") as fh:
-            for s in scores:
-                fh.write(json.dumps(s) + "\n")
-    return 0
-
-
 def _cmd_warm(args: argparse.Namespace) -> int:
     import time
 
@@ -232,16 +207,6 @@ def _cmd_warm(args: argparse.Namespace) -> int:
     return 0
 
 
-def _add_model_options(parser: argparse.ArgumentParser, default_model: str) -> None:
-    parser.add_argument("--model", default=default_model, help="embedding model")
-    parser.add_argument(
-        "--backend",
-        choices=["auto", "onnx", "torch"],
-        default="auto",
-        help="embedding runtime (auto: ONNX Runtime when the model can be exported)",
-    )
-
-
 class _Parser(argparse.ArgumentParser):
     """Usage errors exit 1 like every other error: 2 means "rejected" for ``qgate check``."""
 
@@ -253,7 +218,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for tests and docs)."""
     from langchain_qgate import __version__
-    from langchain_qgate.grounding.embeddings import DEFAULT_MODEL_NAME
+    from langchain_qgate.config import DEFAULT_MODEL_NAME
 
     parser = _Parser(
         prog="qgate",
@@ -310,29 +275,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="contradicted claims tolerated; -1 for no limit (overrides the profile)",
     )
-    _add_model_options(check, DEFAULT_MODEL_NAME)
+    add_model_options(check, DEFAULT_MODEL_NAME)
     check.set_defaults(func=_cmd_check)
 
-    bench = sub.add_parser("bench", help="run a benchmark")
-    bench_sub = bench.add_subparsers(dest="bench", required=True)
-    det = bench_sub.add_parser("detection", help="hallucination detection on labelled JSONL")
-    det.add_argument("--data", nargs="+", required=True, help="JSONL files (benchdata schema)")
-    det.add_argument("--limit", type=int, default=None, help="rows per file (label-balanced)")
-    det.add_argument(
-        "--split",
-        choices=["report", "fit", "all"],
-        default="report",
-        help="which half of the rows (the shipped weights are fitted on 'fit')",
-    )
-    det.add_argument("--json", default=None, help="write the results as JSON here")
-    det.add_argument("--scores", default=None, help="write per-row scores (JSONL) here")
-    det.add_argument("--no-baseline", action="store_true", help="skip the naive baseline")
-    det.add_argument("--quiet", action="store_true", help="no progress bar")
-    _add_model_options(det, DEFAULT_MODEL_NAME)
-    det.set_defaults(func=_cmd_bench_detection)
+    register_bench(sub)
 
     warm = sub.add_parser("warm", help="load (and on first use export) the embedding model")
-    _add_model_options(warm, DEFAULT_MODEL_NAME)
+    add_model_options(warm, DEFAULT_MODEL_NAME)
     warm.add_argument("--cache-dir", default=None, help="export folder (else $QGATE_CACHE_DIR)")
     warm.set_defaults(func=_cmd_warm)
 
@@ -386,7 +335,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"qgate: error: {_one_line(exc)}", file=sys.stderr)
         return 1
     return result
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())

@@ -26,41 +26,23 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from langchain_qgate._citation_judge import (
-    CitationCheck,
-    CitationIssue,
-    CitationIssueKind,
-    CitationJudge,
-)
-from langchain_qgate._judge_base import (
+from langchain_qgate.errors import InvalidInputError
+from langchain_qgate.judge.signals import (
     DEFAULT_MAX_LISTED_IDS,
     MISSING,
     IdSource,
-    InMemorySignalMemory,
-    SignalMemory,
     format_valid_ids,
     get_field,
     id_list,
     resolve_ids,
 )
-from langchain_qgate.errors import InvalidInputError
 
 __all__ = [
-    "DEFAULT_MAX_LISTED_IDS",
     "AgentResult",
-    "CitationCheck",
-    "CitationIssue",
-    "CitationIssueKind",
-    "CitationJudge",
     "Hypothesis",
-    "IdSource",
-    "InMemorySignalMemory",
     "JudgeCheck",
     "JudgeLayer",
     "JudgedResult",
-    "SignalMemory",
-    "format_valid_ids",
-    "resolve_ids",
 ]
 
 logger = logging.getLogger(__name__)
