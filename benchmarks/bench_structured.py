@@ -63,7 +63,7 @@ _CITIES = (
     ("Madison", "WI"), ("Asheville", "NC"), ("Tucson", "AZ"), ("Savannah", "GA"),
 )  # fmt: skip
 _CATEGORIES = (
-    ("Noodles", "ramen"), ("Cafes", "cafe"), ("Pizza", "pizza"), ("Bakeries", "bakery"),
+    ("Noodles", "noodle"), ("Ramen", "ramen"), ("Cafes", "cafe"), ("Pizza", "pizza"), ("Bakeries", "bakery"),
     ("Barbeque", "barbeque"), ("Seafood", "seafood"), ("Mexican", "Mexican"),
     ("Greek", "Greek"), ("Thai", "Thai"), ("Sushi Bars", "sushi"), ("Vegan", "vegan"),
 )  # fmt: skip

@@ -127,6 +127,16 @@ def _words(text: str) -> list[str]:
     return [_norm(t) for t in tokens(text)]
 
 
+_ITEM_GENERIC = frozenset({"bar", "restaurant", "shop", "place", "store", "house", "food"})
+
+
+def _item(text: str) -> list[str]:
+    """A list item's words; "Sushi Bars" is named by "sushi" ("a sushi restaurant")."""
+    words = _words(text)
+    kept = [w for w in words if w not in _ITEM_GENERIC]
+    return kept if len(words) > 1 and kept else words
+
+
 def _key_words(segment: str) -> list[str]:
     parts = [p for p in _SPLIT_CAMEL.split(segment) if p]
     return [_norm(p) for p in parts if not p.isdigit()]
@@ -215,7 +225,7 @@ def _table(index: EvidenceIndex) -> _Table | None:
         quantities = extract_quantities(value)
         low = value.strip().lower()
         truth = True if low in _TRUE else False if low in _FALSE else None
-        items = [_words(p) for p in value.split(",")] if "," in value else [_words(value)]
+        items = [_item(p) for p in value.split(",")] if "," in value else [_item(value)]
         f = _Field(
             chunk=i,
             id=fid,
@@ -407,6 +417,9 @@ def _decide(
     for rec in records:
         for n in table.names.get(rec, []):
             covered.update(n)
+            at = _contains(words, n)
+            if at >= 0:  # the name says which record; its words are no field's value
+                words = [*words[:at], *([""] * len(n)), *words[at + len(n) :]]
     claim_qs = [_as_number(text, q) for q in extract_quantities(text) if not q.ordinal]
     low = text.lower()
 
@@ -561,7 +574,7 @@ def _decide(
         return out
     total = hit = 0.0
     for w in words:
-        if w.isdigit() or any(w in _words(q.raw) for q in claim_qs):
+        if not w or w.isdigit() or any(w in _words(q.raw) for q in claim_qs):
             continue
         weight = word_weight(w)
         if weight <= 0 or w in _UNITS:
@@ -572,7 +585,9 @@ def _decide(
     if total and hit / total < _COVERED:
         return out
     seen: set[int] = set()
-    out.grounded = [f.chunk for f in stated if not (f.chunk in seen or seen.add(f.chunk))]
+    # Identifiers last: "Order 1043 totals €42.50" cites the total first.
+    ordered = sorted(stated, key=lambda f: "".join(f.keys) in _NAME_KEYS | _ID_KEYS)
+    out.grounded = [f.chunk for f in ordered if not (f.chunk in seen or seen.add(f.chunk))]
     return out
 
 
@@ -618,6 +633,7 @@ def decide_claims(texts: Sequence[str], index: EvidenceIndex) -> list[FieldDecis
 
 _GROUNDED_SUPPORT = 0.95  # support of a claim every value of which a field states
 _CONTRADICTED_SUPPORT = 0.05
+_UNSTATED_SUPPORT = 0.3  # a claim about a record that no field states: unsupported
 
 
 def apply_field_decisions(
@@ -668,6 +684,10 @@ def apply_field_decisions(
                 )
             )
             continue
+        if decision.structured and sig.top and _is_field(index, index.chunks[sig.top[0][0]].id):
+            # About a record, stated by none of its fields: prose similarity to "key: value"
+            # statements is no support ("offers home delivery" next to ``listing.name``).
+            verdict = replace(verdict, support=min(verdict.support, _UNSTATED_SUPPORT))
         found = sig.contradiction
         read = found.evidence_id if found is not None else verdict.evidence_id
         if found is None and verdict.contradicted and sig.top:
