@@ -63,7 +63,8 @@ _CITIES = (
     ("Madison", "WI"), ("Asheville", "NC"), ("Tucson", "AZ"), ("Savannah", "GA"),
 )  # fmt: skip
 _CATEGORIES = (
-    ("Noodles", "noodle"), ("Ramen", "ramen"), ("Cafes", "cafe"), ("Pizza", "pizza"), ("Bakeries", "bakery"),
+    ("Noodles", "noodle"), ("Ramen", "ramen"), ("Cafes", "cafe"), ("Pizza", "pizza"),
+    ("Bakeries", "bakery"),
     ("Barbeque", "barbeque"), ("Seafood", "seafood"), ("Mexican", "Mexican"),
     ("Greek", "Greek"), ("Thai", "Thai"), ("Sushi Bars", "sushi"), ("Vegan", "vegan"),
 )  # fmt: skip
@@ -211,7 +212,14 @@ def listing_cases(rng: random.Random, n: int) -> list[Case]:
         faithful = " ".join(parts)
         out.append(Case("listings", "faithful", evidence, faithful))
 
-        def variant(i: int, new: str, error: str, fld: str) -> None:
+        def variant(
+            i: int,
+            new: str,
+            error: str,
+            fld: str,
+            parts: list[str] = parts,
+            evidence: Any = evidence,
+        ) -> None:
             changed = list(parts)
             changed[i] = new
             out.append(Case("listings", error, evidence, " ".join(changed), new, fld))
@@ -288,7 +296,14 @@ def order_cases(rng: random.Random, n: int) -> list[Case]:
         ]
         out.append(Case("orders", "faithful", evidence, " ".join(parts)))
 
-        def variant(i: int, new: str, error: str, fld: str) -> None:
+        def variant(
+            i: int,
+            new: str,
+            error: str,
+            fld: str,
+            parts: list[str] = parts,
+            evidence: Any = evidence,
+        ) -> None:
             changed = list(parts)
             changed[i] = new
             out.append(Case("orders", error, evidence, " ".join(changed), new, fld))
@@ -302,7 +317,9 @@ def order_cases(rng: random.Random, n: int) -> list[Case]:
             wrong_total = round(o["total"] * rng.choice([0.8, 1.1, 1.5]) + 1, 2)
             variant(1, f"Its total is {sym}{wrong_total:.2f}.", "wrong_number", "total")
         else:
-            variant(2, f"It contains {o['items'] + rng.randint(1, 4)} items.", "wrong_number", "items")
+            variant(
+                2, f"It contains {o['items'] + rng.randint(1, 4)} items.", "wrong_number", "items"
+            )
         other = "€" if sym == "$" else "$"
         variant(1, f"Its total is {other}{o['total']:.2f}.", "wrong_unit", "total")
         variant(
@@ -342,7 +359,9 @@ def city_cases(rng: random.Random, n: int) -> list[Case]:
         r = rows[k]
         pop = r["population"]
         parts = [
-            rng.choice([f"{r['city']} is in {r['country']}.", f"{r['city']} lies in {r['country']}."]),
+            rng.choice(
+                [f"{r['city']} is in {r['country']}.", f"{r['city']} lies in {r['country']}."]
+            ),
             rng.choice(
                 [
                     f"{r['city']} has a population of {pop}.",
@@ -354,7 +373,14 @@ def city_cases(rng: random.Random, n: int) -> list[Case]:
         evidence = text
         out.append(Case("cities", "faithful", evidence, " ".join(parts)))
 
-        def variant(i: int, new: str, error: str, fld: str) -> None:
+        def variant(
+            i: int,
+            new: str,
+            error: str,
+            fld: str,
+            parts: list[str] = parts,
+            evidence: Any = evidence,
+        ) -> None:
             changed = list(parts)
             changed[i] = new
             out.append(Case("cities", error, evidence, " ".join(changed), new, fld))
@@ -414,7 +440,9 @@ def evaluate(cases: list[Case], gate: QualityGate) -> dict[str, Any]:
         contradicted = [v for v in report.verdicts if v.contradiction is not None]
         if case.error == "faithful":
             s["contradicted"] += bool(contradicted)
-            s["all_grounded"] += all(v.grade is Grade.GROUNDED for v in report.verdicts if v.counted)
+            s["all_grounded"] += all(
+                v.grade is Grade.GROUNDED for v in report.verdicts if v.counted
+            )
             decision = gate.decide(case.answer, report)
             s["gate_rejects"] += decision.metadata.decision != "pass"
             if contradicted and len(examples) < 10:
@@ -423,7 +451,9 @@ def evaluate(cases: list[Case], gate: QualityGate) -> dict[str, Any]:
         target = _target_verdicts(report, case.answer, case.target)
         found = [v.contradiction for v in target if v.contradiction is not None]
         s["contradicted"] += bool(found)
-        s["named"] += any(c.field and c.field.endswith(case.field) for c in found)
+        s["named"] += any(
+            (getattr(c, "field", None) or "").endswith(case.field) and case.field for c in found
+        )
         s["flagged"] += any(v.grade is not Grade.GROUNDED for v in target)
         decision = gate.decide(case.answer, report)
         s["gate_rejects"] += decision.metadata.decision != "pass"
@@ -435,9 +465,19 @@ def main() -> int:
     ap.add_argument("--split", choices=sorted(SEEDS), default="report")
     ap.add_argument("--records", type=int, default=40, help="records per family per seed")
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument(
+        "--as-text",
+        action="store_true",
+        help="pass dict evidence as its JSON text (what a tool's ToolMessage carries; for "
+        "measuring a version that reads no dicts)",
+    )
     args = ap.parse_args()
     gate = QualityGate()
     cases = [c for seed in SEEDS[args.split] for c in build_cases(seed, args.records)]
+    if args.as_text:
+        for c in cases:
+            if not isinstance(c.evidence, str):
+                c.evidence = json.dumps(c.evidence, ensure_ascii=False)
     start = time.perf_counter()
     stats = evaluate(cases, gate)
     elapsed = time.perf_counter() - start

@@ -263,7 +263,9 @@ class EvidenceIndex:
                     self._ids.add(given.id)
                 continue
             if isinstance(src, StructuredSource):  # one chunk per field, id = its path
-                root = src.root if src.root not in self._source_ids else self._free_source_id(src.root)
+                root = (
+                    src.root if src.root not in self._source_ids else self._free_source_id(src.root)
+                )
                 self._source_ids.add(root)
                 for chunk in src.chunks(root):
                     if chunk.id not in self._ids:

@@ -83,7 +83,7 @@ _FILLER = frozenset(
      "specialize", "feature", "come", "cost", "day", "daily", "week", "weekly", "hour",
      "listing", "record", "customer", "available", "also", "each", "per", "every", "total",
      "order", "item", "city", "town", "state", "street", "list", "listed", "show", "say",
-     "value", "amount", "come", "paid", "placed", "status", "currently", "accept", "range",
+     "value", "amount", "paid", "placed", "status", "currently", "accept", "range",
      "lie", "sit", "home", "contain", "include", "hold", "have", "people", "live"}
 )  # fmt: skip
 _WEEKDAYS = frozenset(
@@ -99,7 +99,7 @@ _UNITS: dict[str, str] = {
     "l": "l", "liter": "l", "litre": "l", "ml": "ml", "gb": "gb", "mb": "mb", "tb": "tb",
     "kwh": "kwh", "wh": "wh", "w": "w", "watt": "w", "kw": "kw", "min": "min",
     "minute": "min", "hr": "h", "h": "h", "sqkm": "km2", "km2": "km2", "mph": "mph",
-    "kmh": "kmh", "km2": "km2", "mi2": "mi2", "m2": "m2", "ft2": "ft2",
+    "kmh": "kmh", "mi2": "mi2", "m2": "m2", "ft2": "ft2",
 }  # fmt: skip
 _CURRENCY_KEYS = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "chf": "CHF"}
 _CURRENCY_WORDS = {"dollar": "USD", "euro": "EUR", "pound": "GBP", "yen": "JPY"}
@@ -199,9 +199,7 @@ class FieldDecision:
     structured: bool = False
 
 
-_TABLES: weakref.WeakKeyDictionary[EvidenceIndex, tuple[int, _Table]] = (
-    weakref.WeakKeyDictionary()
-)
+_TABLES: weakref.WeakKeyDictionary[EvidenceIndex, tuple[int, _Table]] = weakref.WeakKeyDictionary()
 
 
 def _group(fid: str) -> str:
@@ -254,9 +252,8 @@ def _table(index: EvidenceIndex) -> _Table | None:
     for rec, fs in by_record.items():
         for f in fs:
             joined = "".join(f.keys)
-            if not f.context and (joined in _NAME_KEYS or joined in _ID_KEYS):
-                if len(f.value) >= 2:
-                    names.setdefault(rec, []).append(f.words)
+            if not f.context and joined in _NAME_KEYS | _ID_KEYS and len(f.value) >= 2:
+                names.setdefault(rec, []).append(f.words)
         label = re.search(r"row\(([^)]*)\)$", rec)
         if label:
             names.setdefault(rec, []).append(_words(label[1]))
@@ -337,7 +334,7 @@ def _claim_currency(text: str, q: Quantity) -> str:
 
 
 def _as_number(text: str, q: Quantity) -> Quantity:
-    """"1007 km²" is an amount, not the year 1007."""
+    """ "1007 km²" is an amount, not the year 1007."""
     if q.kind == "date" and q.raw.isdigit() and _claim_unit(text, q):
         return replace(q, kind="number", value=float(q.raw), precision=len(q.raw.strip("0")))
     return q
@@ -381,9 +378,7 @@ def _alignment(f: _Field, claim_words: set[str]) -> int:
     return hits
 
 
-def _decide(
-    text: str, table: _Table, carried: set[str], index: EvidenceIndex
-) -> FieldDecision:
+def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -> FieldDecision:
     text = untokenise(text)
     words = _words(text)
     word_set = set(words)
@@ -436,9 +431,7 @@ def _decide(
             continue
         letters = [w for w in f.words if not w.isdigit()]
         if decided and len(letters) >= 2:
-            pattern = r"\b" + r"\W+".join(
-                r"\d+" if w.isdigit() else re.escape(w) for w in f.words
-            )
+            pattern = r"\b" + r"\W+".join(r"\d+" if w.isdigit() else re.escape(w) for w in f.words)
             m = re.search(pattern, " ".join(words))
             if m is not None:
                 out.contradiction = Contradiction(
@@ -546,9 +539,7 @@ def _decide(
                     and any(word_weight(w) > 0 for w in it)
                     and _contains(words, it) >= 0
                     and not any(_contains(it, mine) >= 0 for mine in f.items)
-                    and not any(
-                        _contains(g.words, it) >= 0 for g in scope if g is not f
-                    )
+                    and not any(_contains(g.words, it) >= 0 for g in scope if g is not f)
                 ):
                     chunk = index.chunks[f.chunk]
                     out.contradiction = Contradiction(
@@ -572,7 +563,7 @@ def _decide(
     days = word_set & _WEEKDAYS
     if days and not days <= {k for f in stated for k in f.key_set}:
         return out
-    total = hit = 0.0
+    total = got = 0.0
     for w in words:
         if not w or w.isdigit() or any(w in _words(q.raw) for q in claim_qs):
             continue
@@ -581,13 +572,12 @@ def _decide(
             continue
         total += weight
         if w in covered or w in _FILLER:
-            hit += weight
-    if total and hit / total < _COVERED:
+            got += weight
+    if total and got / total < _COVERED:
         return out
-    seen: set[int] = set()
     # Identifiers last: "Order 1043 totals €42.50" cites the total first.
     ordered = sorted(stated, key=lambda f: "".join(f.keys) in _NAME_KEYS | _ID_KEYS)
-    out.grounded = [f.chunk for f in ordered if not (f.chunk in seen or seen.add(f.chunk))]
+    out.grounded = list(dict.fromkeys(f.chunk for f in ordered))
     return out
 
 
@@ -687,14 +677,18 @@ def apply_field_decisions(
         if decision.structured and sig.top and _is_field(index, index.chunks[sig.top[0][0]].id):
             # About a record, stated by none of its fields: prose similarity to "key: value"
             # statements is no support ("offers home delivery" next to ``listing.name``).
-            verdict = replace(verdict, support=min(verdict.support, _UNSTATED_SUPPORT))
+            capped = min(verdict.support, _UNSTATED_SUPPORT)
+            verdict = replace(verdict, support=capped)  # noqa: PLW2901
         found = sig.contradiction
         read = found.evidence_id if found is not None else verdict.evidence_id
         if found is None and verdict.contradicted and sig.top:
             read = read or index.chunks[sig.top[0][0]].id
         if (
-            verdict.contradicted or found is not None
-        ) and (found is None or found.field is None) and read and _is_field(index, read):
+            (verdict.contradicted or found is not None)
+            and (found is None or found.field is None)
+            and read
+            and _is_field(index, read)
+        ):
             sig.contradiction = None  # prose slot alignment does not read field statements
             out.append(replace(verdict, contradicted=False))
             continue

@@ -95,9 +95,7 @@ class StructuredSource:
                     if any(ch.isalnum() for ch in text):
                         meta = {**self.metadata, FIELD_KEY: {**info, "kind": "text"}}
                         out.append(
-                            EvidenceChunk(
-                                id=f"{fid}#{k}", text=text, source_id=base, metadata=meta
-                            )
+                            EvidenceChunk(id=f"{fid}#{k}", text=text, source_id=base, metadata=meta)
                         )
                 continue
             meta = {**self.metadata, FIELD_KEY: {**info, "kind": "value"}}
@@ -324,8 +322,10 @@ def recognise(item: Any) -> StructuredSource | None:
         artifact = item.artifact
         if isinstance(artifact, Mapping) and not _document_like(artifact):
             return _from_data(artifact, name, meta)
-        if isinstance(artifact, list) and artifact and all(
-            isinstance(a, Mapping) and not _document_like(a) for a in artifact
+        if (
+            isinstance(artifact, list)
+            and artifact
+            and all(isinstance(a, Mapping) and not _document_like(a) for a in artifact)
         ):
             return _from_data(artifact, name, meta)
         content = item.content
