@@ -135,6 +135,7 @@ class Contradiction(_Model):
         evidence_value: The value the evidence gives instead ("" for a missing negation).
         evidence_id: The chunk that disagrees.
         quote: The disagreeing evidence text.
+        field: The structured field that disagrees (``listing.hours.Tuesday``), if any.
     """
 
     kind: ContradictionKind
@@ -142,6 +143,7 @@ class Contradiction(_Model):
     evidence_value: str
     evidence_id: str
     quote: str
+    field: str | None = None
 
     def describe(self) -> str:
         """One sentence naming both values, e.g. ``the evidence says 2020, not 2019``.
@@ -149,6 +151,8 @@ class Contradiction(_Model):
         A bare number gets the unit the evidence writes after it (``the evidence says 504 Wh,
         not 650 Wh``): the two values fill the same slot, so they share the unit.
         """
+        if self.field is not None:  # a structured field, named (grounding/fields.py)
+            return f"`{self.field}` says {self.evidence_value}, not {self.claim_value}"
         if self.kind == "negation":
             return f"the evidence states the opposite: {self.quote!r}"
         evidence, claim = self.evidence_value, self.claim_value

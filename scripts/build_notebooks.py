@@ -280,6 +280,67 @@ The same agent, a stricter profile for one call (and `pass_with_warning` instead
 result = agent.invoke({"messages": [("user", "How long is the warranty on the Kestrel P3?")]}, config)
 meta = result["messages"][-1].response_metadata["qgate"]
 print(meta["profile"], meta["decision"], "-", meta["warning"])"""),
+    md("""
+## Structured evidence: a tool that returns JSON
+Agents often answer from a tool's JSON rather than from prose. The gate reads a dict, a JSON
+string, a list of records or a table as **fields**, one statement per field with its path as
+the id (`get_listing.hours.Tuesday: 11:00-21:00`), and compares claims with them by type:
+times and ranges ("from 11 am to 9 pm" is `11:00-21:00`), money with its currency, booleans,
+list items. A value that differs from its field is a contradiction naming the field; a claim
+about a field the record lacks is unsupported. The same code as
+[examples/structured_tool.py](../examples/structured_tool.py):
+"""),
+    code("""from typing import Any
+
+from langchain_core.tools import tool
+
+
+@tool
+def get_listing(name: str) -> dict[str, Any]:
+    \"\"\"Look up a business listing by name.\"\"\"
+    return {
+        "name": "Harbor Noodle House", "address": "112 Pier St", "city": "Santa Barbara",
+        "state": "CA", "categories": "Noodles, Ramen",
+        "hours": {"Monday": "11:00-21:00", "Tuesday": "11:00-21:00", "Friday": "11:00-23:00"},
+        "attributes": {"WiFi": "free", "OutdoorSeating": False}, "stars": 4.5,
+    }
+
+
+DRAFTS = [
+    "Harbor Noodle House is a ramen restaurant at 112 Pier St, Santa Barbara, CA. "
+    "They are open on Tuesdays from 11 am to 10 pm and offer free Wi-Fi.",
+    "Harbor Noodle House is a ramen restaurant at 112 Pier St, Santa Barbara, CA. "
+    "They are open on Tuesdays from 11 am to 9 pm and offer free Wi-Fi.",
+]
+
+
+def respond_listing(messages: list[BaseMessage]) -> AIMessage:
+    if not any(isinstance(m, ToolMessage) for m in messages):
+        call = {"name": "get_listing", "args": {"name": "Harbor Noodle House"}, "id": "call-1"}
+        return AIMessage("", tool_calls=[call])
+    retries = sum(isinstance(m, HumanMessage) for m in messages) - 1
+    return AIMessage(DRAFTS[min(retries, len(DRAFTS) - 1)])
+
+
+listing_agent = create_agent(
+    ScriptedChatModel(respond=respond_listing),
+    tools=[get_listing],
+    middleware=[QualityGateMiddleware(policy=GatePolicy(max_retries=2))],
+    checkpointer=InMemorySaver(),
+)
+config = {"configurable": {"thread_id": "listing"}}
+result = listing_agent.invoke(
+    {"messages": [("user", "Tell me about Harbor Noodle House and its Tuesday hours.")]}, config
+)
+final = result["messages"][-1]
+for draft in final.response_metadata["qgate_rejected_drafts"]:
+    print("rejected:", draft["draft"])
+    print(draft["guidance"])
+meta = final.response_metadata["qgate"]
+print("answer:", final.content)
+print(meta["decision"], round(meta["score"], 2), "retries used:", meta["retries_used"])
+for c in meta["claims"]:
+    print(f"  {c['grade']:<10} {c['text']}  [{', '.join(c['evidence_ids'])}]")"""),
 ]
 
 NOTEBOOKS["03_graph_gate.ipynb"] = [

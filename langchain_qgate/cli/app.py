@@ -98,6 +98,13 @@ def _jsonl_document(p: str, n: int, line: str) -> Any:
     return Document(page_content=str(text), metadata={"source": f"{p}:{n}", **meta})
 
 
+def _check_json(p: str, text: str) -> None:
+    try:
+        json.loads(text)
+    except ValueError as exc:
+        raise CliError(f"{p}: not valid JSON ({exc})") from exc
+
+
 def _evidence_docs(paths: Sequence[str]) -> list[Any]:
     from langchain_core.documents import Document
 
@@ -109,6 +116,8 @@ def _evidence_docs(paths: Sequence[str]) -> list[Any]:
                 if line.strip():
                     docs.append(_jsonl_document(p, n, line))
         else:
+            if p.endswith(".json"):  # structured evidence: one field per statement
+                _check_json(p, text)
             docs.append(Document(page_content=text, metadata={"source": Path(p).name}))
     return docs
 
@@ -243,7 +252,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--evidence",
         nargs="+",
         required=True,
-        help="evidence files (text, markdown, or JSONL of documents); - for stdin",
+        help="evidence files (text, markdown, JSON records/tables, or JSONL of documents); "
+        "- for stdin",
     )
     check.add_argument("--answer", required=True, help="the answer file; - for stdin")
     check.add_argument("--question", default=None, help="the question the answer responds to")

@@ -30,6 +30,7 @@ from langchain_qgate.grounding.checks import (
 )
 from langchain_qgate.grounding.segment import split_sentences
 from langchain_qgate.grounding.slots import Passage, passage
+from langchain_qgate.grounding.structured import StructuredSource, recognise
 from langchain_qgate.schemas import EvidenceChunk
 
 if TYPE_CHECKING:
@@ -85,18 +86,22 @@ def _from_document(doc: Any) -> _Source:
     return _Source(str(sid) if sid else _hash_id(text), text, meta)
 
 
-def to_sources(evidence: EvidenceInput) -> list[_Source | EvidenceChunk]:
+def to_sources(evidence: EvidenceInput) -> list[_Source | EvidenceChunk | StructuredSource]:
     """Normalise any supported evidence input into sources (or ready-made chunks)."""
     from langchain_core.documents import Document
     from langchain_core.messages import BaseMessage, ToolMessage
 
-    out: list[_Source | EvidenceChunk] = []
+    out: list[_Source | EvidenceChunk | StructuredSource] = []
     open_containers: set[int] = set()  # ids of the sequences being visited (cycle guard)
 
     def visit(item: Any) -> None:
         if item is None:
             return
-        if isinstance(item, EvidenceChunk):
+        # Structured evidence (JSON, records, tables) becomes fields: grounding/structured.py
+        fields = recognise(item) if isinstance(item, str | Document | Mapping) else None
+        if fields is not None:
+            out.append(fields)
+        elif isinstance(item, EvidenceChunk):
             out.append(item)
         elif isinstance(item, str):
             if item.strip():
@@ -109,6 +114,9 @@ def to_sources(evidence: EvidenceInput) -> list[_Source | EvidenceChunk]:
             if artifact is not None and all(isinstance(d, Document) for d in docs):
                 for d in docs:
                     visit(d)
+                return
+            if (fields := recognise(item)) is not None:  # JSON content or artifact
+                out.append(fields)
                 return
             text = content_to_text(item.content)
             if text.strip():
@@ -253,6 +261,18 @@ class EvidenceIndex:
                     views.append(untokenise(given.text))
                     opened.append(open_subject(views[-1]))
                     self._ids.add(given.id)
+                continue
+            if isinstance(src, StructuredSource):  # one chunk per field, id = its path
+                root = (
+                    src.root if src.root not in self._source_ids else self._free_source_id(src.root)
+                )
+                self._source_ids.add(root)
+                for chunk in src.chunks(root):
+                    if chunk.id not in self._ids:
+                        new.append(chunk)
+                        views.append(untokenise(chunk.text))
+                        opened.append(False)
+                        self._ids.add(chunk.id)
                 continue
             base = repair_text(src.id)
             sid = base if base not in self._source_ids else self._free_source_id(base)

@@ -25,6 +25,7 @@ from langchain_qgate.grounding.checks import content_stems, coverage, stem
 from langchain_qgate.grounding.claims import REASONING_TRIGGERS, extract_claims
 from langchain_qgate.grounding.evidence import EvidenceIndex, EvidenceInput, content_to_text
 from langchain_qgate.grounding.features import ClaimSignals, compute_signals
+from langchain_qgate.grounding.fields import apply_field_decisions
 from langchain_qgate.grounding.verifiers import (
     DeterministicVerifier,
     VerificationItem,
@@ -203,6 +204,7 @@ class HallucinationMonitor:
         question: str | None,
     ) -> GroundingReport:
         base = {"evidence_count": len(index), "question": question, "model_name": self.model_name}
+        verdicts = apply_field_decisions(items, verdicts, index)  # structured evidence: fields
         if not claims:
             return GroundingReport(
                 score=self.policy.no_claims_score,

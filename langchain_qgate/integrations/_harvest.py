@@ -18,6 +18,7 @@ from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
 
 from langchain_qgate.errors import InvalidInputError
+from langchain_qgate.grounding.structured import is_records
 from langchain_qgate.schemas import EvidenceChunk
 
 __all__ = [
@@ -144,6 +145,10 @@ def tool_output_evidence(
             "source": f"tool:{output.name or tool_name or 'tool'}",
             "tool_call_id": output.tool_call_id,
         }
+        data = output.artifact  # a dict or records: structured evidence (grounding/structured)
+        if (isinstance(data, Mapping) and "page_content" not in data) or is_records(data):
+            text = json.dumps(data, default=str, ensure_ascii=False)
+            return [Document(page_content=text, metadata=source, id=output.tool_call_id or None)]
         if output.artifact is not None:
             items = _artifact_items(output.artifact, source)
             if items is not None:

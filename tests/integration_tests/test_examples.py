@@ -90,6 +90,14 @@ EXPECTED: dict[str, list[Expected]] = {
         re.compile(r"fabricated +[0-9.]+  The company is listed on the Frankfurt stock exchange\."),
         "[second-opinion: not stated in the evidence]",
     ],
+    "structured_tool.py": [
+        "rejected draft: Harbor Noodle House is a ramen restaurant at 112 Pier St",
+        "`get_listing.hours.Tuesday` says 11:00-21:00, not 10 pm",
+        "decision pass",
+        "retries 1",
+        "supported by get_listing.hours.Tuesday",
+        "[2] get_listing.hours.Tuesday: 11:00-21:00",
+    ],
     # Written by the integrations engineer; run here so that every example stays executed.
     "demo_agent.py": [
         "Nordlicht shipped 1,150 robots in 2024",

@@ -72,3 +72,29 @@ def test_detection_beats_chance_and_the_naive_baseline_on_held_out_rows(
     assert entry["positives"] == min(100, available)
     assert entry["auroc"] > 0.55
     assert entry["auroc"] > entry["baseline"]["auroc"]
+
+
+@pytest.mark.model
+def test_real_model_issue_14_listing_is_read_as_fields(monitor) -> None:
+    # The issue's example: on main the faithful answer was "the evidence says 11, not 9".
+    listing = {
+        "name": "Harbor Noodle House",
+        "address": "112 Pier St",
+        "city": "Santa Barbara",
+        "state": "CA",
+        "categories": "Noodles, Ramen",
+        "hours": {"Tuesday": "11:00-21:00"},
+    }
+    faithful = (
+        "Harbor Noodle House is a ramen restaurant at 112 Pier St, Santa Barbara, CA. "
+        "They are open on Tuesdays from 11 am to 9 pm."
+    )
+    report = monitor.verify_grounding(faithful, {"listing": listing})
+    assert [v.grade for v in report.verdicts] == [Grade.GROUNDED, Grade.GROUNDED]
+    assert report.verdicts[1].evidence[0].evidence_id == "listing.hours.Tuesday"
+    wrong = faithful.replace("9 pm", "10 pm")
+    (_, v) = monitor.verify_grounding(wrong, {"listing": listing}).verdicts
+    assert v.reason == "contradicted: `listing.hours.Tuesday` says 11:00-21:00, not 10 pm"
+    (v,) = monitor.verify_grounding("They offer home delivery.", {"listing": listing}).verdicts
+    assert v.grade is not Grade.GROUNDED
+    assert v.contradiction is None

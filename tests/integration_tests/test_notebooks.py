@@ -44,6 +44,8 @@ EXPECTED: dict[str, list[Expected]] = {
         "Every Nordlicht robot, including the Kestrel P3, comes with a 24-month warranty.",
         "'decision': 'edit'",
         "strict pass_with_warning",
+        "`get_listing.hours.Tuesday` says 11:00-21:00, not 10 pm",
+        "[get_listing.hours.Tuesday, get_listing.attributes.WiFi]",
     ],
     "03_graph_gate.ipynb": [
         "quality_gate",

@@ -114,7 +114,12 @@ def test_unsupported_evidence_type_is_a_value_error(hashing_embedder) -> None:
     with pytest.raises(InvalidInputError, match="unsupported evidence type int"):
         EvidenceIndex([42], embedder=hashing_embedder)
     with pytest.raises(ValueError, match="page_content"):
-        EvidenceIndex([{"title": "no text"}], embedder=hashing_embedder)
+        EvidenceIndex([{"page_content": 5}], embedder=hashing_embedder)
+    with pytest.raises(ValueError, match="page_content"):
+        EvidenceIndex([{"title": None}], embedder=hashing_embedder)  # a record with no value
+    # A record with values is structured evidence: one statement per field.
+    index = EvidenceIndex([{"title": "no text"}], embedder=hashing_embedder)
+    assert [c.text for c in index.chunks] == ["record.title: no text"]
 
 
 def test_embeddings_are_cached_by_content(hashing_embedder) -> None:

@@ -1,0 +1,704 @@
+"""Typed matching of claims against structured fields (see ``structured``).
+
+A claim about a record is compared with the record's fields by value type, not as prose:
+
+- numbers, money and percentages with their units and currency ("2.5 kg", ``"total": 42.5``
+  with ``"currency": "EUR"``), dates in any notation, times of day and ranges
+  (``"11:00-21:00"`` is "from 11 am to 9 pm");
+- booleans by polarity (``"WiFi": "free"`` is "offers free Wi-Fi"; ``false`` is "no Wi-Fi");
+- enumerations and lists by item ("Noodles, Ramen" supports "a ramen restaurant");
+- other text by its words ("112 Pier St").
+
+Which field a claim's value fills is read from the key words the claim uses ("open on
+Tuesdays" names ``hours.Tuesday``; "costs", "total", "rated" and a few other synonyms name the
+usual keys). The decision, precision first:
+
+- **grounded**: every value of the claim is the value of a field of the record the claim is
+  about, and the claim's other words are the record's name, the fields' keys or filler;
+- **contradicted**: a value fills the slot of exactly one field of that record (same key, same
+  type) and differs from it, or it is a sibling record's value of the same field;
+- anything else is left to the prose path, except that a contradiction the prose path reads
+  in a field statement is dropped: a field without a typed conflict is "unsupported".
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from langchain_qgate.grounding.checks import (
+    Quantity,
+    comparable,
+    extract_quantities,
+    negated_spans,
+    quantities_match,
+    tokens,
+    untokenise,
+    word_weight,
+)
+from langchain_qgate.grounding.structured import field_info
+from langchain_qgate.grounding.verifiers import VerificationItem, VerifierVerdict
+from langchain_qgate.schemas import Contradiction
+
+if TYPE_CHECKING:
+    from langchain_qgate.grounding.evidence import EvidenceIndex
+
+__all__ = ["FieldDecision", "apply_field_decisions", "decide_claims"]
+
+_NAME_KEYS = frozenset({"name", "title", "businessname", "productname", "label", "company"})
+_ID_KEYS = frozenset({"id", "orderid", "ordernumber", "sku", "code", "number"})
+_GENERIC_KEYS = frozenset(
+    {"attribute", "info", "data", "detail", "value", "meta", "stat", "spec", "restaurant",
+     "business", "has", "is", "good", "for", "result", "record", "row", "the", "of"}
+)  # fmt: skip
+# Claim words that name a key without spelling it.
+_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "hour": ("open", "close", "closed", "opens", "closes", "until", "from", "hours"),
+    "price": ("cost", "costs", "priced", "sell", "sells", "pay"),
+    "total": ("cost", "costs", "came", "paid", "amount", "charged", "totaled", "totalled"),
+    "amount": ("cost", "costs", "paid", "charged"),
+    "star": ("rated", "rating", "stars"),
+    "rating": ("rated", "stars", "star"),
+    "reviewcount": ("review", "reviews"),
+    "address": ("located", "at"),
+    "population": ("people", "inhabitant", "resident", "populat"),
+    "weight": ("weigh", "weighs", "heavy"),
+    "length": ("long",),
+    "height": ("tall", "high"),
+    "area": ("cover", "covers", "square"),
+    "quantity": ("unit", "item", "piece"),
+    "qty": ("unit", "item", "piece"),
+    "date": ("on",),
+    "founded": ("found", "establish", "established"),
+    "year": ("in",),
+    "wifi": ("wi", "internet"),
+    "category": ("type", "kind", "cuisine"),
+}
+_FILLER = frozenset(
+    {"restaurant", "place", "spot", "business", "shop", "store", "eatery", "located",
+     "location", "situated", "based", "open", "offer", "provide", "serve", "serving",
+     "specialize", "feature", "come", "cost", "day", "daily", "week", "weekly", "hour",
+     "listing", "record", "customer", "available", "also", "each", "per", "every", "total",
+     "order", "item", "city", "town", "state", "street", "list", "listed", "show", "say",
+     "value", "amount", "paid", "placed", "status", "currently", "accept", "range",
+     "lie", "sit", "home", "contain", "include", "hold", "have", "people", "live"}
+)  # fmt: skip
+_WEEKDAYS = frozenset(
+    {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+)
+_TRUE = frozenset({"true", "yes", "y", "free", "available", "included", "1"})
+_FALSE = frozenset({"false", "no", "n", "none", "unavailable", "0"})
+_UNITS: dict[str, str] = {
+    "kg": "kg", "kilogram": "kg", "kilo": "kg", "g": "g", "gram": "g", "lb": "lb",
+    "pound": "lb", "lbs": "lb", "oz": "oz", "ounce": "oz", "km": "km", "kilometer": "km",
+    "kilometre": "km", "mi": "mi", "mile": "mi", "m": "m", "meter": "m", "metre": "m",
+    "cm": "cm", "mm": "mm", "ft": "ft", "foot": "ft", "feet": "ft", "in": "in", "inch": "in",
+    "l": "l", "liter": "l", "litre": "l", "ml": "ml", "gb": "gb", "mb": "mb", "tb": "tb",
+    "kwh": "kwh", "wh": "wh", "w": "w", "watt": "w", "kw": "kw", "min": "min",
+    "minute": "min", "hr": "h", "h": "h", "sqkm": "km2", "km2": "km2", "mph": "mph",
+    "kmh": "kmh", "mi2": "mi2", "m2": "m2", "ft2": "ft2",
+}  # fmt: skip
+_CURRENCY_KEYS = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "chf": "CHF"}
+_CURRENCY_WORDS = {"dollar": "USD", "euro": "EUR", "pound": "GBP", "yen": "JPY"}
+_SPLIT_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\s./()\[\]-]+")
+_ABBREV = {"st": "street", "ave": "avenue", "rd": "road", "blvd": "boulevard", "dr": "drive"}
+_COVERED = 0.8  # share of the claim's content weight the record must account for
+
+
+def _norm(word: str) -> str:
+    w = word.lower()
+    w = _ABBREV.get(w, w)
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 4 and w.endswith(("ches", "shes", "sses", "xes")):
+        return w[:-2]
+    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+        return w[:-1]
+    return w
+
+
+def _words(text: str) -> list[str]:
+    text = text.replace("²", "2")
+    text = re.sub(r"(?i)\bwi[- ]?fi\b", "wifi", text)
+    text = re.sub(r"(?i)\btake[- ]out\b", "takeout", text)
+    return [_norm(t) for t in tokens(text)]
+
+
+_ITEM_GENERIC = frozenset({"bar", "restaurant", "shop", "place", "store", "house", "food"})
+
+
+def _item(text: str) -> list[str]:
+    """A list item's words; "Sushi Bars" is named by "sushi" ("a sushi restaurant")."""
+    words = _words(text)
+    kept = [w for w in words if w not in _ITEM_GENERIC]
+    return kept if len(words) > 1 and kept else words
+
+
+def _key_words(segment: str) -> list[str]:
+    parts = [p for p in _SPLIT_CAMEL.split(segment) if p]
+    return [_norm(p) for p in parts if not p.isdigit()]
+
+
+@dataclass
+class _Field:
+    chunk: int
+    id: str
+    record: str
+    group: str
+    value: str
+    keys: list[str]  # the leaf key's words; the parents' words are in ``context``
+    context: list[str]
+    quantities: list[Quantity]
+    words: list[str]
+    items: list[list[str]]
+    truth: bool | None
+    unit: str = ""
+    currency: str = ""
+    numeric: bool = False
+
+    @property
+    def key_set(self) -> set[str]:
+        return set(self.keys) | set(self.context)
+
+    def aliases(self) -> set[str]:
+        out = {k for k in self.key_set if k not in _GENERIC_KEYS}
+        joined = "".join(self.keys)
+        out.add(joined)
+        for k in [*list(out), joined]:
+            out.update(_norm(s) for s in _SYNONYMS.get(k, ()))
+        return out
+
+
+@dataclass
+class _Table:
+    fields: list[_Field]
+    by_record: dict[str, list[_Field]]
+    names: dict[str, list[list[str]]]
+    tops: set[str]
+
+
+@dataclass
+class FieldDecision:
+    """What the fields say about one claim.
+
+    Attributes:
+        grounded: Chunk indexes of the fields that state the claim (empty: not grounded).
+        contradiction: The field the claim contradicts, named.
+        chunk: Index of the contradicting field's chunk.
+        records: The records the claim is about (carried to the next claim).
+        structured: Whether the claim is about structured evidence at all.
+    """
+
+    grounded: list[int] = field(default_factory=list)
+    contradiction: Contradiction | None = None
+    chunk: int = -1
+    records: set[str] = field(default_factory=set)
+    structured: bool = False
+
+
+_TABLES: weakref.WeakKeyDictionary[EvidenceIndex, tuple[int, _Table]] = weakref.WeakKeyDictionary()
+
+
+def _group(fid: str) -> str:
+    return re.sub(r"row\([^)]*\)", "row(*)", re.sub(r"\[\d+\]", "[*]", fid))
+
+
+def _table(index: EvidenceIndex) -> _Table | None:
+    cached = _TABLES.get(index)
+    if cached is not None and cached[0] == len(index.chunks):
+        return cached[1]
+    fields: list[_Field] = []
+    for i, chunk in enumerate(index.chunks):
+        info = field_info(chunk)
+        if info is None or info.get("kind") != "value":
+            continue
+        fid, record, value = info["path"], info["record"], info["value"]
+        rel = fid[len(record) :].lstrip(".") if fid.startswith(record) else fid
+        segments = [s for s in re.split(r"\.(?![^(]*\))", rel) if s]
+        keys = _key_words(segments[-1]) if segments else []
+        context = [w for s in segments[:-1] for w in _key_words(s)]
+        quantities = extract_quantities(value)
+        low = value.strip().lower()
+        truth = True if low in _TRUE else False if low in _FALSE else None
+        items = [_item(p) for p in value.split(",")] if "," in value else [_item(value)]
+        f = _Field(
+            chunk=i,
+            id=fid,
+            record=record,
+            group=_group(fid),
+            value=value,
+            keys=keys,
+            context=context,
+            quantities=quantities,
+            words=_words(value),
+            items=[it for it in items if it],
+            truth=truth,
+            numeric=_numeric(value, quantities),
+        )
+        f.unit = _field_unit(f)
+        fields.append(f)
+    if not fields:
+        _TABLES[index] = (len(index.chunks), _Table([], {}, {}, set()))
+        return None
+    by_record: dict[str, list[_Field]] = {}
+    for f in fields:
+        by_record.setdefault(f.record, []).append(f)
+    for f in fields:  # money: the record's currency field, or the key's currency suffix
+        f.currency = _field_currency(f, by_record.get(f.record, []))
+    names: dict[str, list[list[str]]] = {}
+    for rec, fs in by_record.items():
+        for f in fs:
+            joined = "".join(f.keys)
+            if not f.context and joined in _NAME_KEYS | _ID_KEYS and len(f.value) >= 2:
+                names.setdefault(rec, []).append(f.words)
+        label = re.search(r"row\(([^)]*)\)$", rec)
+        if label:
+            names.setdefault(rec, []).append(_words(label[1]))
+    tops = {rec.split(".", 1)[0].split("[", 1)[0] for rec in by_record}
+    table = _Table(fields, by_record, names, tops)
+    _TABLES[index] = (len(index.chunks), table)
+    return table
+
+
+_SCALE_WORDS = frozenset({"hundred", "thousand", "million", "billion", "trillion", "to", "and"})
+
+
+def _numeric(value: str, quantities: list[Quantity]) -> bool:
+    """Whether the value is its figures (and units): "11:00-21:00", "3.6 million", "2.5 kg"."""
+    if not quantities:
+        return False
+    rest = value
+    for q in reversed(quantities):
+        rest = rest[: q.start] + " " + rest[q.end :]
+    left = [w.lower() for w in tokens(rest) if not w.isdigit()]
+    return all(w in _SCALE_WORDS or _norm(w) in _UNITS for w in left) or len("".join(left)) <= 3
+
+
+def _field_unit(f: _Field) -> str:
+    after = re.search(r"\d\s*([A-Za-z]+)\b", f.value)
+    if after and _norm(after[1]) in _UNITS:
+        return _UNITS[_norm(after[1])]
+    for k in reversed(f.keys):
+        if k in _UNITS and len(f.keys) > 1:
+            return _UNITS[k]
+    return ""
+
+
+def _field_currency(f: _Field, record: list[_Field]) -> str:
+    money = [q for q in f.quantities if q.kind == "money"]
+    if money:
+        return money[0].currency
+    for k in f.keys:
+        if k in _CURRENCY_KEYS:
+            return _CURRENCY_KEYS[k]
+    for other in record:
+        if "".join(other.keys) == "currency" and not other.context:
+            return other.value.strip().upper()[:3]
+    return ""
+
+
+def _contains(words: list[str], seq: list[str]) -> int:
+    """Start of ``seq`` in ``words`` (-1 when absent)."""
+    n = len(seq)
+    if not n:
+        return -1
+    for i in range(len(words) - n + 1):
+        if words[i : i + n] == seq:
+            return i
+    return -1
+
+
+def _claim_unit(text: str, q: Quantity) -> str:
+    m = re.match(r"\s*-?\s*(square\s+|sq\.?\s+)?([A-Za-z]+)([²2]?)(?!\w)", text[q.end :], re.I)
+    if m is None:
+        return ""
+    unit = _UNITS.get(_norm(m[2]), "")
+    if unit and (m[1] or m[3]):
+        return f"{unit}2"
+    return unit
+
+
+def _claim_currency(text: str, q: Quantity) -> str:
+    if q.kind == "money" and q.currency:
+        return q.currency
+    m = re.match(r"\s*([A-Za-z]+)\b", text[q.end :])
+    if m is not None:
+        word = m[1]
+        if word.lower() in _CURRENCY_KEYS:
+            return _CURRENCY_KEYS[word.lower()]
+        return _CURRENCY_WORDS.get(_norm(word), "")
+    return ""
+
+
+def _as_number(text: str, q: Quantity) -> Quantity:
+    """ "1007 km²" is an amount, not the year 1007."""
+    if q.kind == "date" and q.raw.isdigit() and _claim_unit(text, q):
+        return replace(q, kind="number", value=float(q.raw), precision=len(q.raw.strip("0")))
+    return q
+
+
+def _close(q: Quantity, e: Quantity) -> bool:
+    """A figure written with fewer digits than the field's is a rounding only within 2%
+    ("$42" for 42.50, not "4 stars" for 4.5), unless the claim says it is approximate."""
+    if q.hedged or q.precision >= e.precision or q.kind in ("date", "time"):
+        return True
+    return any(abs(a - b) <= 0.02 * max(abs(b), 1e-9) for a in q.values() for b in e.values())
+
+
+def _value_match(text: str, q: Quantity, f: _Field) -> str:
+    """``same``, ``unit`` (same figure, another unit or currency) or ``differs``."""
+    if not any(quantities_match(q, e) and _close(q, e) for e in f.quantities):
+        return "differs"
+    claim_unit = _claim_unit(text, q)
+    if claim_unit and f.unit and claim_unit != f.unit:
+        return "unit"
+    currency = _claim_currency(text, q)
+    if currency and f.currency and currency != f.currency:
+        return "unit"
+    return "same"
+
+
+def _alignment(f: _Field, claim_words: set[str]) -> int:
+    leaf = {k for k in f.keys if k not in _GENERIC_KEYS}
+    joined = "".join(f.keys)
+    hits = len(leaf & claim_words) * 2
+    if joined in claim_words and len(f.keys) > 1:
+        hits += 2
+    for k in [*leaf, joined]:
+        if any(_norm(s) in claim_words for s in _SYNONYMS.get(k, ())):
+            hits += 1
+            break
+    context = {k for k in f.context if k not in _GENERIC_KEYS}
+    hits += len(context & claim_words)
+    if any(_norm(s) in claim_words for k in context for s in _SYNONYMS.get(k, ())):
+        hits += 1
+    return hits
+
+
+def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -> FieldDecision:
+    text = untokenise(text)
+    words = _words(text)
+    word_set = set(words)
+    # The records the claim names, else the one the previous claim was about.
+    named = {
+        rec
+        for rec, names in table.names.items()
+        if any(n and _contains(words, n) >= 0 for n in names)
+    }
+    # The most specific records named (a review's author names the review, not the listing).
+    records = named or carried
+    if not records and len(table.by_record) == 1:
+        records = set(table.by_record)
+    decided = bool(records)
+
+    def in_scope(rec: str) -> bool:
+        if not records:
+            return True
+        return any(
+            rec == r or r.startswith(rec + ".") or r.startswith(rec + "[") or rec.startswith(r)
+            for r in records
+        )
+
+    scope = [f for f in table.fields if in_scope(f.record)]
+    out = FieldDecision(records=records, structured=bool(named) or bool(carried))
+    if not scope:
+        return out
+    covered: set[str] = set()
+    used_spans: list[tuple[int, int]] = []
+    stated: list[_Field] = []
+    for rec in records:
+        for n in table.names.get(rec, []):
+            covered.update(n)
+            at = _contains(words, n)
+            if at >= 0:  # the name says which record; its words are no field's value
+                words = [*words[:at], *([""] * len(n)), *words[at + len(n) :]]
+    claim_qs = [_as_number(text, q) for q in extract_quantities(text) if not q.ordinal]
+    low = text.lower()
+
+    # Text values with figures ("112 Pier St"): stated, or the same words with another figure.
+    for f in scope:
+        if f.numeric or not f.quantities or len(f.words) < 2:
+            continue
+        if _contains(words, f.words) >= 0:
+            stated.append(f)
+            covered.update(f.words)
+            for q in claim_qs:
+                if any(quantities_match(q, e) for e in f.quantities):
+                    used_spans.append((q.start, q.end))
+            continue
+        letters = [w for w in f.words if not w.isdigit()]
+        if decided and len(letters) >= 2:
+            pattern = r"\b" + r"\W+".join(r"\d+" if w.isdigit() else re.escape(w) for w in f.words)
+            m = re.search(pattern, " ".join(words))
+            if m is not None:
+                out.contradiction = Contradiction(
+                    kind="number",
+                    claim_value=_original(text, m[0]),
+                    evidence_value=f.value,
+                    evidence_id=index.chunks[f.chunk].id,
+                    quote=index.chunks[f.chunk].text,
+                    field=f.id,
+                )
+                out.chunk = f.chunk
+                out.structured = True
+                return out
+
+    free = [q for q in claim_qs if not any(s <= q.start < e for s, e in used_spans)]
+    numeric = [f for f in scope if f.quantities and f.numeric]
+    for q in free:
+        candidates = [f for f in numeric if any(comparable(q, e) for e in f.quantities)]
+        if not candidates:
+            return out  # a value no field of its type holds: unsupported
+        scored = [(_alignment(f, word_set), f) for f in candidates]
+        best = max(s for s, _ in scored)
+        top = [f for s, f in scored if s == best] if best > 0 else []
+        matches = [(f, _value_match(text, q, f)) for f in (top or candidates)]
+        same = [f for f, m in matches if m == "same"]
+        if same:
+            stated.append(same[0])
+            covered.update(same[0].keys)
+            continue
+        unit = [f for f, m in matches if m == "unit" and f in top]
+        values = {f.value for f in top}
+        target = unit[0] if unit else (top[0] if len(values) == 1 else None)
+        if target is None or not decided or q.hedged:
+            return out  # no single slot for the value: unsupported, never contradicted
+        chunk = index.chunks[target.chunk]
+        shown = q.raw
+        claim_unit = _claim_unit(text, q) or _claim_currency(text, q)
+        if claim_unit and q.kind != "money":
+            shown = f"{q.raw} {text[q.end :].split()[0].strip('.,;')}"
+        evidence_value = target.value
+        if unit and (target.unit or target.currency):
+            evidence_value = f"{target.value} {target.unit or target.currency}"
+        out.contradiction = Contradiction(
+            kind=q.kind,
+            claim_value=shown,
+            evidence_value=evidence_value,
+            evidence_id=chunk.id,
+            quote=chunk.text,
+            field=target.id,
+        )
+        out.chunk = target.chunk
+        out.structured = True
+        return out
+
+    # Booleans by polarity, lists by item, other text by its words.
+    negated = negated_spans(text)
+    for f in scope:
+        if f.quantities and f.numeric:
+            continue
+        if f in stated:
+            continue
+        if f.truth is not None or (f.value.lower() in ("free", "paid") and f.keys):
+            pos = _key_position(low, f)
+            if pos < 0:
+                continue
+            said = not any(s <= pos < e for s, e in negated)
+            truth = f.truth if f.truth is not None else True
+            if said == truth:
+                stated.append(f)
+                covered.update(f.keys)
+                covered.update(f.words)
+                continue
+            if decided:
+                chunk = index.chunks[f.chunk]
+                out.contradiction = Contradiction(
+                    kind="negation",
+                    claim_value="true" if said else "false",
+                    evidence_value=f.value,
+                    evidence_id=chunk.id,
+                    quote=chunk.text,
+                    field=f.id,
+                )
+                out.chunk = f.chunk
+                out.structured = True
+                return out
+            continue
+        hit = [it for it in f.items if _contains(words, it) >= 0]
+        if hit:
+            if "".join(f.keys) in _NAME_KEYS and not f.context and len(scope) > 1:
+                continue  # the name says which record; it states no fact on its own
+            stated.append(f)
+            for it in hit:
+                covered.update(it)
+            covered.update(f.keys)
+            continue
+        if not decided or f.truth is not None:
+            continue
+        # A sibling record's value of the same field, where this record has another.
+        for other in table.fields:
+            if other.group != f.group or other.record == f.record or other.value == f.value:
+                continue
+            for it in other.items:
+                if (
+                    it
+                    and any(word_weight(w) > 0 for w in it)
+                    and _contains(words, it) >= 0
+                    and not any(_contains(it, mine) >= 0 for mine in f.items)
+                    and not any(_contains(g.words, it) >= 0 for g in scope if g is not f)
+                ):
+                    chunk = index.chunks[f.chunk]
+                    out.contradiction = Contradiction(
+                        kind="entity",
+                        claim_value=_original(text, " ".join(it)),
+                        evidence_value=f.value,
+                        evidence_id=chunk.id,
+                        quote=chunk.text,
+                        field=f.id,
+                    )
+                    out.chunk = f.chunk
+                    out.structured = True
+                    return out
+
+    if not stated:
+        return out
+    out.structured = True
+    for f in stated:
+        covered.update(f.aliases())
+    # Every weekday the claim names must be a key of a field that states it.
+    days = word_set & _WEEKDAYS
+    if days and not days <= {k for f in stated for k in f.key_set}:
+        return out
+    total = got = 0.0
+    for w in words:
+        if not w or w.isdigit() or any(w in _words(q.raw) for q in claim_qs):
+            continue
+        weight = word_weight(w)
+        if weight <= 0 or w in _UNITS:
+            continue
+        total += weight
+        if w in covered or w in _FILLER:
+            got += weight
+    if total and got / total < _COVERED:
+        return out
+    # Identifiers last: "Order 1043 totals €42.50" cites the total first.
+    ordered = sorted(stated, key=lambda f: "".join(f.keys) in _NAME_KEYS | _ID_KEYS)
+    out.grounded = list(dict.fromkeys(f.chunk for f in ordered))
+    return out
+
+
+def _key_position(low: str, f: _Field) -> int:
+    """Where the claim names a boolean field's key (its words, joined or apart), or -1."""
+    keys = [k for k in f.keys if k not in _GENERIC_KEYS]
+    if not keys:
+        return -1
+    variants = ["".join(keys), " ".join(keys), "-".join(keys)]
+    norm = re.sub(r"wi[- ]?fi", "wifi", low)
+    norm = re.sub(r"take[- ]out", "takeout", norm)
+    for v in variants:
+        m = re.search(rf"\b{re.escape(v)}", norm)
+        if m is not None:
+            return m.start()
+    return -1
+
+
+def _original(text: str, normalised: str) -> str:
+    """The claim's own wording of a normalised word sequence (best effort)."""
+    parts = normalised.split()
+    if not parts:
+        return normalised
+    pattern = r"\W+".join(rf"{re.escape(p[:3])}\w*" for p in parts)
+    m = re.search(pattern, text, re.I)
+    return m[0] if m else normalised
+
+
+def decide_claims(texts: Sequence[str], index: EvidenceIndex) -> list[FieldDecision] | None:
+    """Field decisions for claims in answer order (None when the evidence has no fields)."""
+    table = _table(index)
+    if table is None:
+        return None
+    out: list[FieldDecision] = []
+    carried: set[str] = set()
+    for text in texts:
+        decision = _decide(text, table, carried, index)
+        if decision.records:
+            carried = decision.records
+        out.append(decision)
+    return out
+
+
+_GROUNDED_SUPPORT = 0.95  # support of a claim every value of which a field states
+_CONTRADICTED_SUPPORT = 0.05
+_UNSTATED_SUPPORT = 0.3  # a claim about a record that no field states: unsupported
+
+
+def apply_field_decisions(
+    items: Sequence[VerificationItem],
+    verdicts: Sequence[VerifierVerdict],
+    index: EvidenceIndex,
+) -> list[VerifierVerdict]:
+    """Replace the prose verdicts of claims the fields decide; keep the others.
+
+    A grounded claim cites the fields that state it; a contradicted one names its field. A
+    contradiction the prose path read in a field statement, with no typed conflict behind it,
+    is dropped (the claim is then graded on its support: "unsupported" at worst).
+    """
+    decisions = decide_claims([it.claim.text for it in items], index) if items else None
+    if decisions is None:
+        return list(verdicts)
+    out: list[VerifierVerdict] = []
+    for item, verdict, decision in zip(items, verdicts, decisions, strict=True):
+        sig = item.signals
+        scores = dict(sig.top)
+        if decision.contradiction is not None:
+            sig.contradiction = decision.contradiction
+            sig.no_contradiction = 0.0
+            sig.top = [(decision.chunk, scores.get(decision.chunk, 1.0))] + [
+                t for t in sig.top if t[0] != decision.chunk
+            ]
+            sig.aligned = decision.chunk
+            out.append(
+                replace(
+                    verdict,
+                    support=min(verdict.support, _CONTRADICTED_SUPPORT),
+                    contradicted=True,
+                    evidence_id=index.chunks[decision.chunk].id,
+                )
+            )
+            continue
+        if decision.grounded:
+            sig.top = [(i, scores.get(i, 1.0)) for i in decision.grounded]  # the fields only
+            sig.aligned = decision.grounded[0]
+            sig.contradiction = None
+            sig.missing = []
+            out.append(
+                replace(
+                    verdict,
+                    support=max(verdict.support, _GROUNDED_SUPPORT),
+                    contradicted=False,
+                    evidence_id=index.chunks[decision.grounded[0]].id,
+                )
+            )
+            continue
+        if decision.structured and sig.top and _is_field(index, index.chunks[sig.top[0][0]].id):
+            # About a record, stated by none of its fields: prose similarity to "key: value"
+            # statements is no support ("offers home delivery" next to ``listing.name``).
+            capped = min(verdict.support, _UNSTATED_SUPPORT)
+            verdict = replace(verdict, support=capped)  # noqa: PLW2901
+        found = sig.contradiction
+        read = found.evidence_id if found is not None else verdict.evidence_id
+        if found is None and verdict.contradicted and sig.top:
+            read = read or index.chunks[sig.top[0][0]].id
+        if (
+            (verdict.contradicted or found is not None)
+            and (found is None or found.field is None)
+            and read
+            and _is_field(index, read)
+        ):
+            sig.contradiction = None  # prose slot alignment does not read field statements
+            out.append(replace(verdict, contradicted=False))
+            continue
+        out.append(verdict)
+    return out
+
+
+def _is_field(index: EvidenceIndex, evidence_id: str) -> bool:
+    for chunk in index.chunks:
+        if chunk.id == evidence_id:
+            info = field_info(chunk)
+            return info is not None and info.get("kind") == "value"
+    return False

@@ -1,0 +1,347 @@
+"""Structured evidence: recognise JSON, records and tables, and linearise them into fields.
+
+Agents answer from tool outputs: a search API's JSON, a database row, a list of records, a
+markdown or CSV table, "key: value" lines. Embedded as prose, ``{"hours": {"Tuesday":
+"11:00-21:00"}}`` is a bag of tokens; linearised, it is one short statement per field with a
+readable id that keeps the path, so a citation points at the field::
+
+    listing.hours.Tuesday: 11:00-21:00
+    orders[3].total: 42.50
+    table.row(Berlin).population: 3.6 million
+
+Each statement is an ``EvidenceChunk`` whose ``metadata["field"]`` holds the path, the record
+it belongs to and the value as written; ``fields`` compares claims with these values by type.
+Long text values (a review, a description) stay prose: they are split into sentences with ids
+``<field id>#<n>`` and matched like any other passage.
+
+Example:
+    >>> src = recognise({"listing": {"name": "Harbor Noodle House", "city": "Santa Barbara"}})
+    >>> [c.text for c in src.chunks("record")]
+    ['listing.name: Harbor Noodle House', 'listing.city: Santa Barbara']
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_qgate.grounding.segment import split_sentences
+from langchain_qgate.schemas import EvidenceChunk
+
+__all__ = ["FIELD_KEY", "FieldStatement", "StructuredSource", "field_info", "recognise"]
+
+FIELD_KEY = "field"
+"""Key of a field chunk's ``metadata`` holding ``{"path", "record", "value", "kind"}``."""
+
+_MAX_FIELDS = 5_000  # statements per source; past this the rest is dropped
+_MAX_DEPTH = 32
+_LONG_TEXT = 160  # a string value this long (or with several sentences) stays prose
+_DOCUMENT_KEYS = frozenset({"id", "metadata", "type"})
+_KV_LINE = re.compile(r"^\s*(?:[-*]\s+)?([A-Za-z][\w .()/#-]{0,38}?)\s*:\s+(\S.{0,200})$")
+_MD_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_ID_SAFE = re.compile(r"[^\w .()/@&+-]")
+
+
+@dataclass(frozen=True)
+class FieldStatement:
+    """One linearised field.
+
+    Attributes:
+        path: Path inside the source (``hours.Tuesday``, ``[3].total``, ``row(Berlin).pop``).
+        record: Path of the record the field belongs to (``""`` for the top level,
+            ``[3]``, ``row(Berlin)``, ``reviews[0]``).
+        value: The value as text (``"11:00-21:00"``, ``"true"``, ``"Noodles, Ramen"``).
+        kind: ``"value"`` for a scalar or a list of scalars, ``"text"`` for long prose.
+    """
+
+    path: str
+    record: str
+    value: str
+    kind: str = "value"
+
+
+@dataclass(frozen=True)
+class StructuredSource:
+    """Structured evidence recognised in one input, ready to become chunks.
+
+    Attributes:
+        root: The readable name the ids start with (``listing``, ``orders``, ``table``).
+        fields: The linearised fields, in document order.
+        metadata: Metadata of the source (tool name, file name...).
+        named: Whether ``root`` was given (a document id, a tool or file name) rather than
+            chosen from the shape (``record``, ``records``, ``table``).
+    """
+
+    root: str
+    fields: list[FieldStatement]
+    metadata: dict[str, Any] = field(default_factory=dict)
+    named: bool = False
+
+    def chunks(self, root: str | None = None) -> list[EvidenceChunk]:
+        """One chunk per field (long text: one per sentence), ids starting with ``root``."""
+        base = root or self.root
+        out: list[EvidenceChunk] = []
+        for f in self.fields:
+            fid = _join(base, f.path)
+            info = {"path": fid, "record": _join(base, f.record), "value": f.value}
+            if f.kind == "text":
+                for k, (s, e) in enumerate(split_sentences(f.value)):
+                    text = f.value[s:e]
+                    if any(ch.isalnum() for ch in text):
+                        meta = {**self.metadata, FIELD_KEY: {**info, "kind": "text"}}
+                        out.append(
+                            EvidenceChunk(id=f"{fid}#{k}", text=text, source_id=base, metadata=meta)
+                        )
+                continue
+            meta = {**self.metadata, FIELD_KEY: {**info, "kind": "value"}}
+            out.append(
+                EvidenceChunk(id=fid, text=f"{fid}: {f.value}", source_id=base, metadata=meta)
+            )
+        return out
+
+
+def field_info(chunk: EvidenceChunk) -> dict[str, str] | None:
+    """The field a chunk states (``path``, ``record``, ``value``, ``kind``), or None."""
+    info = chunk.metadata.get(FIELD_KEY) if chunk.metadata else None
+    if isinstance(info, Mapping) and isinstance(info.get("path"), str):
+        return {str(k): str(v) for k, v in info.items()}
+    return None
+
+
+def _join(root: str, path: str) -> str:
+    if not path:
+        return root
+    return f"{root}{path}" if path.startswith("[") else f"{root}.{path}"
+
+
+def _key(key: Any) -> str:
+    text = _ID_SAFE.sub("_", str(key)).strip() or "_"
+    return text[:60]
+
+
+def _scalar(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    if isinstance(value, str):
+        text = " ".join(value.split())
+        return text or None
+    return None
+
+
+def _is_long(text: str) -> bool:
+    return len(text) > _LONG_TEXT or len(split_sentences(text)) > 1
+
+
+def _linearise(data: Any) -> list[FieldStatement]:
+    out: list[FieldStatement] = []
+
+    def walk(value: Any, path: str, record: str, depth: int) -> None:
+        if len(out) >= _MAX_FIELDS or depth > _MAX_DEPTH:
+            return
+        if isinstance(value, Mapping):
+            for k, v in value.items():
+                sub = f"{path}.{_key(k)}" if path else _key(k)
+                walk(v, sub, record, depth + 1)
+            return
+        if isinstance(value, list | tuple):
+            scalars = [_scalar(v) for v in value]
+            if value and all(s is not None and not _is_long(s) for s in scalars):
+                out.append(FieldStatement(path, record, ", ".join(s for s in scalars if s)))
+                return
+            for i, v in enumerate(value):
+                sub = f"{path}[{i}]"
+                walk(v, sub, sub if isinstance(v, Mapping) else record, depth + 1)
+            return
+        text = _scalar(value)
+        if text is not None and path:
+            kind = "text" if isinstance(value, str) and _is_long(text) else "value"
+            out.append(FieldStatement(path, record, text, kind))
+
+    walk(data, "", "", 0)
+    return out
+
+
+def _document_like(item: Mapping[str, Any]) -> bool:
+    """A mapping the evidence index reads as a document (``page_content``/``content``/``text``
+    with nothing else but ``id``, ``metadata`` and ``type``)."""
+    if "page_content" in item:
+        return True
+    for key in ("content", "text"):
+        if isinstance(item.get(key), str):
+            return set(item) - {key} <= _DOCUMENT_KEYS
+    return False
+
+
+def _from_data(data: Any, name: str | None, metadata: dict[str, Any]) -> StructuredSource | None:
+    root = name
+    if root is None and isinstance(data, Mapping) and len(data) == 1:
+        (only,) = data
+        if isinstance(data[only], Mapping | list):
+            root, data = _key(only), data[only]  # {"listing": {...}} reads listing.<field>
+    default = "records" if isinstance(data, list | tuple) else "record"
+    fields = _linearise(data)
+    if not fields:
+        return None
+    return StructuredSource(root or default, fields, metadata, named=root is not None)
+
+
+def _parse_json(text: str) -> Any:
+    stripped = text.strip()
+    if stripped.startswith("```"):
+        stripped = re.sub(r"^```[\w-]*\s*|\s*```$", "", stripped)
+    if not stripped or stripped[0] not in "{[" or stripped[-1] not in "}]":
+        return None
+    try:
+        data = json.loads(stripped)
+    except ValueError:
+        return None
+    if isinstance(data, Mapping) and data:
+        return data
+    if isinstance(data, list) and data and any(isinstance(d, Mapping) for d in data):
+        return data
+    return None
+
+
+def _cells(line: str) -> list[str]:
+    inner = line.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") else inner
+    return [c.strip() for c in inner.split("|")]
+
+
+def _table_fields(header: list[str], rows: list[list[str]]) -> list[FieldStatement]:
+    if len(header) < 2 or not rows or any(len(r) != len(header) for r in rows):
+        return []
+    if any(not h or len(h) > 40 for h in header):
+        return []
+    labels = [r[0] for r in rows]
+    unique = len(set(labels)) == len(labels) and all(labels)
+    out: list[FieldStatement] = []
+    for i, row in enumerate(rows):
+        record = f"row({_key(row[0])})" if unique else f"row[{i}]"
+        for h, cell in zip(header, row, strict=True):
+            value = " ".join(cell.split())
+            if value:
+                out.append(FieldStatement(f"{record}.{_key(h)}", record, value))
+    return out[:_MAX_FIELDS]
+
+
+def _parse_table(text: str) -> list[FieldStatement]:
+    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+    if len(lines) < 3:
+        return []
+    if all(ln.lstrip().startswith("|") for ln in lines) and _MD_SEPARATOR.match(lines[1]):
+        return _table_fields(_cells(lines[0]), [_cells(ln) for ln in lines[2:]])
+    if all("," in ln or "\t" in ln for ln in lines):
+        dialect = "excel-tab" if all("\t" in ln for ln in lines) else "excel"
+        try:
+            rows = list(csv.reader(io.StringIO("\n".join(lines)), dialect=dialect))
+        except csv.Error:
+            return []
+        header = [h.strip() for h in rows[0]]
+        # A header names columns: short labels, not sentences or figures.
+        if any(h.endswith(".") or h.replace(".", "").isdigit() for h in header):
+            return []
+        return _table_fields(header, [[c.strip() for c in r] for r in rows[1:]])
+    return []
+
+
+def _parse_key_values(text: str) -> dict[str, str] | None:
+    lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+    if len(lines) < 2:
+        return None
+    found: dict[str, str] = {}
+    for ln in lines:
+        m = _KV_LINE.match(ln)
+        if m is None or len(m[1].split()) > 4 or m[2].rstrip().endswith((".", "?", "!")):
+            return None  # one line of prose: the text is not a record
+        found.setdefault(m[1].strip(), m[2].strip())
+    return found if len(found) >= 2 else None
+
+
+def recognise_text(
+    text: str, name: str | None = None, metadata: dict[str, Any] | None = None
+) -> StructuredSource | None:
+    """Structured evidence in a string (JSON, a markdown/CSV table, "key: value" lines)."""
+    meta = dict(metadata or {})
+    if "{" in text[:4] or "[" in text[:4] or text.lstrip().startswith("```"):
+        data = _parse_json(text)
+        if data is not None:
+            return _from_data(data, name, meta)
+    if "\n" not in text.strip():
+        return None
+    rows = _parse_table(text)
+    if rows:
+        return StructuredSource(name or "table", rows, meta, named=name is not None)
+    pairs = _parse_key_values(text)
+    if pairs is not None:
+        return _from_data(pairs, name, meta)
+    return None
+
+
+def _name_from(meta: Mapping[str, Any], given: Any) -> str | None:
+    """A readable root: a tool's name, a file's stem, or the given id."""
+    source = meta.get("source")
+    if isinstance(source, str) and source.startswith("tool:"):
+        return _key(source[5:]) or None
+    if given:
+        return _key(given)
+    if isinstance(source, str) and source:
+        stem = source.rsplit("/", 1)[-1].split(":", 1)[0]
+        return _key(stem.rsplit(".", 1)[0] if "." in stem else stem)
+    return None
+
+
+def recognise(item: Any) -> StructuredSource | None:
+    """Structured evidence in one evidence item, or None when it is prose.
+
+    Recognised: a mapping that is not document-shaped, a ``Document`` or string holding JSON,
+    a markdown/CSV table or "key: value" lines, and a ``ToolMessage`` whose artifact is a dict
+    or list of records, or whose content is such a string.
+    """
+    from langchain_core.documents import Document
+    from langchain_core.messages import ToolMessage
+
+    if isinstance(item, str):
+        return recognise_text(item)
+    if isinstance(item, Document):
+        meta = dict(item.metadata or {})
+        return recognise_text(item.page_content, _name_from(meta, item.id), meta)
+    if isinstance(item, ToolMessage):
+        meta = {"tool": item.name} if item.name else {}
+        name = _key(item.name) if item.name else "tool"
+        artifact = item.artifact
+        if isinstance(artifact, Mapping) and not _document_like(artifact):
+            return _from_data(artifact, name, meta)
+        if (
+            isinstance(artifact, list)
+            and artifact
+            and all(isinstance(a, Mapping) and not _document_like(a) for a in artifact)
+        ):
+            return _from_data(artifact, name, meta)
+        content = item.content
+        if isinstance(content, str):
+            return recognise_text(content, name, meta)
+        return None
+    if isinstance(item, Mapping) and not _document_like(item):
+        return _from_data(item, None, {})
+    return None
+
+
+def is_records(value: Any) -> bool:
+    """Whether ``value`` is a list of records (dicts that are not document-shaped)."""
+    return (
+        isinstance(value, Sequence)
+        and not isinstance(value, str | bytes)
+        and bool(value)
+        and all(isinstance(v, Mapping) and not _document_like(v) for v in value)
+    )
