@@ -384,7 +384,7 @@ def quantities_match(claim: Quantity, evidence: Quantity) -> bool:
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|n't|unable|"
     r"neither|nowhere|lacks?|lacked|fails?\s+to|failed\s+to|(?:refus|declin)(?:e|es|ed)\s+to|"
-    r"denied|denies|yet\s+to)\b|n't\b",
+    r"denied|denies|yet\s+to|non-)\b|n't\b",
     re.I,
 )
 # Cue words that do not negate what follows: "not only ... but", "no doubt", "nothing but",

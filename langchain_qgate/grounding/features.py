@@ -7,6 +7,7 @@ contradiction can never lower it).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,7 @@ from langchain_qgate.grounding.checks import (
     untokenise,
 )
 from langchain_qgate.grounding.slots import (
+    Passage,
     Value,
     all_found,
     answer_conflict,
@@ -33,6 +35,7 @@ from langchain_qgate.grounding.slots import (
     found_in,
     lifespan_conflict,
     name_head,
+    negated_clauses,
     negation_clash,
     passage,
     slot_conflict,
@@ -180,6 +183,7 @@ def _contradiction(
         )
 
     negated = False
+    negated_at = candidates[0][1] if candidates else -1
     if candidates:
         said = passage(untokenise(asserted)) if asserted is not claim_text else claim
         best_cov, best = candidates[0]
@@ -230,8 +234,13 @@ def _contradiction(
             found = conflict(i, aligned=False)
             if found is not None:
                 return found
+    if not negated and not polar and asserted is claim_text:
+        # A long claim whose one negated clause a passage restates with the other polarity
+        # ("... and it doesn't have smart navigation" / "Smart Navigation: with built-in ...").
+        negated_at = _clause_negation(claim, index, ranked)
+        negated = negated_at >= 0
     if negated:
-        chunk = index.chunks[candidates[0][1]]
+        chunk = index.chunks[negated_at]
         return Contradiction(
             kind="negation",
             claim_value=claim_text,
@@ -371,6 +380,25 @@ def compute_signals(
     ):
         sig.negation_consistent = 0.0
     return sig
+
+
+_VERB_NEGATION = re.compile(r"\b(?:not|never)\b|n['’]t\b", re.I)
+
+
+def _clause_negation(claim: Passage, index: EvidenceIndex, ranked: list[tuple[float, int]]) -> int:
+    """The passage that restates a negated clause of a multi-clause claim with the other
+    polarity, when no passage restating that clause agrees with it; -1 when there is none."""
+    parts = negated_clauses(claim)
+    if len(parts) != 1 or parts[0].text == claim.text:
+        return -1  # a one-clause claim was compared whole already
+    part = parts[0]
+    if len(value_free_stems(part)) < 2 or not _VERB_NEGATION.search(part.text):
+        return -1  # "None of the resorts in Palm Beach": a cut at a comma, not a clause
+    restating = [i for _, i in ranked if covered(part, index.passage(i)) >= _NEGATION_COVERAGE]
+    clashing = [i for i in restating if negation_clash(part, index.passage(i))]
+    if clashing and len(clashing) == len(restating):
+        return clashing[0]
+    return -1
 
 
 def _answer_contradiction(

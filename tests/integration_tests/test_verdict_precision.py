@@ -239,6 +239,25 @@ def test_families_of_false_contradictions(monitor, evidence, answer) -> None:
             "The bridge was opened to traffic on 1 July 2001.",
             "the evidence says 1 July 2000, not 1 July 2001",
         ),
+        (  # the encyclopaedic "Name (born ...; date)"
+            "Anne Rice (born Howard Allen Frances O'Brien; October 4, 1941) is an American "
+            "author of gothic fiction.",
+            "Anne Rice was born in 1997.",
+            "the evidence says October 4, 1941, not 1997",
+        ),
+        (  # a name both texts state anchors the value after it
+            "Moonlight premiered at the Telluride Film Festival on September 2, 2016.",
+            "Moonlight premiered at the Telluride Film Festival in 2014.",
+            "the evidence says September 2, 2016, not 2014",
+        ),
+        (  # the negated clause of a longer claim
+            "Smart Navigation: with built-in navigational technology, AquaSonic covers the "
+            "entire pool without manual intervention.",
+            "AquaSonic is a pool robot with a warranty, and it doesn't have smart navigation "
+            "technology.",
+            "the evidence states the opposite: 'Smart Navigation: with built-in navigational "
+            "technology, AquaSonic covers the entire pool without manual intervention.'",
+        ),
     ],
 )
 def test_real_swaps_are_named(monitor, evidence, answer, reason) -> None:

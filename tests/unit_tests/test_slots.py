@@ -341,3 +341,14 @@ def test_names_do_not_run_across_a_sentence_end() -> None:
     )
     names = [e for e, _, _ in extract_entities(text)]
     assert names == ["Wednesday", "Starbucks", "Dr. Smith", "St. Louis"]
+
+
+def test_non_prefix_negates_the_word_it_is_attached_to() -> None:
+    from langchain_qgate.grounding.slots import negation_clash
+
+    assert negation_clash(
+        passage("Oil is a renewable resource."), passage("Oil is a non-renewable resource.")
+    )
+    assert not negation_clash(
+        passage("Oil is a non-renewable resource."), passage("Oil is a non-renewable fuel.")
+    )
