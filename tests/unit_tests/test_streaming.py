@@ -114,10 +114,12 @@ def test_failing_sentence_stops_the_stream_and_keeps_the_partial_draft():
         if stream.feed(tok):
             stopped_at = n
             break
-    assert stopped_at is not None and stopped_at < len(tokenize(STREAM_BAD)) - 5
+    assert stopped_at is not None
+    assert stopped_at < len(tokenize(STREAM_BAD)) - 5
     assert stream.text == f"{GOOD_1} {BAD_2}"
     meta = stream.meta()
-    assert meta["stopped"] and meta["failed"] == stream.sentences[1].id
+    assert meta["stopped"]
+    assert meta["failed"] == stream.sentences[1].id
     assert [s["status"] for s in meta["sentences"]] == ["shown", "failed"]
     assert [e["text"] for e in out] == [GOOD_1]
 
@@ -142,7 +144,8 @@ def test_no_evidence_holds_every_sentence_for_the_final_decision():
     for tok in tokenize(GOOD):
         stream.feed(tok)
     stream.end()
-    assert out == [] and len(stream.sentences) == 2
+    assert out == []
+    assert len(stream.sentences) == 2
 
 
 # -- the agent middleware ---------------------------------------------------------------------
@@ -158,18 +161,23 @@ def test_agent_stops_a_contradicted_draft_early_and_streams_the_correction(monit
         "qgate.done",
     ]
     first, retracted, retry = events[:3]
-    assert first["text"] == GOOD_1 and first["attempt"] == 1 and first["grade"] == "grounded"
+    assert first["text"] == GOOD_1
+    assert first["attempt"] == 1
+    assert first["grade"] == "grounded"
     assert retracted["ids"] == [first["id"]]
-    assert retry["stopped_early"] and retry["failed_sentence"] == f"{first['id'][:-2]}:1"
+    assert retry["stopped_early"]
+    assert retry["failed_sentence"] == f"{first['id'][:-2]}:1"
     assert "45%" in retry["summary"]
     assert [e["text"] for e in events[3:5]] == [GOOD_1, GOOD_2]
     assert all(e["attempt"] == 2 for e in events[3:])
-    assert events[-1]["decision"] == "pass" and events[-1]["text"] == GOOD
+    assert events[-1]["decision"] == "pass"
+    assert events[-1]["text"] == GOOD
     # the model stream was closed at the failing sentence
     assert model.streamed[1] < len(tokenize(STREAM_BAD))
     assert not any(BAD_2 in e.get("text", "") for e in events if e["type"] == "qgate.sentence")
     final = state["messages"][-1]
-    assert final.content == GOOD and final.response_metadata["qgate"]["decision"] == "pass"
+    assert final.content == GOOD
+    assert final.response_metadata["qgate"]["decision"] == "pass"
     audit = final.response_metadata["qgate_rejected_drafts"]
     assert audit[0]["draft"] == f"{GOOD_1} {BAD_2}"  # the partial draft, kept for audit
 
@@ -218,7 +226,8 @@ def test_escalation_retracts_what_was_shown_and_resumes_with_done(monitor):
     assert state["messages"][-1].response_metadata["qgate_status"] == "held_for_review"
     resumed, state = _run(agent, thread="esc", payload=Command(resume={"type": "approve"}))
     assert _types(resumed) == ["qgate.done"]
-    assert resumed[0]["decision"] == "approve" and resumed[0]["text"] == STREAM_BAD
+    assert resumed[0]["decision"] == "approve"
+    assert resumed[0]["text"] == STREAM_BAD
 
 
 def test_pass_with_warning_shows_the_warning_before_the_held_sentences(monitor):
@@ -227,8 +236,10 @@ def test_pass_with_warning_shows_the_warning_before_the_held_sentences(monitor):
     events, state = _run(agent, thread="warn")
     assert _types(events)[:2] == ["qgate.sentence", "qgate.warning"]
     held = [e for e in events[2:] if e["type"] == "qgate.sentence"]
-    assert held[0]["text"] == BAD_2 and held[0]["verified"] is False
-    assert events[-1]["type"] == "qgate.done" and events[-1]["decision"] == "pass_with_warning"
+    assert held[0]["text"] == BAD_2
+    assert held[0]["verified"] is False
+    assert events[-1]["type"] == "qgate.done"
+    assert events[-1]["decision"] == "pass_with_warning"
     shown = " ".join(e["text"] for e in events if e["type"] == "qgate.sentence")
     assert shown == STREAM_BAD
     assert state["messages"][-1].response_metadata["qgate_warning"]
@@ -239,11 +250,13 @@ def test_broken_stream_retracts_the_shown_sentences_and_raises(monitor):
     agent = _agent(monitor, model, max_retries=1)
     events: list[Any] = []
     config = {"configurable": {"thread_id": "broken"}}
+
+    def consume() -> None:
+        stream = agent.stream({"messages": [("user", QUESTION)]}, config, stream_mode=["custom"])
+        events.extend(event for _mode, event in stream)
+
     with pytest.raises(StreamBrokenError):
-        for _mode, event in agent.stream(
-            {"messages": [("user", QUESTION)]}, config, stream_mode=["custom"]
-        ):
-            events.append(event)
+        consume()
     assert _types(events) == ["qgate.sentence", "qgate.retracted"]
     assert events[0]["text"] == GOOD_1
 
@@ -253,11 +266,14 @@ async def test_broken_stream_async_retracts_and_raises(monitor):
     agent = _agent(monitor, model, max_retries=1)
     events: list[Any] = []
     config = {"configurable": {"thread_id": "abroken"}}
-    with pytest.raises(StreamBrokenError):
-        async for _mode, event in agent.astream(
-            {"messages": [("user", QUESTION)]}, config, stream_mode=["custom"]
-        ):
+
+    async def consume() -> None:
+        payload = {"messages": [("user", QUESTION)]}
+        async for _mode, event in agent.astream(payload, config, stream_mode=["custom"]):
             events.append(event)
+
+    with pytest.raises(StreamBrokenError):
+        await consume()
     assert _types(events) == ["qgate.sentence", "qgate.retracted"]
 
 
@@ -325,23 +341,27 @@ def test_lcel_stream_yields_gated_sentences_and_the_output(monitor):
     ]
     assert model.streamed[0] < len(tokenize(STREAM_BAD))
     output = events[-1]["output"]
-    assert output.content == GOOD and output.response_metadata["qgate"]["decision"] == "pass"
+    assert output.content == GOOD
+    assert output.response_metadata["qgate"]["decision"] == "pass"
     guidance = model.calls[1][-1].content  # the retry gets the failing sentence's guidance
-    assert guidance.startswith("Your previous answer") and "not 45%" in guidance
+    assert guidance.startswith("Your previous answer")
+    assert "not 45%" in guidance
 
 
 async def test_lcel_astream_yields_gated_sentences(monitor):
     model = ScriptedStreamingChatModel.from_replies(STREAM_BAD, GOOD, token_delay=0.001)
     events = [e async for e in _lcel(monitor, model).astream(_lcel_input())]
     assert _types(events)[:3] == ["qgate.sentence", "qgate.retracted", "qgate.retry"]
-    assert events[-1]["type"] == "qgate.done" and events[-1]["text"] == GOOD
+    assert events[-1]["type"] == "qgate.done"
+    assert events[-1]["text"] == GOOD
 
 
 def test_lcel_without_stream_option_streams_as_before(monitor):
     model = ScriptedStreamingChatModel.from_replies(GOOD)
     gated = with_quality_gate(_PROMPT | model, evidence_fn=lambda x: x["context"], monitor=monitor)
     chunks = list(gated.stream(_lcel_input()))
-    assert len(chunks) == 1 and chunks[0].content == GOOD
+    assert len(chunks) == 1
+    assert chunks[0].content == GOOD
 
 
 # -- a streaming generator node in a hand-built graph -----------------------------------------
@@ -377,9 +397,7 @@ def test_graph_gate_node_works_with_a_streaming_generator(monitor):
     model = _model([STREAM_BAD, GOOD])
     graph = _graph(monitor, model)
     config = {"configurable": {"thread_id": "g"}}
-    events = [
-        e for e in graph.stream({"messages": [("user", QUESTION)]}, config, stream_mode="custom")
-    ]
+    events = list(graph.stream({"messages": [("user", QUESTION)]}, config, stream_mode="custom"))
     assert _types(events) == [
         "qgate.sentence",
         "qgate.retracted",
@@ -405,7 +423,8 @@ async def test_graph_gate_node_works_with_an_async_streaming_generator(monitor):
         )
     ]
     assert _types(events)[:3] == ["qgate.sentence", "qgate.retracted", "qgate.retry"]
-    assert events[-1]["type"] == "qgate.done" and events[-1]["text"] == GOOD
+    assert events[-1]["type"] == "qgate.done"
+    assert events[-1]["text"] == GOOD
 
 
 def test_streaming_fake_sends_tool_calls_as_a_chunk():
