@@ -201,6 +201,7 @@ class _Sentence:
     support: float = 0.0
     verified: bool = False
     lag: float | None = None  # seconds from the sentence's last token to its emission
+    check_s: float | None = None  # seconds spent grading it
 
 
 @dataclass
@@ -306,7 +307,9 @@ class SentenceStream:
     def _process_one(self, s: _Sentence) -> None:
         if self.tool_calls or self.holding or self.check is None:
             return  # held until the whole-answer decision
+        began = self.clock()
         verdict = self.check(s.text)
+        s.check_s = self.clock() - began
         s.grade, s.support = verdict.grade, verdict.support
         if verdict.ok:
             s.status, s.verified = "shown", True
@@ -366,6 +369,8 @@ class SentenceStream:
                     "status": s.status,
                     "grade": s.grade,
                     "support": s.support,
+                    "lag_ms": None if s.lag is None else round(s.lag * 1000, 3),
+                    "check_ms": None if s.check_s is None else round(s.check_s * 1000, 3),
                 }
                 for s in self.sentences
             ],
