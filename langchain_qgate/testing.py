@@ -8,6 +8,10 @@
 - :func:`make_search_tool`: a retriever as an agent tool returning the passages as text and
   the ``Document``s as its artifact (the evidence the quality gate harvests).
 - :func:`load_docs`: ``*.md`` / ``*.txt`` files as one ``Document`` per paragraph.
+- :class:`ScriptedStreamingChatModel`: the scripted model with a streaming API: each reply
+  arrives token by token (words and punctuation, ``€48.2`` as ``€``, ``48``, ``.``, ``2``)
+  with an optional delay, and can break mid-stream (raises :class:`StreamBrokenError`).
+  ``ScriptedChatModel`` itself cannot stream: LangChain falls back to the whole message.
 
 Example:
     ```python
@@ -35,23 +39,38 @@ Example:
 
 from __future__ import annotations
 
+import asyncio
+import json
 import math
 import re
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from langchain_core.callbacks import CallbackManagerForRetrieverRun
+from langchain_core.callbacks import (
+    AsyncCallbackManagerForLLMRun,
+    CallbackManagerForLLMRun,
+    CallbackManagerForRetrieverRun,
+)
 from langchain_core.documents import Document
 from langchain_core.language_models import BaseChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import ConfigDict, Field
 
-__all__ = ["KeywordRetriever", "ScriptedChatModel", "load_docs", "make_search_tool"]
+__all__ = [
+    "KeywordRetriever",
+    "ScriptedChatModel",
+    "ScriptedStreamingChatModel",
+    "StreamBrokenError",
+    "load_docs",
+    "make_search_tool",
+    "tokenize",
+]
 
 Responder = Callable[[list[BaseMessage]], AIMessage | str]
 """``respond(messages) -> reply``: the scripted model's whole behaviour."""
@@ -175,6 +194,141 @@ class ScriptedChatModel(BaseChatModel):
     ) -> Runnable[Any, AIMessage]:
         """Tools are accepted and ignored: the script decides what to call."""
         return self
+
+
+_TOKEN = re.compile(r"\s*(?:\w+|[^\w\s])|\s+$")
+
+
+def tokenize(text: str) -> list[str]:
+    """Split ``text`` into stream tokens: words and single punctuation marks, each with the
+    whitespace before it (``"€48.2 m."`` -> ``["€", "48", ".", "2", " m", "."]``)."""
+    return _TOKEN.findall(text)
+
+
+class StreamBrokenError(ConnectionError):
+    """A scripted stream broke off (``break_after`` tokens were sent)."""
+
+
+class ScriptedStreamingChatModel(ScriptedChatModel):
+    """:class:`ScriptedChatModel` with a streaming API that sends replies token by token.
+
+    Attributes:
+        token_delay: Seconds between two tokens (``0`` for unit tests).
+        break_after: Raise :class:`StreamBrokenError` after this many tokens of a call
+            (``None``: never); ``break_on_call`` limits it to one call (0-based).
+        streamed: Tokens actually sent, one count per call: a consumer that closes the
+            stream early leaves a smaller count than the reply's token total.
+
+    A reply with ``tool_calls`` arrives as its text tokens followed by one chunk carrying
+    the tool calls. ``invoke`` streams too when a caller asks LangChain to (a streaming
+    callback handler, ``stream=True``), as real chat models do.
+
+    Example:
+        ```python
+        model = ScriptedStreamingChatModel.from_replies(
+            "Revenue was €48.2 million. Margins grew.", token_delay=0.02
+        )
+        for chunk in model.stream("What was revenue?"):
+            print(chunk.content, end="")
+        ```
+    """
+
+    token_delay: float = 0.0
+    break_after: int | None = None
+    break_on_call: int | None = None
+    streamed: list[int] = Field(default_factory=list)
+
+    @classmethod
+    def from_replies(cls, *replies: AIMessage | str, **options: Any) -> ScriptedStreamingChatModel:
+        """A streaming model answering ``replies`` in order (the last one repeats).
+
+        Args:
+            *replies: The replies, one per call.
+            **options: Field values (``token_delay``, ``break_after``, ``usage``...).
+
+        Raises:
+            ValueError: No replies.
+        """
+        base = ScriptedChatModel.from_replies(*replies)
+        return cls(respond=base.respond, **options)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted-streaming"
+
+    def _chunks(self, messages: list[BaseMessage]) -> tuple[list[AIMessageChunk], int]:
+        call = len(self.calls)
+        self.calls.append(list(messages))
+        self.streamed.append(0)
+        reply = self.respond(list(messages))
+        message = AIMessage(content=reply) if isinstance(reply, str) else reply
+        text = message.content if isinstance(message.content, str) else message.text
+        chunks = [AIMessageChunk(content=tok) for tok in tokenize(text)]
+        if message.tool_calls:
+            chunks.append(
+                AIMessageChunk(
+                    content="",
+                    tool_call_chunks=[
+                        {
+                            "name": tc["name"],
+                            "args": json.dumps(tc["args"]),
+                            "id": tc.get("id"),
+                            "index": i,
+                        }
+                        for i, tc in enumerate(message.tool_calls)
+                    ],
+                )
+            )
+        if self.usage is not None:
+            tin, tout = self.usage
+            chunks.append(
+                AIMessageChunk(
+                    content="",
+                    usage_metadata={
+                        "input_tokens": tin,
+                        "output_tokens": tout,
+                        "total_tokens": tin + tout,
+                    },
+                )
+            )
+        return chunks, call
+
+    def _breaks(self, call: int, sent: int) -> bool:
+        if self.break_after is None or sent < self.break_after:
+            return False
+        return self.break_on_call is None or self.break_on_call == call
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        chunks, call = self._chunks(messages)
+        for sent, chunk in enumerate(chunks):
+            if self._breaks(call, sent):
+                raise StreamBrokenError(f"the scripted stream broke after {sent} tokens")
+            if self.token_delay and sent:
+                time.sleep(self.token_delay)
+            self.streamed[call] = sent + 1
+            yield ChatGenerationChunk(message=chunk)
+
+    async def _astream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> AsyncIterator[ChatGenerationChunk]:
+        chunks, call = self._chunks(messages)
+        for sent, chunk in enumerate(chunks):
+            if self._breaks(call, sent):
+                raise StreamBrokenError(f"the scripted stream broke after {sent} tokens")
+            if self.token_delay and sent:
+                await asyncio.sleep(self.token_delay)
+            self.streamed[call] = sent + 1
+            yield ChatGenerationChunk(message=chunk)
 
 
 def load_docs(folder: str | Path) -> list[Document]:

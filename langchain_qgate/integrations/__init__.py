@@ -5,6 +5,8 @@
   :class:`QualityGateState` for hand-built LangGraph graphs.
 - :class:`QualityGateCallbackHandler` to grade the outputs of any chain (observe only).
 - :func:`with_quality_gate` to gate an LCEL runnable and retry it with guidance.
+- Verified streaming (``stream="sentences"``): :class:`QualityGateStreamer` for graph nodes
+  and the ``qgate.*`` stream events (:data:`QGateStreamEvent`).
 - :class:`HumanDecision` / :class:`EscalationRequest`: the human review of an escalation.
 
 Names are imported lazily, so importing one integration does not import the others.
@@ -43,6 +45,17 @@ if TYPE_CHECKING:
         QualityGateMiddleware,
     )
     from langchain_qgate.integrations.runnable import QualityGateRunnable, with_quality_gate
+    from langchain_qgate.integrations.streaming import (
+        QGateDoneEvent,
+        QGateEscalatedEvent,
+        QGateRetractedEvent,
+        QGateRetryEvent,
+        QGateSentenceEvent,
+        QGateStreamEvent,
+        QGateWarningEvent,
+        QualityGateStreamer,
+        StreamMode,
+    )
     from langchain_qgate.integrations.structured import (
         StructuredCitationMiddleware,
         gate_structured_output,
@@ -65,6 +78,15 @@ _WHERE = {
     "QualityGateMiddleware": "middleware",
     "QualityGateRunnable": "runnable",
     "with_quality_gate": "runnable",
+    "QGateDoneEvent": "streaming",
+    "QGateEscalatedEvent": "streaming",
+    "QGateRetractedEvent": "streaming",
+    "QGateRetryEvent": "streaming",
+    "QGateSentenceEvent": "streaming",
+    "QGateStreamEvent": "streaming",
+    "QGateWarningEvent": "streaming",
+    "QualityGateStreamer": "streaming",
+    "StreamMode": "streaming",
     "JudgeRejection": "judge_node",
     "JudgeState": "judge_node",
     "judge_node": "judge_node",
@@ -81,12 +103,21 @@ __all__ = [
     "HumanDecision",
     "JudgeRejection",
     "JudgeState",
+    "QGateDoneEvent",
+    "QGateEscalatedEvent",
+    "QGateRetractedEvent",
+    "QGateRetryEvent",
+    "QGateSentenceEvent",
+    "QGateStreamEvent",
+    "QGateWarningEvent",
     "QualityCheck",
     "QualityGateAgentState",
     "QualityGateCallbackHandler",
     "QualityGateMiddleware",
     "QualityGateRunnable",
     "QualityGateState",
+    "QualityGateStreamer",
+    "StreamMode",
     "StructuredCitationMiddleware",
     "ToolGatingMiddleware",
     "add_quality_gate",

@@ -19,6 +19,7 @@ sends the feedback to the model (reject).
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -44,6 +45,15 @@ from langchain_qgate.integrations._review import (
     EscalationRequest,
     HumanDecision,
     require_checkpointer,
+)
+from langchain_qgate.integrations._sentences import (
+    QGateStreamEvent,
+    check_sentence,
+    check_streamed,
+    delivery_events,
+    rejection_events,
+    stream_meta,
+    write_events,
 )
 
 __all__ = [
@@ -233,6 +243,8 @@ class GateRunner:
     # -- running the gate ----------------------------------------------------------------
     def check(self, p: Prepared, config: RunnableConfig | None) -> FilteredOutput | RejectedOutput:
         """Run the gate synchronously."""
+        if stream_meta(p.draft) is not None:
+            return self._check_streamed(p, config)
         return self.gate.check(
             p.draft,
             p.evidence,
@@ -246,6 +258,8 @@ class GateRunner:
         self, p: Prepared, config: RunnableConfig | None
     ) -> FilteredOutput | RejectedOutput:
         """Run the gate asynchronously."""
+        if stream_meta(p.draft) is not None:
+            return await asyncio.to_thread(self._check_streamed, p, config)
         return await self.gate.acheck(
             p.draft,
             p.evidence,
@@ -269,6 +283,13 @@ class GateRunner:
         replaced by a placeholder, kept in ``qgate_pending``, and the route is ``"review"``
         (:meth:`review` interrupts in the next step).
         """
+        step = self._finish(p, result, defer_review=defer_review)
+        self._emit_step(p, step)
+        return step
+
+    def _finish(
+        self, p: Prepared, result: FilteredOutput | RejectedOutput, *, defer_review: bool
+    ) -> StepResult:
         if isinstance(result, FilteredOutput):
             return self._deliver(p, result, text=None, review=None)
         if result.escalation is None:
@@ -277,6 +298,8 @@ class GateRunner:
         request = self._request(p, result)
         if defer_review:
             return self._hold(p, result, request)
+        if stream_meta(p.draft) is not None:  # the shown sentences go before the interrupt
+            write_events(rejection_events(_record(p), result, review=True))
         return self._decide(p, result, _ask_human(request))
 
     def _request(self, p: Prepared, result: RejectedOutput) -> EscalationRequest:
@@ -346,6 +369,7 @@ class GateRunner:
         request = EscalationRequest.model_validate(pending["request"])
         step = self._decide(p, result, _ask_human(request))
         step.update[PENDING_KEY] = None
+        self._emit_step(p, step, reviewed=True)
         return step
 
     def _decide(self, p: Prepared, result: RejectedOutput, decision: HumanDecision) -> StepResult:
@@ -458,3 +482,66 @@ class GateRunner:
             AUDIT_KEY: audit,
         }
         return StepResult(route="pass", update=update, result=result, decision=decision)
+
+    # -- streamed drafts (``stream="sentences"``, see ``_sentences``) ---------------------------
+    def _check_streamed(
+        self, p: Prepared, config: RunnableConfig | None
+    ) -> FilteredOutput | RejectedOutput:
+        """The gate's verdict on a streamed draft.
+
+        A draft stopped at a failing sentence is judged by that sentence (its guidance goes to
+        the model), with the partial draft as the rejected text; a finished draft is judged
+        whole, as without streaming. Shown sentences are retracted before a ``raise``.
+        """
+        return check_streamed(
+            self.gate,
+            p.draft,
+            _record(p),
+            p.evidence,
+            config=config,
+            question=p.question,
+            retries_used=p.counters.retries,
+            counters=p.counters,
+        )
+
+    def _emit_step(self, p: Prepared, step: StepResult, *, reviewed: bool = False) -> None:
+        """Write the stream events that follow a streamed draft's sentences."""
+        record = stream_meta(p.draft)
+        if record is None or step.result is None:
+            return
+        events: list[QGateStreamEvent]
+        if step.route in ("retry", "review") and isinstance(step.result, RejectedOutput):
+            if reviewed:  # the reviewer rejected: the retraction was sent at the escalation
+                record = {**record, "sentences": []}
+            events = rejection_events(record, step.result, review=step.route == "review")
+        else:
+            final = next(
+                (m for m in step.update.get("messages", []) if isinstance(m, AIMessage)), p.draft
+            )
+            config = current_config()
+
+            def check(text: str) -> Any:
+                return check_sentence(
+                    self.gate,
+                    text,
+                    p.evidence,
+                    question=p.question,
+                    config=config,
+                    floor=record.get("floor") if record else None,
+                )
+
+            decision = step.decision.type if step.decision is not None else None
+            events = delivery_events(
+                record,
+                step.result,
+                text=message_text(final),
+                decision=decision or step.result.metadata.decision,
+                check=check,
+                show_held=step.decision is None,
+            )
+        write_events(events)
+
+
+def _record(p: Prepared) -> dict[str, Any]:
+    record = stream_meta(p.draft)
+    return dict(record) if record is not None else {"sentences": []}

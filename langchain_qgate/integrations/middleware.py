@@ -23,7 +23,8 @@ after it writes them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, NotRequired
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Annotated, Any, NotRequired, get_args
 
 from langchain.agents.middleware.types import (
     AgentMiddleware,
@@ -38,6 +39,7 @@ from langgraph.typing import ContextT
 from langchain_qgate.gate import GatePolicy, QualityGate
 from langchain_qgate.gate.load import LoadCountersDict
 from langchain_qgate.integrations._harvest import EvidenceFn, EvidenceItem, flatten_evidence
+from langchain_qgate.integrations._sentences import StreamMode
 from langchain_qgate.integrations._step import (
     PENDING_KEY,
     GateRunner,
@@ -47,8 +49,10 @@ from langchain_qgate.integrations._step import (
     default_gate,
     gate_load_monitor,
 )
+from langchain_qgate.integrations.streaming import AgentStreamGate
 
 if TYPE_CHECKING:
+    from langchain.agents.middleware.types import ModelRequest, ModelResponse
     from langgraph.runtime import Runtime
 
     from langchain_qgate.grounding import HallucinationMonitor
@@ -85,6 +89,14 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
         evidence_fn: ``evidence_fn(state) -> evidence`` for evidence kept elsewhere in state.
         annotate: Deliver the annotated rendering (citation markers) instead of the raw text.
         strip_guidance: Remove the gate's guidance turns from the history once an answer passes.
+        stream: ``"sentences"``: generate final answers with the model's streaming API and
+            write each sentence that passes its check to LangGraph's custom stream as it
+            completes; a failing sentence stops the draft early (see "Streaming" in the
+            README for the event protocol). ``None`` (default): gate whole answers only.
+        min_support: Per-sentence floor under ``stream="sentences"``: a sentence whose gate
+            score is below it fails (``None``: half the policy's grounding threshold, so an
+            unsupported sentence fails and an inferred one does not). Contradictions fail
+            it as the policy says.
 
     The per-call profile can be switched through ``config["configurable"]`` (for example
     ``{"qgate_profile": "strict"}``), as :meth:`GatePolicy.with_overrides` reads it: a profile
@@ -123,8 +135,16 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
         evidence_fn: EvidenceFn | None = None,
         annotate: bool = False,
         strip_guidance: bool = True,
+        stream: StreamMode | None = None,
+        min_support: float | None = None,
     ) -> None:
         super().__init__()
+        if stream is not None and stream not in get_args(StreamMode):
+            raise ValueError(
+                f"stream must be one of {get_args(StreamMode)} or None, got {stream!r}"
+            )
+        if min_support is not None and not 0.0 <= min_support <= 1.0:
+            raise ValueError(f"min_support must be in [0, 1], got {min_support}")
         if gate is not None and (monitor is not None or policy is not None):
             raise ValueError("pass either gate= or monitor=/policy=, not both")
         if evidence_fn is not None and not callable(evidence_fn):
@@ -138,6 +158,10 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
             evidence_fn=evidence_fn,
             annotate=annotate,
             strip_guidance=strip_guidance,
+        )
+        self.stream = stream
+        self._streaming = (
+            AgentStreamGate(self._runner, min_support=min_support) if stream is not None else None
         )
 
     def _prepare(self, state: QualityGateAgentState[ResponseT]) -> Prepared | dict[str, Any] | None:
@@ -231,3 +255,33 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
             return prepared
         result = await self._runner.acheck(prepared, current_config())
         return self._apply(self._runner.finish(prepared, result, defer_review=True))
+
+    # -- streaming (``stream="sentences"``) ------------------------------------------------
+    def wrap_model_call(
+        self,
+        request: ModelRequest[ContextT],
+        handler: Callable[[ModelRequest[ContextT]], ModelResponse[ResponseT]],
+    ) -> Any:
+        """With ``stream="sentences"``: gate the model's token stream sentence by sentence.
+
+        Args:
+            request: The model request.
+            handler: Calls the model.
+
+        Returns:
+            The model response; its answer carries ``response_metadata["qgate_stream"]`` (the
+            sentences and whether the draft was stopped), which ``after_model`` reads.
+        """
+        if self._streaming is None:
+            return handler(request)
+        return self._streaming.wrap(request, handler)
+
+    async def awrap_model_call(
+        self,
+        request: ModelRequest[ContextT],
+        handler: Callable[[ModelRequest[ContextT]], Awaitable[ModelResponse[ResponseT]]],
+    ) -> Any:
+        """Async :meth:`wrap_model_call`."""
+        if self._streaming is None:
+            return await handler(request)
+        return await self._streaming.awrap(request, handler)

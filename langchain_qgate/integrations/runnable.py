@@ -31,7 +31,9 @@ How the guidance reaches the model:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import asyncio
+import functools
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,8 +76,24 @@ from langchain_qgate.integrations._harvest import (
     question_from_input,
 )
 from langchain_qgate.integrations._review import HumanDecision
+from langchain_qgate.integrations._sentences import (
+    QGateStreamEvent,
+    SentenceStream,
+    StreamMode,
+    check_streamed,
+    delivery_events,
+    rejection_events,
+)
 from langchain_qgate.integrations._step import default_gate
 from langchain_qgate.integrations.callbacks import EvidenceCollector
+from langchain_qgate.integrations.streaming import (
+    aprocess,
+    chunk_text,
+    has_tool_calls,
+    open_stream,
+    retract_shown,
+    streamed_draft,
+)
 
 __all__ = ["QualityGateRunnable", "with_quality_gate"]
 
@@ -232,8 +250,12 @@ class QualityGateRunnable(Runnable[Any, Any]):
         wait: wait_base,
         on_escalate: EscalationHandler | None,
         return_decision: bool,
+        stream: StreamMode | None = None,
+        min_support: float | None = None,
     ) -> None:
         """Create the wrapper; use :func:`with_quality_gate`."""
+        self.stream_mode = stream
+        self.min_support = min_support
         self.bound = bound
         self.gate = gate
         self.evidence = evidence
@@ -399,6 +421,219 @@ class QualityGateRunnable(Runnable[Any, Any]):
                 result = self._settle(input, loop, output, draft, decision)
         return result
 
+    # -- streaming (``stream="sentences"``) -----------------------------------------------------
+    def _open(self, input: Any, loop: _Loop, config: RunnableConfig) -> tuple[Any, ...]:
+        collector, run_config, gate_kwargs = self._attempt_setup(input, loop, config)
+        evidence = self._evidence_for(input, EvidenceCollector(), loop)
+        events: list[QGateStreamEvent] = []
+        stream = open_stream(
+            self.gate,
+            evidence,
+            messages=loop.prompt or [],
+            attempt=loop.retries + 1,
+            retries_used=loop.retries,
+            writer=events.append,
+            config=config,
+            min_support=self.min_support,
+            question=gate_kwargs["question"],
+        )
+        model = self._split.model if self._split is not None else self.bound
+        model_input = self._model_input(loop) if self._split is not None else loop.current
+        return collector, run_config, gate_kwargs, events, stream, model, model_input
+
+    def _streamed_decision(
+        self,
+        *,
+        input: Any,
+        loop: _Loop,
+        stream: SentenceStream,
+        acc: Any,
+        collector: EvidenceCollector,
+        gate_kwargs: dict[str, Any],
+        config: RunnableConfig,
+    ) -> tuple[Any, Any, FilteredOutput | RejectedOutput]:
+        draft = streamed_draft(stream, acc)
+        output: Any = draft
+        if self._split is not None and self._split.tail is not None and not stream.stopped:
+            output = self._split.tail.invoke(draft, config)
+        elif isinstance(acc, str):
+            output = stream.text if stream.stopped else acc
+        evidence = self._evidence_for(input, collector, loop)
+        kwargs = {k: v for k, v in gate_kwargs.items() if k != "config"}
+        decision = check_streamed(
+            self.gate, draft, stream.meta(), evidence, config=config, **kwargs
+        )
+        return output, draft, decision
+
+    def _after_attempt(
+        self,
+        *,
+        input: Any,
+        loop: _Loop,
+        stream: SentenceStream,
+        output: Any,
+        draft: Any,
+        decision: FilteredOutput | RejectedOutput,
+    ) -> tuple[list[QGateStreamEvent], bool]:
+        """The events after an attempt's sentences; True when the loop is done."""
+        record = stream.meta()
+        if isinstance(decision, RejectedOutput):
+            events = rejection_events(record, decision, review=False)
+            try:
+                self._settle(input, loop, output, draft, decision)
+            except _RetryWithGuidance:
+                return events, False
+            result = output
+        else:
+            events = []
+            result = self._resolve(output, decision)
+        done = delivery_events(
+            record,
+            decision,
+            text=message_text(result) if not isinstance(result, str) else result,
+            decision=decision.metadata.decision,
+            check=stream.check,
+            show_held=isinstance(decision, FilteredOutput),
+        )
+        last = done[-1]
+        if last["type"] == "qgate.done":
+            last["output"] = result
+        return [*events, *done], True
+
+    def stream(
+        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> Iterator[Any]:
+        """With ``stream="sentences"``: the gate's stream events; else the default stream.
+
+        Yields ``qgate.*`` events (see the README's "Streaming"): sentences as they pass,
+        ``retracted`` and ``retry`` when an attempt is rejected, ``done`` with the delivered
+        ``output``. Retries take no backoff (``wait``) while streaming.
+        """
+        if self.stream_mode is None:
+            yield from super().stream(input, config, **kwargs)
+            return
+        config = ensure_config(config)
+        loop, split = _Loop(current=input), self._split
+        if split is not None:
+            collector, head_config = self._head_setup(config)
+            head_out = split.head.invoke(input, head_config) if split.head else input
+            self._head_done(loop, collector, head_out)
+        while True:
+            collector, run_config, gate_kwargs, events, stream, model, model_input = self._open(
+                input, loop, config
+            )
+            acc: Any = None
+            chunks = model.stream(model_input, run_config, **kwargs)
+            try:
+                for chunk in chunks:
+                    acc = chunk if acc is None else acc + chunk
+                    if has_tool_calls(chunk):
+                        stream.saw_tool_calls()
+                    stopped = stream.feed(chunk_text(chunk))
+                    yield from events
+                    events.clear()
+                    if stopped:
+                        break
+                else:
+                    stream.end()
+                    yield from events
+                    events.clear()
+            except Exception:
+                retract_shown(stream, events.append)
+                yield from events
+                raise
+            finally:
+                close = getattr(chunks, "close", None)
+                if callable(close):
+                    close()
+            output, draft, decision = self._streamed_decision(
+                input=input,
+                loop=loop,
+                stream=stream,
+                acc=acc,
+                collector=collector,
+                gate_kwargs=gate_kwargs,
+                config=config,
+            )
+            after, finished = self._after_attempt(
+                input=input, loop=loop, stream=stream, output=output, draft=draft, decision=decision
+            )
+            yield from after
+            if finished:
+                return
+
+    async def astream(
+        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> AsyncIterator[Any]:
+        """Async :meth:`stream` (sentences are graded in a worker thread)."""
+        if self.stream_mode is None:
+            async for item in super().astream(input, config, **kwargs):
+                yield item
+            return
+        config = ensure_config(config)
+        loop, split = _Loop(current=input), self._split
+        if split is not None:
+            collector, head_config = self._head_setup(config)
+            head_out = await split.head.ainvoke(input, head_config) if split.head else input
+            self._head_done(loop, collector, head_out)
+        while True:
+            (
+                collector,
+                run_config,
+                gate_kwargs,
+                events,
+                stream,
+                model,
+                model_input,
+            ) = await asyncio.to_thread(self._open, input, loop, config)
+            acc: Any = None
+            chunks = model.astream(model_input, run_config, **kwargs)
+            try:
+                async for chunk in chunks:
+                    acc = chunk if acc is None else acc + chunk
+                    if has_tool_calls(chunk):
+                        stream.saw_tool_calls()
+                    ready = stream.push(chunk_text(chunk))
+                    stopped = bool(ready) and await aprocess(stream, ready, events.append)
+                    for event in events:
+                        yield event
+                    events.clear()
+                    if stopped:
+                        break
+                else:
+                    await aprocess(stream, stream.push_end(), events.append)
+                    for event in events:
+                        yield event
+                    events.clear()
+            except Exception:
+                retract_shown(stream, events.append)
+                for event in events:
+                    yield event
+                raise
+            finally:
+                aclose = getattr(chunks, "aclose", None)
+                if callable(aclose):
+                    await aclose()
+            output, draft, decision = await asyncio.to_thread(
+                functools.partial(
+                    self._streamed_decision,
+                    input=input,
+                    loop=loop,
+                    stream=stream,
+                    acc=acc,
+                    collector=collector,
+                    gate_kwargs=gate_kwargs,
+                    config=config,
+                )
+            )
+            after, finished = self._after_attempt(
+                input=input, loop=loop, stream=stream, output=output, draft=draft, decision=decision
+            )
+            for event in after:
+                yield event
+            if finished:
+                return
+
 
 def with_quality_gate(
     runnable: Runnable[Any, Any],
@@ -413,6 +648,8 @@ def with_quality_gate(
     guidance_key: str = "guidance",
     on_escalate: EscalationHandler | None = None,
     return_decision: bool = False,
+    stream: StreamMode | None = None,
+    min_support: float | None = None,
 ) -> QualityGateRunnable:
     """Wrap ``runnable`` so its output passes the quality gate, retrying with guidance.
 
@@ -433,6 +670,11 @@ def with_quality_gate(
             ``escalate``; return a :class:`HumanDecision` (``approve``/``edit``), a dict or
             ``"approve"``; ``None`` or ``reject`` raises ``QualityGateRejected``.
         return_decision: Return the gate's decision instead of the (annotated) output.
+        stream: ``"sentences"``: ``.stream()`` / ``.astream()`` yield the gate's stream
+            events (``qgate.sentence`` as each sentence passes, ``qgate.done`` with the
+            output; see the README's "Streaming"); ``None``: the default stream.
+        min_support: Per-sentence floor under ``stream="sentences"`` (``None``: half the
+            policy's grounding threshold).
 
     Returns:
         The gated runnable.
@@ -459,6 +701,10 @@ def with_quality_gate(
     """
     if gate is not None and (monitor is not None or policy is not None):
         raise ValueError("pass either gate= or monitor=/policy=, not both")
+    if stream is not None and stream != "sentences":
+        raise ValueError(f"stream must be 'sentences' or None, got {stream!r}")
+    if min_support is not None and not 0.0 <= min_support <= 1.0:
+        raise ValueError(f"min_support must be in [0, 1], got {min_support}")
     if isinstance(wait, int | float):
         if wait < 0:
             raise ValueError(f"wait must be >= 0, got {wait}")
@@ -479,4 +725,6 @@ def with_quality_gate(
         wait=strategy,
         on_escalate=on_escalate,
         return_decision=return_decision,
+        stream=stream,
+        min_support=min_support,
     )

@@ -98,6 +98,16 @@ EXPECTED: dict[str, list[Expected]] = {
         "supported by get_listing.hours.Tuesday",
         "[2] get_listing.hours.Tuesday: 11:00-21:00",
     ],
+    "streaming_agent.py": [
+        "[attempt 1] shown (grounded): In fiscal year 2024",
+        "[attempt 1] retracted: In fiscal year 2024",
+        "stopped early: True",
+        "The evidence says 31%, not 45%",
+        "[attempt 2] shown (grounded): Revenue grew 31% from €36.8 million",
+        "done: pass",
+        "contradicted sentence ever shown: False",
+        "partial draft kept for audit:",
+    ],
     # Written by the integrations engineer; run here so that every example stays executed.
     "demo_agent.py": [
         "Nordlicht shipped 1,150 robots in 2024",

@@ -74,6 +74,14 @@ EXPECTED: dict[str, list[Expected]] = {
         "flagged (still stored, searchable): ['d1', 'd2']",
         "True\n",
     ],
+    "07_streaming.ipynb": [
+        "- [1] retracted  In fiscal year 2024",
+        "! [1] rejected, stopped early: True",
+        "+ [2] grounded",
+        "= [2] pass: In fiscal year 2024, Nordlicht Robotics reported revenue of €48.2 million.",
+        "contradicted sentence shown to the user: False",
+        "The evidence says 31%, not 45%",
+    ],
 }
 PLOTS = {"01_quickstart.ipynb", "04_calibration.ipynb", "05_tool_gating_judge.ipynb",
          "06_memory.ipynb"}  # fmt: skip

@@ -36,6 +36,12 @@ EXPECTED: dict[str, list[str]] = {
         "Nordlicht Robotics reported revenue of €48.2 million in 2024.\n",
         "pass after 3 model calls",
     ],
+    'stream="sentences"': [
+        "[1] Nordlicht Robotics reported revenue of €48.2 million in 2024.  (grounded)",
+        "[1] rejected, stopped early: True",
+        "[2] Revenue grew 31% from €36.8 million in 2023.  (grounded)",
+        "final: pass Nordlicht Robotics reported revenue of €48.2 million in 2024. Revenue",
+    ],
     "add_quality_gate(": [
         "The Kestrel P3 runs for 14 hours on one charge.\n",
         "pass after 2 model calls",
