@@ -375,8 +375,11 @@ _NEGATIVE_SUBJECTS = frozenset({"no", "none", "nothing", "nobody", "neither", "n
 _PRONOUN_SUBJECTS = frozenset(
     {"i", "you", "we", "he", "she", "it", "they", "this", "that", "there"}
 )
+# A figure next to another one ("1,506 884", two table cells) is left as written: "1 506 884"
+# would read as one number.
 _THOUSANDS = re.compile(
-    r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w,]|\.\d)|(?<![\w.,])\d{4,9}(?![\w,]|\.\d)"
+    r"(?<![\w.,])(?<!\d\s)\d{1,3}(?:,\d{3})+(?![\w,]|\.\d|\s\d)"
+    r"|(?<![\w.,])(?<!\d\s)\d{4,9}(?![\w,]|\.\d|\s\d)"
 )
 _PERCENT = re.compile(r"(?<=\d)\s?%")
 

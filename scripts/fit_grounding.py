@@ -134,6 +134,20 @@ def warm_cache(monitor, rows: list[dict]) -> None:
         monitor.embedder.embed(uniq[i : i + 512])
 
 
+def idf_auroc(data: Path, name: str, rows: list[dict], cap: int | None) -> float:
+    """AUROC of IDF coverage alone (the simplest alternative) on the same ``rows``."""
+    from langchain_qgate.evaluation import idf_coverage_score
+
+    by_id = {r["id"]: r for r in cap_rows(load_rows(data, name), cap)}
+    scores = [
+        idf_coverage_score(by_id[r["id"]]["response"], by_id[r["id"]]["context"],
+                           by_id[r["id"]]["question"])
+        for r in rows
+    ]  # fmt: skip
+    y = [r["label"] for r in rows]
+    return round(float(roc_auc_score(y, [-s for s in scores])), 4)
+
+
 def sigmoid(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(z, -60, 60)))
 
@@ -350,7 +364,7 @@ def main() -> None:
     table: dict[str, dict] = {}
     print(
         f"{'dataset':24s} {'ID auroc':>9s} {'ID bacc':>8s} {'LODO auroc':>11s} {'LODO bacc':>10s}"
-        f" {'LODO false rej':>15s} {'LODO rej on 1':>14s}"
+        f" {'LODO false rej':>15s} {'LODO rej on 1':>14s} {'IDF auroc':>9s}"
     )
     for name in FILES:
         w_id, b_id = fitted({name: fit_rows[name]})
@@ -358,12 +372,14 @@ def main() -> None:
         table[name] = {
             "in_distribution": metrics(rep_rows[name], w_id, b_id),
             "leave_one_dataset_out": metrics(rep_rows[name], w_lo, b_lo),
+            "idf_coverage_auroc": idf_auroc(args.data, name, rep_rows[name], args.cap),
         }
         e_id, e_lo = table[name]["in_distribution"], table[name]["leave_one_dataset_out"]
         print(
             f"{name:24s} {e_id['auroc']:9.3f} {e_id['balanced_accuracy']:8.3f} "
             f"{e_lo['auroc']:11.3f} {e_lo['balanced_accuracy']:10.3f}"
             f" {e_lo['false_reject']:15.3f} {e_lo['label1_reject']:14.3f}"
+            f" {table[name]['idf_coverage_auroc']:9.4f}"
         )
 
     weights, bias = fitted(fit_rows)

@@ -374,7 +374,9 @@ def sentence_subject(sentence: str, *, name_fallback: bool = True) -> str | None
     return found.rstrip(",;: ")
 
 
-_NEGATED_WORD = re.compile(r"\b(?:not|never)\b|n['’]t\b", re.I)
+_NEGATED_WORD = re.compile(
+    r"\b(?:not|never|no|nor|neither|none|nothing|nobody|unable|without)\b|n['’]t\b", re.I
+)
 _OPEN_SUBJECT = re.compile(r"(?:It|He|She|They|Its|His|Her|Their|The\s+[a-z]+)\b(?!['’])")
 
 

@@ -256,7 +256,7 @@ def _heading_like(text: str, seg: Segment) -> bool:
 # "[verified: GROUNDED]", ", as the evidence confirms"): it asserts nothing to check and must
 # not change a grade, so it is dropped from the claim.
 _MARKERS = re.compile(
-    r"(?:^|(?<!\s)\s+|(?<=[.,;:!?]))(?:\[[^\[\]\s]{1,80}\](?![\w(\[])|\[(?:verified"
+    r"(?:^|(?<!\s)\s+|(?<=[.,;:!?]))(?:\[(?=[^\[\]\s]{0,79}[\d#_:/.])[^\[\]\s]{1,80}\](?![\w(\[])|\[(?:verified"
     r"|unverified|source|sources|citation|cite|ref|doc|document|evidence|grounded|fabricated"
     r"|inferred|confidence|fact[- ]?check(?:ed)?)\b"
     r"[^\[\]\n]{0,80}\]|【[^】\n]{0,80}】|\((?:source|sources|see|ref|cf)\s*:[^()\n]{0,80}\))"

@@ -38,6 +38,7 @@ from langchain_qgate.grounding.checks import (
     has_negation,
     negated_heads,
     negated_spans,
+    negation_count,
     negations_about,
     quantities_match,
     stem,
@@ -666,10 +667,9 @@ def negated_clauses(p: Passage) -> list[Passage]:
 
 def _clause(text: str, other: frozenset[str]) -> _Clause:
     """A clause's content stems, whether it negates what ``other`` says (the word a cue
-    negates first is there), and whether it negates anything ``other`` talks about."""
-    about = set(other)
-    strict = negations_about(text, about, strict=True) % 2
-    return content_stems(text), strict, negations_about(text, about) % 2
+    negates first is there), and whether it negates anything at all."""
+    strict = negations_about(text, set(other), strict=True) % 2
+    return content_stems(text), strict, negation_count(text) % 2
 
 
 def _clauses(text: str, other: frozenset[str]) -> list[_Clause]:
@@ -693,8 +693,8 @@ def _unmatched_negation(
     """A negated clause of ``side`` that ``other`` restates only with the opposite polarity.
 
     A clause of ``other`` restates it, or else ``whole`` (the other text as one clause) does;
-    a restating clause that negates anything the two share agrees ("have found no signs of
-    poison" / "have not found any evidence of poison"). With ``restating``, a clause of
+    a restating clause that negates anything agrees ("have found no signs of poison" / "have
+    not found any evidence of poison"). With ``restating``, a clause of
     ``side`` counts only when it restates one of those word sets (the passage's clause must
     be about what the claim says).
     """

@@ -460,3 +460,26 @@ def test_halueval_right_answers_are_paired_with_their_question(benchdata_dir: Pa
         if len(claims) == 1 and claims[0].text.startswith(r["question"].strip()):
             paired += 1
     assert paired / len(right) >= 0.97
+
+
+@pytest.mark.parametrize(
+    ("answer", "claim"),
+    [
+        ("Revenue was 5 million [annual_report_2024#1].", "Revenue was 5 million."),
+        ("Revenue was 5 million [1].", "Revenue was 5 million."),
+        ("Revenue was 5 million [verified: GROUNDED].", "Revenue was 5 million."),
+        # not ids: an editor's insertion and a formula stay as written
+        ("I didn't know what to do for [Aaron].", "I didn't know what to do for [Aaron]."),
+        ("H[AuCl4] is a gold compound.", "H[AuCl4] is a gold compound."),
+    ],
+)
+def test_citation_markers_are_dropped_and_bracketed_words_kept(answer: str, claim: str) -> None:
+    assert [c.text for c in extract_claims(answer)] == [claim]
+
+
+def test_copied_sentence_generator_keeps_adjacent_figures_apart() -> None:
+    from langchain_qgate.evaluation import copied_sentence_variants
+
+    variants = copied_sentence_variants("Sales were 1,506 884 units and 56,000 cars.", "")
+    assert variants["numbers"] == "Sales were 1,506 884 units and 56 000 cars."
+    assert "subject" not in copied_sentence_variants("I mean it.", "")
