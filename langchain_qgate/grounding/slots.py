@@ -531,7 +531,7 @@ def slot_conflict(
             if cv.negated or cv.text.lower() in given or found_in(cv, chunk):
                 continue  # denied by the claim, or the passage states the claim's value
             if _states_exactly(claim, ev):
-                continue  # denied by the claim, or the claim states the passage's value too
+                continue  # the claim states the passage's value too
             if cv.key == "<ent>" and cv.subject != ev.subject:
                 continue  # a sentence's subject and a name in another role
             if not _rivals(cv, ev, claim, chunk):
@@ -673,7 +673,7 @@ def _clause(text: str, other: frozenset[str]) -> _Clause:
 
 
 def _clauses(text: str, other: frozenset[str]) -> list[_Clause]:
-    """Each clause's content stems and its polarity about ``other`` (1 = negated)."""
+    """Each clause of ``text`` (see :func:`_clause`)."""
     out = []
     for piece in _CLAUSE_SPLIT.split(text):
         # "... a block system and it wasn't super complex": each standalone clause apart
@@ -693,10 +693,10 @@ def _unmatched_negation(
     """A negated clause of ``side`` that ``other`` restates only with the opposite polarity.
 
     A clause of ``other`` restates it, or else ``whole`` (the other text as one clause) does;
-    a restating clause that negates anything agrees ("have found no signs of poison" / "have
-    not found any evidence of poison"). With ``restating``, a clause of
-    ``side`` counts only when it restates one of those word sets (the passage's clause must
-    be about what the claim says).
+    a restating clause with any negation agrees ("have found no signs of poison" / "have not
+    found any evidence of poison"). With ``restating``, a clause of ``side`` counts only when
+    it restates one of those word sets (the passage's clause must be about what the claim
+    says).
     """
     for stems, negated, _ in side:
         if not negated:
@@ -705,7 +705,7 @@ def _unmatched_negation(
             coverage(r, set(stems)) < _CLAUSE_COVERAGE for r in restating
         ):
             continue
-        twins = [loose for o, _, loose in other if coverage(stems, set(o)) >= _CLAUSE_COVERAGE]
+        twins = [neg for o, _, neg in other if coverage(stems, set(o)) >= _CLAUSE_COVERAGE]
         if not twins and len(stems) >= 2 and coverage(stems, set(whole[0])) >= _CLAUSE_COVERAGE:
             twins = [whole[2]]
         if twins and 1 not in twins:
