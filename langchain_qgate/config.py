@@ -62,6 +62,10 @@ class GroundingPolicy:
             from grounded claims). ``None`` uses the shipped threshold.
         weights: Credit per grade for the grounding score.
         top_k: Evidence chunks considered per claim.
+        prefilter_k: Evidence chunks embedded per claim (at least ``top_k``): the ones
+            sharing the most of its content words, united over the answer's claims, are
+            embedded and searched; the rest never reach the model. ``None`` embeds and
+            searches every chunk (slower on long evidence; BENCHMARKS.md, issue 18).
         no_claims_score: Score of an output with no checkable claims (it says why).
         max_output_chars: Longer outputs raise ``InputTooLargeError``.
         max_evidence_chunks: More chunks raise ``InputTooLargeError``.
@@ -75,6 +79,7 @@ class GroundingPolicy:
     fabricated_threshold: float | None = None
     weights: GradeWeights = field(default_factory=GradeWeights)
     top_k: int = 5
+    prefilter_k: int | None = 5
     no_claims_score: float = 1.0
     max_output_chars: int = 2_000_000
     max_evidence_chunks: int = 200_000
@@ -99,6 +104,10 @@ class GroundingPolicy:
             raise ValueError("fabricated_threshold must not exceed grounded_threshold")
         if self.top_k < 1:
             raise ValueError(f"GroundingPolicy.top_k must be >= 1, got {self.top_k}")
+        if self.prefilter_k is not None and self.prefilter_k < 1:
+            raise ValueError(
+                f"GroundingPolicy.prefilter_k must be None or >= 1, got {self.prefilter_k}"
+            )
         if not 0.0 <= self.no_claims_score <= 1.0:
             raise ValueError("GroundingPolicy.no_claims_score must be in [0, 1]")
         for name in ("max_output_chars", "max_evidence_chunks", "approximate_index_threshold"):
