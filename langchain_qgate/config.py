@@ -56,6 +56,9 @@ class GroundingPolicy:
         embedding_backend: ``"auto"`` runs the model on ONNX Runtime when it can be exported
             (the bundled default can; about 25 % faster per item on a CPU, same vectors to 1e-6) and
             on PyTorch otherwise; ``"onnx"`` or ``"torch"`` force one.
+        embedding_quantized: Run the ONNX model with int8 weights (made once from the
+            export): faster, but its vectors differ a little from the float model's, so
+            scores move (BENCHMARKS.md, issue 18). Needs ``embedding_backend`` "auto" or "onnx".
         grounded_threshold: Support at or above which a claim is GROUNDED. ``None`` uses the
             threshold shipped with the fitted combination.
         fabricated_threshold: Support below which a claim is FABRICATED (unless it follows
@@ -75,6 +78,7 @@ class GroundingPolicy:
 
     model_name: str = DEFAULT_MODEL_NAME
     embedding_backend: EmbeddingBackend = "auto"
+    embedding_quantized: bool = False
     grounded_threshold: float | None = None
     fabricated_threshold: float | None = None
     weights: GradeWeights = field(default_factory=GradeWeights)
@@ -91,6 +95,10 @@ class GroundingPolicy:
             raise ValueError(
                 "GroundingPolicy.embedding_backend must be 'auto', 'onnx' or 'torch', "
                 f"got {self.embedding_backend!r}"
+            )
+        if self.embedding_quantized and self.embedding_backend == "torch":
+            raise ValueError(
+                "GroundingPolicy.embedding_quantized needs embedding_backend 'auto' or 'onnx'"
             )
         for name in ("grounded_threshold", "fabricated_threshold"):
             value = getattr(self, name)

@@ -128,7 +128,9 @@ class HallucinationMonitor:
             from langchain_qgate.grounding.embeddings import default_embedder
 
             embedder = default_embedder(
-                self.policy.model_name, backend=self.policy.embedding_backend
+                self.policy.model_name,
+                backend=self.policy.embedding_backend,
+                quantized=self.policy.embedding_quantized,
             )
         self.embedder = embedder
         self.verifier: VerifierLike = verifier or DeterministicVerifier()
