@@ -68,25 +68,27 @@ EVIDENCE = (
     "logistics companies and does not sell hardware. Jane Doe is the chief executive. "
 ) * 3
 
+# Peak RSS is the child's own VmHWM: ru_maxrss survives exec on Linux, so a child forked from
+# this (large) process would report the parent's peak.
+PEAK_RSS = "int(next(ln for ln in open('/proc/self/status') if ln.startswith('VmHWM')).split()[1])"
+
 COLD_OURS = """
-import resource, time; t0 = time.perf_counter()
+import time; t0 = time.perf_counter()
 from langchain_qgate.grounding import HallucinationMonitor
 r = HallucinationMonitor().verify_grounding(
     "Acme was founded in 2019.", ["Acme was founded in 2020 in Berlin."])
 t1 = time.perf_counter()
-rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(round(t1 - t0, 3), rss, r.verdicts[0].grade.value)
+print(round(t1 - t0, 3), PEAK_RSS, r.verdicts[0].grade.value)
 """
 
 COLD_ANCORA = """
-import resource, sys, time; t0 = time.perf_counter()
+import sys, time; t0 = time.perf_counter()
 sys.path.insert(0, {path!r})
 from ancora import Document, GroundingChecker, chunk_document
 chunks = chunk_document(Document("d", "Acme was founded in 2020 in Berlin."))
 checks = GroundingChecker().check_answer("Acme was founded in 2019.", chunks)
 t1 = time.perf_counter()
-rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(round(t1 - t0, 3), rss, checks[0].supported)
+print(round(t1 - t0, 3), PEAK_RSS, checks[0].supported)
 """
 
 
@@ -104,7 +106,7 @@ def load() -> list[float]:
 def cold_start(code: str) -> dict[str, Any]:
     """A fresh interpreter up to its first verdict: seconds and peak RSS (MiB)."""
     out = subprocess.run(
-        [sys.executable, "-c", code],
+        [sys.executable, "-c", code.replace("PEAK_RSS", PEAK_RSS)],
         capture_output=True,
         text=True,
         check=True,
