@@ -56,12 +56,19 @@ class GroundingPolicy:
         embedding_backend: ``"auto"`` runs the model on ONNX Runtime when it can be exported
             (the bundled default can; about 25 % faster per item on a CPU, same vectors to 1e-6) and
             on PyTorch otherwise; ``"onnx"`` or ``"torch"`` force one.
+        embedding_quantized: Run the ONNX model with int8 weights (made once from the
+            export): faster, but its vectors differ a little from the float model's, so
+            scores move (BENCHMARKS.md, issue 18). Needs ``embedding_backend`` "auto" or "onnx".
         grounded_threshold: Support at or above which a claim is GROUNDED. ``None`` uses the
             threshold shipped with the fitted combination.
         fabricated_threshold: Support below which a claim is FABRICATED (unless it follows
             from grounded claims). ``None`` uses the shipped threshold.
         weights: Credit per grade for the grounding score.
         top_k: Evidence chunks considered per claim.
+        prefilter_k: Evidence chunks embedded per claim (at least ``top_k``): the ones
+            sharing the most of its content words, united over the answer's claims, are
+            embedded and searched; the rest never reach the model. ``None`` embeds and
+            searches every chunk (slower on long evidence; BENCHMARKS.md, issue 18).
         no_claims_score: Score of an output with no checkable claims (it says why).
         max_output_chars: Longer outputs raise ``InputTooLargeError``.
         max_evidence_chunks: More chunks raise ``InputTooLargeError``.
@@ -71,10 +78,12 @@ class GroundingPolicy:
 
     model_name: str = DEFAULT_MODEL_NAME
     embedding_backend: EmbeddingBackend = "auto"
+    embedding_quantized: bool = False
     grounded_threshold: float | None = None
     fabricated_threshold: float | None = None
     weights: GradeWeights = field(default_factory=GradeWeights)
     top_k: int = 5
+    prefilter_k: int | None = 5
     no_claims_score: float = 1.0
     max_output_chars: int = 2_000_000
     max_evidence_chunks: int = 200_000
@@ -86,6 +95,10 @@ class GroundingPolicy:
             raise ValueError(
                 "GroundingPolicy.embedding_backend must be 'auto', 'onnx' or 'torch', "
                 f"got {self.embedding_backend!r}"
+            )
+        if self.embedding_quantized and self.embedding_backend == "torch":
+            raise ValueError(
+                "GroundingPolicy.embedding_quantized needs embedding_backend 'auto' or 'onnx'"
             )
         for name in ("grounded_threshold", "fabricated_threshold"):
             value = getattr(self, name)
@@ -99,6 +112,10 @@ class GroundingPolicy:
             raise ValueError("fabricated_threshold must not exceed grounded_threshold")
         if self.top_k < 1:
             raise ValueError(f"GroundingPolicy.top_k must be >= 1, got {self.top_k}")
+        if self.prefilter_k is not None and self.prefilter_k < 1:
+            raise ValueError(
+                f"GroundingPolicy.prefilter_k must be None or >= 1, got {self.prefilter_k}"
+            )
         if not 0.0 <= self.no_claims_score <= 1.0:
             raise ValueError("GroundingPolicy.no_claims_score must be in [0, 1]")
         for name in ("max_output_chars", "max_evidence_chunks", "approximate_index_threshold"):

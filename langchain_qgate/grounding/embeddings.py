@@ -183,22 +183,28 @@ class HashingEmbedder:
 
 
 _DEFAULT_LOCK = threading.Lock()
-_DEFAULTS: dict[tuple[str, str], CachedEmbedder] = {}
+_DEFAULTS: dict[tuple[str, str, bool], CachedEmbedder] = {}
 
 
 def default_embedder(
-    model_name: str = DEFAULT_MODEL_NAME, *, backend: EmbeddingBackend = "auto"
+    model_name: str = DEFAULT_MODEL_NAME,
+    *,
+    backend: EmbeddingBackend = "auto",
+    quantized: bool = False,
 ) -> CachedEmbedder:
     """The process-wide cached embedder for ``model_name`` (created on first call).
 
     Args:
         model_name: A sentence-transformers name or local path; the bundled model by default.
         backend: ``"auto"`` (ONNX Runtime when possible), ``"onnx"`` or ``"torch"``.
+        quantized: The int8 ONNX model (see ``OnnxEmbedder``); not with ``"torch"``.
     """
     if backend not in ("auto", "onnx", "torch"):
         raise ValueError(f"backend must be 'auto', 'onnx' or 'torch', got {backend!r}")
+    if quantized and backend == "torch":
+        raise ValueError("quantized embeddings need the ONNX backend ('auto' or 'onnx')")
     with _DEFAULT_LOCK:
-        emb = _DEFAULTS.get((model_name, backend))
+        emb = _DEFAULTS.get((model_name, backend, quantized))
         if emb is None:
             inner: Embedder
             if backend == "torch":
@@ -206,7 +212,7 @@ def default_embedder(
             else:
                 from langchain_qgate.grounding.onnx_embedder import OnnxEmbedder
 
-                inner = OnnxEmbedder(model_name, fallback=backend == "auto")
+                inner = OnnxEmbedder(model_name, fallback=backend == "auto", quantized=quantized)
             emb = CachedEmbedder(inner)
-            _DEFAULTS[(model_name, backend)] = emb
+            _DEFAULTS[(model_name, backend, quantized)] = emb
         return emb

@@ -232,6 +232,7 @@ class EvidenceIndex:
         self._ids: set[str] = set()
         self._source_ids: set[str] = set()
         self._vectors: NDArray[np.float32] | None = None
+        self._embedded: NDArray[np.bool_] = np.zeros(0, dtype=bool)  # rows of _vectors filled
         self._index: Any = None
         self._lock = threading.Lock()
         # Lexical views of single chunks, computed when first asked for.
@@ -307,6 +308,7 @@ class EvidenceIndex:
             self.__dict__.pop("all_quantities", None)
             self.__dict__.pop("_quantities_by_chunk", None)
             self.__dict__.pop("all_entities_text", None)
+            self.__dict__.pop("_postings", None)
         return new
 
     def _free_source_id(self, base: str) -> str:
@@ -317,15 +319,64 @@ class EvidenceIndex:
 
     @property
     def vectors(self) -> NDArray[np.float32]:
-        """Embeddings of every chunk, shape ``(len(self), dim)``."""
+        """Embeddings of every chunk, shape ``(len(self), dim)`` (embeds the missing ones)."""
         self._ensure_index()
         assert self._vectors is not None
         return self._vectors
 
+    def candidates(self, queries: Sequence[str], per_query: int) -> list[int] | None:
+        """The chunks worth embedding for ``queries``: a cheap lexical prefilter.
+
+        For each query, the ``per_query`` chunks whose content words carry the most of the
+        query's weight (ties: the earlier chunk; chunks sharing no word fill up the count in
+        index order), united over the queries and returned in index order. Deterministic: the
+        same queries and evidence give the same chunks.
+
+        Args:
+            queries: The texts to be searched for (claims).
+            per_query: Chunks kept per query (at least 1).
+
+        Returns:
+            Sorted chunk indices, or None when every chunk would be kept.
+        """
+        if per_query < 1:
+            raise ValueError(f"per_query must be >= 1, got {per_query}")
+        n = len(self.chunks)
+        if n <= per_query:
+            return None
+        postings = self._postings
+        chosen: set[int] = set()
+        for query in queries:
+            scores: dict[int, float] = {}
+            for st, weight in content_stems(untokenise(query)).items():
+                for i in postings.get(st, ()):
+                    scores[i] = scores.get(i, 0.0) + weight
+            best = sorted(scores, key=lambda i: (-scores[i], i))[:per_query]
+            if len(best) < per_query:  # too few chunks share a word: the first ones fill up
+                taken = set(best)
+                best += [i for i in range(n) if i not in taken][: per_query - len(best)]
+            chosen.update(best)
+            if len(chosen) == n:
+                return None
+        return sorted(chosen)
+
+    @cached_property
+    def _postings(self) -> dict[str, list[int]]:
+        """Content-word stem -> the chunks (in index order) that contain it."""
+        out: dict[str, list[int]] = {}
+        for i in range(len(self.chunks)):
+            for st in self.stems(i):
+                out.setdefault(st, []).append(i)
+        return out
+
     def embed_queries(
-        self, queries: Sequence[str], *, embedder: Embedder | None = None
+        self,
+        queries: Sequence[str],
+        *,
+        embedder: Embedder | None = None,
+        rows: Sequence[int] | None = None,
     ) -> NDArray[np.float32]:
-        """Embed ``queries`` (e.g. claims) and make sure the index is built.
+        """Embed ``queries`` (e.g. claims) and make sure the chunks to search are embedded.
 
         With this index's own embedder (``embedder`` None or the same object), chunks not
         embedded yet and the queries go to the model in ONE call: one set of length-sorted
@@ -334,20 +385,63 @@ class EvidenceIndex:
         Args:
             queries: Texts to embed for ``search``.
             embedder: The embedder the queries must come from; this index's by default.
+            rows: Only these chunks need vectors (``candidates``); every chunk when None
+                (the search index is then built too).
 
         Returns:
             The query vectors, shape ``(len(queries), dim)``.
         """
         if embedder is not None and embedder is not self.embedder:
-            self._ensure_index()
+            self._embed_rows(rows)
             return embedder.embed(queries)
         if not queries:
-            return np.zeros((0, self.vectors.shape[1]), dtype=np.float32)
-        asked = self._ensure_index(queries)
+            self._embed_rows(rows)
+            assert self._vectors is not None
+            return np.zeros((0, self._vectors.shape[1]), dtype=np.float32)
+        asked = self._embed_rows(rows, queries)
         return self.embedder.embed(queries) if asked is None else asked
 
+    def _embed_rows(
+        self, rows: Sequence[int] | None, queries: Sequence[str] = ()
+    ) -> NDArray[np.float32] | None:
+        """Embed the chunks ``rows`` (all when None) not embedded yet, with ``queries``.
+
+        Returns the query vectors, or None when nothing had to be embedded.
+        """
+        if rows is None:
+            return self._ensure_index(queries)
+        with self._lock:
+            self._grow()
+            todo = [i for i in rows if not self._embedded[i]]
+            if not todo and self._vectors is not None:
+                return None
+            return self._embed_into(todo, queries)
+
+    def _grow(self) -> None:
+        """Extend the embedded-rows mask (and the vectors) to chunks added since."""
+        n = len(self.chunks)
+        if len(self._embedded) < n:
+            self._embedded = np.concatenate(
+                [self._embedded, np.zeros(n - len(self._embedded), dtype=bool)]
+            )
+        if self._vectors is not None and len(self._vectors) < n:
+            pad = np.zeros((n - len(self._vectors), self._vectors.shape[1]), dtype=np.float32)
+            self._vectors = np.vstack([self._vectors, pad])
+
+    def _embed_into(self, todo: list[int], queries: Sequence[str]) -> NDArray[np.float32]:
+        """Embed chunks ``todo`` and ``queries`` in one call; store the chunk rows (locked)."""
+        both = self.embedder.embed([*(self.views[i] for i in todo), *queries])
+        fresh, asked = both[: len(todo)], both[len(todo) :]
+        if self._vectors is None:
+            dim = both.shape[1] if both.ndim == 2 else 1
+            self._vectors = np.zeros((len(self.chunks), dim), dtype=np.float32)
+        if todo:
+            self._vectors[todo] = fresh
+            self._embedded[todo] = True
+        return asked
+
     def _ensure_index(self, queries: Sequence[str] = ()) -> NDArray[np.float32] | None:
-        """Build the index if needed, embedding ``queries`` in the same call.
+        """Embed every chunk not embedded yet (with ``queries``) and build the search index.
 
         Returns the query vectors, or None when the index was already built (nothing embedded).
         """
@@ -356,12 +450,10 @@ class EvidenceIndex:
                 return None
             import faiss
 
-            n_old = 0 if self._vectors is None else len(self._vectors)
-            texts = self.views[n_old:]
-            both = self.embedder.embed([*texts, *queries])
-            fresh, asked = both[: len(texts)], both[len(texts) :]
-            vecs = fresh if self._vectors is None else np.vstack([self._vectors, fresh])
-            self._vectors = np.ascontiguousarray(vecs, dtype=np.float32)
+            self._grow()
+            todo = np.flatnonzero(~self._embedded).tolist()
+            asked = self._embed_into(todo, queries)
+            assert self._vectors is not None
             dim = self._vectors.shape[1] if self._vectors.ndim == 2 else 1
             index: Any
             if len(self.chunks) >= self.approximate_threshold:
@@ -375,18 +467,27 @@ class EvidenceIndex:
             return asked
 
     def search(
-        self, queries: NDArray[np.float32], k: int
+        self, queries: NDArray[np.float32], k: int, *, rows: Sequence[int] | None = None
     ) -> tuple[NDArray[np.float32], NDArray[np.int64]]:
         """Top-``k`` chunks by inner product for each query row: ``(scores, indices)``.
 
-        Missing neighbours (fewer chunks than ``k``) have index -1.
+        With ``rows``, only those chunks are searched, exactly (ties: the earlier chunk), and
+        only they need vectors. Missing neighbours (fewer chunks than ``k``) have index -1.
         """
         if not self.chunks:
             n = len(queries)
             return np.zeros((n, 0), dtype=np.float32), np.zeros((n, 0), dtype=np.int64)
+        q = np.ascontiguousarray(queries, dtype=np.float32)
+        if rows is not None:
+            self._embed_rows(rows)
+            vectors = self._vectors
+            assert vectors is not None
+            pool = np.asarray(rows, dtype=np.int64)
+            sims = q @ vectors[pool].T
+            order = np.argsort(-sims, axis=1, kind="stable")[:, : min(k, len(pool))]
+            return np.take_along_axis(sims, order, axis=1), pool[order]
         self._ensure_index()
         k = min(k, len(self.chunks))
-        q = np.ascontiguousarray(queries, dtype=np.float32)
         if len(self.chunks) * len(q) >= _PARALLEL_SEARCH_WORK:
             scores, idx = self._index.search(q, k)
             return scores, idx

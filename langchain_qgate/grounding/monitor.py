@@ -129,7 +129,9 @@ class HallucinationMonitor:
             from langchain_qgate.grounding.embeddings import default_embedder
 
             embedder = default_embedder(
-                self.policy.model_name, backend=self.policy.embedding_backend
+                self.policy.model_name,
+                backend=self.policy.embedding_backend,
+                quantized=self.policy.embedding_quantized,
             )
         self.embedder = embedder
         self.verifier: VerifierLike = verifier or DeterministicVerifier()
@@ -181,9 +183,13 @@ class HallucinationMonitor:
         index = self.build_index(evidence)
         if not claims:
             return claims, index, []
-        # Claims and not-yet-embedded chunks go to the model in one call.
-        vecs = index.embed_queries([c.text for c in claims], embedder=self.embedder)
-        scores, neighbours = index.search(vecs, self.policy.top_k)
+        # Only the chunks a lexical prefilter keeps for some claim are embedded and searched;
+        # they and the claims go to the model in one call.
+        texts = [c.text for c in claims]
+        k = self.policy.prefilter_k
+        rows = index.candidates(texts, max(k, self.policy.top_k)) if k is not None else None
+        vecs = index.embed_queries(texts, embedder=self.embedder, rows=rows)
+        scores, neighbours = index.search(vecs, self.policy.top_k, rows=rows)
         items: list[VerificationItem] = []
         for row, claim in enumerate(claims):
             signals = (

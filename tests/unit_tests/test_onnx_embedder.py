@@ -212,3 +212,31 @@ def test_default_embedder_backends_are_distinct_cached_instances() -> None:
     torch_backed = default_embedder(backend="torch")
     assert isinstance(torch_backed.inner, SentenceTransformerEmbedder)
     assert torch_backed is not auto
+
+
+def test_quantized_export_is_made_once_next_to_the_float_one_and_is_close(folders, cache) -> None:
+    plain = OnnxEmbedder(str(folders["mean"]), cache_dir=cache, fallback=False)
+    exact = plain.embed(TEXTS)
+    int8 = OnnxEmbedder(str(folders["mean"]), cache_dir=cache, fallback=False, quantized=True)
+    vecs = int8.embed(TEXTS)
+    assert int8.backend == "onnx"
+    assert int8.export_folder == plain.export_folder
+    (folder,) = list((cache / "onnx").iterdir())
+    assert sorted(p.name for p in folder.glob("*.onnx")) == ["model.int8.onnx", "model.onnx"]
+    assert vecs.shape == exact.shape
+    np.testing.assert_allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    assert float(np.min(np.sum(vecs * exact, axis=1))) > 0.8  # close, not equal
+    assert not np.allclose(vecs, exact, atol=1e-5)
+    np.testing.assert_array_equal(plain.embed(TEXTS), exact)  # the float model is untouched
+    stamp = (folder / "model.int8.onnx").stat().st_mtime_ns
+    onnx_embedder._LOADED.clear()  # as in a fresh process: the int8 file is reused
+    again = OnnxEmbedder(str(folders["mean"]), cache_dir=cache, fallback=False, quantized=True)
+    np.testing.assert_array_equal(again.embed(TEXTS), vecs)
+    assert (folder / "model.int8.onnx").stat().st_mtime_ns == stamp
+
+
+def test_quantized_needs_the_onnx_backend() -> None:
+    with pytest.raises(ValueError, match="embedding_quantized"):
+        GroundingPolicy(embedding_backend="torch", embedding_quantized=True)
+    with pytest.raises(ValueError, match="quantized"):
+        default_embedder(backend="torch", quantized=True)
