@@ -117,13 +117,16 @@ def _first_verb(tokens: list[str], lo: int, hi: int) -> int:
     return -1
 
 
+_COMMA = re.compile(r",(?=\s|$)")
+
+
 def _subject(sentence: str, tokens: list[str], starts: list[int], lo: int, hi: int) -> str | None:
     """The subject of the clause ``tokens[lo:hi]``: the words before its first verb."""
     verb = _first_verb(tokens, lo, hi)
     if verb <= lo:
         return None
     text = sentence[starts[lo] : starts[verb - 1] + len(tokens[verb - 1])]
-    pieces = [p.strip() for p in text.split(",") if p.strip()]
+    pieces = [p.strip() for p in _COMMA.split(text) if p.strip()]  # not "46,011"
     if not pieces:
         return None
     first_word = bare(pieces[0].split()[0])

@@ -252,11 +252,11 @@ def test_families_of_false_contradictions(monitor, evidence, answer) -> None:
         ),
         (  # the negated clause of a longer claim
             "Smart Navigation: with built-in navigational technology, AquaSonic covers the "
-            "entire pool without manual intervention.",
+            "entire pool by itself.",
             "AquaSonic is a pool robot with a warranty, and it doesn't have smart navigation "
             "technology.",
             "the evidence states the opposite: 'Smart Navigation: with built-in navigational "
-            "technology, AquaSonic covers the entire pool without manual intervention.'",
+            "technology, AquaSonic covers the entire pool by itself.'",
         ),
     ],
 )

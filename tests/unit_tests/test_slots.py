@@ -352,3 +352,13 @@ def test_non_prefix_negates_the_word_it_is_attached_to() -> None:
     assert not negation_clash(
         passage("Oil is a non-renewable resource."), passage("Oil is a non-renewable fuel.")
     )
+
+
+def test_a_carried_subject_keeps_a_figure_with_a_thousands_comma() -> None:
+    from langchain_qgate.grounding._compound import split_compound
+
+    parts = split_compound(
+        "A crowd of 46,011, mostly home fans, turned out for the last match, and were treated "
+        "to a classic."
+    )
+    assert parts[-1].text == "A crowd of 46,011 were treated to a classic."
