@@ -31,12 +31,12 @@ from langchain_qgate.grounding.slots import (
     Value,
     all_found,
     answer_conflict,
-    covered,
     found_in,
     lifespan_conflict,
     name_head,
     negated_clauses,
     negation_clash,
+    opens_with_parenthesis,
     passage,
     slot_conflict,
     value_free_stems,
@@ -146,12 +146,15 @@ def _contradiction(
         return None
     # Passages about the same thing first; among equals, the one stating more of the claim's
     # values ("In fiscal year 2024, ... revenue of €48.2 million" before "... in fiscal 2023").
-    scored = [(covered(claim, index.passage(i)), i) for i, _ in top]
+    # (A passage is prepared for alignment only when it shares enough words to be used.)
+    scored = [(coverage(about, index.stems(i)), i) for i, _ in top]
     ranked = sorted(
         scored,
         key=lambda t: (
             -round(t[0], 2),
-            -sum(found_in(v, index.passage(t[1])) for v in claim.values),
+            -sum(found_in(v, index.passage(t[1])) for v in claim.values)
+            if t[0] >= _RIVAL_COVERAGE
+            else 0,
         ),
     )
     candidates = [(c, i) for c, i in ranked if c >= _ALIGNED_COVERAGE]
@@ -221,6 +224,8 @@ def _contradiction(
     # "born in 1997" against "Anne Rice (born ...; October 4, 1941) is ...": the dates after
     # the name a passage opens on (it shares no other word with the claim).
     for _, i in ranked:
+        if not opens_with_parenthesis(index.views[i]):
+            continue
         chunk = index.chunks[i]
         found = lifespan_conflict(
             claim, index.passage(i), evidence_id=chunk.id, quote=chunk.text, given=asked
@@ -394,7 +399,8 @@ def _clause_negation(claim: Passage, index: EvidenceIndex, ranked: list[tuple[fl
     part = parts[0]
     if len(value_free_stems(part)) < 2 or not _VERB_NEGATION.search(part.text):
         return -1  # "None of the resorts in Palm Beach": a cut at a comma, not a clause
-    restating = [i for _, i in ranked if covered(part, index.passage(i)) >= _NEGATION_COVERAGE]
+    about = value_free_stems(part)
+    restating = [i for _, i in ranked if coverage(about, index.stems(i)) >= _NEGATION_COVERAGE]
     clashing = [i for i in restating if negation_clash(part, index.passage(i))]
     if clashing and len(clashing) == len(restating):
         return clashing[0]
@@ -422,7 +428,8 @@ def _answer_contradiction(
         return None
     question = claim_text[: len(claim_text) - len(answer)].strip()
     about = passage(question)
-    best = max(((covered(about, index.passage(i)), i) for _, i in ranked), default=(0.0, -1))
+    wanted = value_free_stems(about)
+    best = max(((coverage(wanted, index.stems(i)), i) for _, i in ranked), default=(0.0, -1))
     if best[0] < _QUESTION_COVERAGE:
         return None
     chunk = index.chunks[best[1]]

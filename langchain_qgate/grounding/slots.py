@@ -54,12 +54,12 @@ __all__ = [
     "Value",
     "all_found",
     "answer_conflict",
-    "covered",
     "found_in",
     "lifespan_conflict",
     "name_head",
     "negated_clauses",
     "negation_clash",
+    "opens_with_parenthesis",
     "passage",
     "slot_conflict",
     "value_free_stems",
@@ -569,6 +569,12 @@ _DIED = re.compile(r"\b(?:died|dies|death|passed away)\b", re.I)
 _SPAN_DASH = re.compile(r"\s*(?:--|-|–|—|−|to)\s*")
 
 
+def opens_with_parenthesis(text: str) -> bool:
+    """Whether ``text`` has a parenthesis after its first words (a cheap test before
+    :func:`lifespan_conflict`)."""
+    return _OPENING_PARENS.match(text) is not None
+
+
 def lifespan_conflict(
     claim: Passage, chunk: Passage, *, evidence_id: str, quote: str, given: str = ""
 ) -> Contradiction | None:
@@ -711,11 +717,6 @@ def _unmatched_negation(
         if twins and 1 not in twins:
             return True
     return False
-
-
-def covered(claim: Passage, chunk: Passage) -> float:
-    """Weighted share of the claim's value-free content words found in ``chunk``."""
-    return coverage(value_free_stems(claim), set(chunk.stems))
 
 
 def all_found(claim: Passage, chunk: Passage, given: str = "") -> bool:
