@@ -43,6 +43,7 @@ import sys
 import time
 from dataclasses import dataclass
 from dataclasses import field as dc_field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +101,22 @@ class Case:
     target: str = ""  # the changed sentence
     field: str = ""  # the field the change is about (suffix of the field id)
     meta: dict[str, Any] = dc_field(default_factory=dict)
+
+
+def _add_variant(
+    out: list[Case],
+    kind: str,
+    evidence: Any,
+    parts: list[str],
+    i: int,
+    new: str,
+    error: str,
+    fld: str,
+) -> None:
+    """Add the faithful answer ``parts`` with sentence ``i`` replaced by ``new`` (an error)."""
+    changed = list(parts)
+    changed[i] = new
+    out.append(Case(kind, error, evidence, " ".join(changed), new, fld))
 
 
 def _h12(minutes: int, rng: random.Random) -> str:
@@ -212,17 +229,7 @@ def listing_cases(rng: random.Random, n: int) -> list[Case]:
         faithful = " ".join(parts)
         out.append(Case("listings", "faithful", evidence, faithful))
 
-        def variant(
-            i: int,
-            new: str,
-            error: str,
-            fld: str,
-            parts: list[str] = parts,
-            evidence: Any = evidence,
-        ) -> None:
-            changed = list(parts)
-            changed[i] = new
-            out.append(Case("listings", error, evidence, " ".join(changed), new, fld))
+        variant = partial(_add_variant, out, "listings", evidence, parts)
 
         # swapped: another day's hours, or a sibling listing's city
         others = [d for d in rec["hours"] if rec["hours"][d] != rec["hours"][day]]
@@ -296,17 +303,7 @@ def order_cases(rng: random.Random, n: int) -> list[Case]:
         ]
         out.append(Case("orders", "faithful", evidence, " ".join(parts)))
 
-        def variant(
-            i: int,
-            new: str,
-            error: str,
-            fld: str,
-            parts: list[str] = parts,
-            evidence: Any = evidence,
-        ) -> None:
-            changed = list(parts)
-            changed[i] = new
-            out.append(Case("orders", error, evidence, " ".join(changed), new, fld))
+        variant = partial(_add_variant, out, "orders", evidence, parts)
 
         sib = orders[(k + 1) % 4]
         if rng.random() < 0.5 and sib["total"] != o["total"]:
@@ -373,17 +370,7 @@ def city_cases(rng: random.Random, n: int) -> list[Case]:
         evidence = text
         out.append(Case("cities", "faithful", evidence, " ".join(parts)))
 
-        def variant(
-            i: int,
-            new: str,
-            error: str,
-            fld: str,
-            parts: list[str] = parts,
-            evidence: Any = evidence,
-        ) -> None:
-            changed = list(parts)
-            changed[i] = new
-            out.append(Case("cities", error, evidence, " ".join(changed), new, fld))
+        variant = partial(_add_variant, out, "cities", evidence, parts)
 
         sib = rows[(k + 1) % 4]
         if sib["population"] != pop:

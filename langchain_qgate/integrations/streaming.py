@@ -189,12 +189,34 @@ def finish_message(
 
 
 # -- tapping a model call's token stream (agents) ----------------------------------------------
-class _Tap(BaseCallbackHandler):
-    """Feeds the model's tokens to the sentence stream; stops the stream on a failure.
+class _TokenTap:
+    """What the sync and async taps share: the streaming-handler marker methods
+    (``tap_output_iter`` / ``tap_output_aiter``: a chat model whose run has one calls its
+    streaming API inside ``invoke``) and reading one token."""
 
-    ``tap_output_iter`` / ``tap_output_aiter`` make it a streaming handler for LangChain:
-    a chat model whose run has one calls its streaming API inside ``invoke``.
-    """
+    stream: SentenceStream
+    tokens: int
+
+    def tap_output_iter(self, run_id: UUID, output: Iterator[Any]) -> Iterator[Any]:
+        return output
+
+    def tap_output_aiter(self, run_id: UUID, output: AsyncIterator[Any]) -> AsyncIterator[Any]:
+        return output
+
+    def _read(
+        self,
+        token: str | list[str | dict[str, Any]],
+        chunk: GenerationChunk | ChatGenerationChunk | None,
+    ) -> str:
+        """Count the token, note tool calls, and return its text."""
+        self.tokens += 1
+        if chunk is not None and has_tool_calls(chunk):
+            self.stream.saw_tool_calls()
+        return chunk_text(chunk) if chunk is not None else _token_text(token)
+
+
+class _Tap(_TokenTap, BaseCallbackHandler):
+    """Feeds the model's tokens to the sentence stream; stops the stream on a failure."""
 
     raise_error = True
     run_inline = True
@@ -202,12 +224,6 @@ class _Tap(BaseCallbackHandler):
     def __init__(self, stream: SentenceStream) -> None:
         self.stream = stream
         self.tokens = 0
-
-    def tap_output_iter(self, run_id: UUID, output: Iterator[Any]) -> Iterator[Any]:
-        return output
-
-    def tap_output_aiter(self, run_id: UUID, output: AsyncIterator[Any]) -> AsyncIterator[Any]:
-        return output
 
     def on_llm_new_token(
         self,
@@ -219,14 +235,11 @@ class _Tap(BaseCallbackHandler):
         tags: list[str] | None = None,
         **kwargs: Any,
     ) -> None:
-        self.tokens += 1
-        if chunk is not None and has_tool_calls(chunk):
-            self.stream.saw_tool_calls()
-        if self.stream.feed(chunk_text(chunk) if chunk is not None else _token_text(token)):
+        if self.stream.feed(self._read(token, chunk)):
             raise DraftStopped
 
 
-class _AsyncTap(AsyncCallbackHandler):
+class _AsyncTap(_TokenTap, AsyncCallbackHandler):
     """:class:`_Tap` for async runs: sentences are graded in a worker thread."""
 
     raise_error = True
@@ -236,12 +249,6 @@ class _AsyncTap(AsyncCallbackHandler):
         self.stream = stream
         self.writer = writer
         self.tokens = 0
-
-    def tap_output_iter(self, run_id: UUID, output: Iterator[Any]) -> Iterator[Any]:
-        return output
-
-    def tap_output_aiter(self, run_id: UUID, output: AsyncIterator[Any]) -> AsyncIterator[Any]:
-        return output
 
     async def on_llm_new_token(
         self,
@@ -253,10 +260,7 @@ class _AsyncTap(AsyncCallbackHandler):
         tags: list[str] | None = None,
         **kwargs: Any,
     ) -> None:
-        self.tokens += 1
-        if chunk is not None and has_tool_calls(chunk):
-            self.stream.saw_tool_calls()
-        ready = self.stream.push(chunk_text(chunk) if chunk is not None else _token_text(token))
+        ready = self.stream.push(self._read(token, chunk))
         if ready and await aprocess(self.stream, ready, self.writer):
             raise DraftStopped
 

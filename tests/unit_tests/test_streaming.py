@@ -54,6 +54,17 @@ def monitor():
     return make_monitor()
 
 
+# what the app sees when a first draft fails on a sentence and the retry passes
+RETRY_THEN_PASS = [
+    "qgate.sentence",
+    "qgate.retracted",
+    "qgate.retry",
+    "qgate.sentence",
+    "qgate.sentence",
+    "qgate.done",
+]
+
+
 def _model(answers, cls: type[ScriptedChatModel] = ScriptedStreamingChatModel, **options):
     return cls(respond=rag_responder(answers), **options)
 
@@ -152,14 +163,7 @@ def test_no_evidence_holds_every_sentence_for_the_final_decision():
 def test_agent_stops_a_contradicted_draft_early_and_streams_the_correction(monitor):
     model = _model([STREAM_BAD, GOOD])
     events, state = _run(_agent(monitor, model, max_retries=1))
-    assert _types(events) == [
-        "qgate.sentence",
-        "qgate.retracted",
-        "qgate.retry",
-        "qgate.sentence",
-        "qgate.sentence",
-        "qgate.done",
-    ]
+    assert _types(events) == RETRY_THEN_PASS
     first, retracted, retry = events[:3]
     assert first["text"] == GOOD_1
     assert first["attempt"] == 1
@@ -185,14 +189,7 @@ def test_agent_stops_a_contradicted_draft_early_and_streams_the_correction(monit
 async def test_agent_async_stops_early_and_streams_the_correction(monitor):
     model = _model([STREAM_BAD, GOOD], token_delay=0.001)
     events, state = await _arun(_agent(monitor, model, max_retries=1))
-    assert _types(events) == [
-        "qgate.sentence",
-        "qgate.retracted",
-        "qgate.retry",
-        "qgate.sentence",
-        "qgate.sentence",
-        "qgate.done",
-    ]
+    assert _types(events) == RETRY_THEN_PASS
     assert model.streamed[1] < len(tokenize(STREAM_BAD))
     assert state["messages"][-1].content == GOOD
 
@@ -283,14 +280,7 @@ async def test_model_that_cannot_stream_is_gated_as_a_whole_message(monitor, use
     agent = _agent(monitor, model, max_retries=1)
     events, state = await _arun(agent, "ns") if use_async else _run(agent, "ns")
     # no early stop without a token stream: the first sentence was shown, then retracted
-    assert _types(events) == [
-        "qgate.sentence",
-        "qgate.retracted",
-        "qgate.retry",
-        "qgate.sentence",
-        "qgate.sentence",
-        "qgate.done",
-    ]
+    assert _types(events) == RETRY_THEN_PASS
     assert state["messages"][-1].content == GOOD
 
 
@@ -331,14 +321,7 @@ def _lcel_input():
 def test_lcel_stream_yields_gated_sentences_and_the_output(monitor):
     model = ScriptedStreamingChatModel.from_replies(STREAM_BAD, GOOD)
     events = list(_lcel(monitor, model).stream(_lcel_input()))
-    assert _types(events) == [
-        "qgate.sentence",
-        "qgate.retracted",
-        "qgate.retry",
-        "qgate.sentence",
-        "qgate.sentence",
-        "qgate.done",
-    ]
+    assert _types(events) == RETRY_THEN_PASS
     assert model.streamed[0] < len(tokenize(STREAM_BAD))
     output = events[-1]["output"]
     assert output.content == GOOD
@@ -398,14 +381,7 @@ def test_graph_gate_node_works_with_a_streaming_generator(monitor):
     graph = _graph(monitor, model)
     config = {"configurable": {"thread_id": "g"}}
     events = list(graph.stream({"messages": [("user", QUESTION)]}, config, stream_mode="custom"))
-    assert _types(events) == [
-        "qgate.sentence",
-        "qgate.retracted",
-        "qgate.retry",
-        "qgate.sentence",
-        "qgate.sentence",
-        "qgate.done",
-    ]
+    assert _types(events) == RETRY_THEN_PASS
     assert model.streamed[0] < len(tokenize(STREAM_BAD))
     state = graph.get_state(config).values
     assert state["messages"][-1].content == GOOD
