@@ -74,6 +74,13 @@ class GroundingPolicy:
         max_evidence_chunks: More chunks raise ``InputTooLargeError``.
         approximate_index_threshold: Past this many chunks FAISS uses an approximate index.
         verify_question: Check short answers together with the question ("Q? A" as the claim).
+        pair_model: The claim-evidence verifier that reads each claim with its nearest
+            evidence windows: ``"bundled"`` (the shipped cross-encoder, ONNX int8), a folder
+            with ``model.onnx``, ``tokenizer.json`` and ``verifier.json`` (as
+            ``scripts/train_verifier.py`` writes them), or ``None`` for the rules alone (the
+            shipped combination is fitted with the bundled model; refit it for another).
+        pair_windows: Evidence windows the pair model reads per claim (the chunk sharing the
+            claim's words, then the most similar ones).
     """
 
     model_name: str = DEFAULT_MODEL_NAME
@@ -89,8 +96,19 @@ class GroundingPolicy:
     max_evidence_chunks: int = 200_000
     approximate_index_threshold: int = 20_000
     verify_question: bool = True
+    pair_model: str | None = "bundled"
+    pair_windows: int = 3
 
     def __post_init__(self) -> None:
+        if self.pair_model is not None and (
+            not isinstance(self.pair_model, str) or not self.pair_model.strip()
+        ):
+            raise ValueError(
+                "GroundingPolicy.pair_model must be 'bundled', a folder path or None, "
+                f"got {self.pair_model!r}"
+            )
+        if self.pair_windows < 1:
+            raise ValueError(f"GroundingPolicy.pair_windows must be >= 1, got {self.pair_windows}")
         if self.embedding_backend not in ("auto", "onnx", "torch"):
             raise ValueError(
                 "GroundingPolicy.embedding_backend must be 'auto', 'onnx' or 'torch', "

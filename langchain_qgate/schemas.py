@@ -56,8 +56,11 @@ _UNIT = (
     r"°C|°F|dB|L|ml|lbs|lb|ft|mph"
 )
 
-ContradictionKind = Literal["number", "date", "money", "percent", "time", "entity", "negation"]
-"""The kind of value on which a claim and its evidence disagree."""
+ContradictionKind = Literal[
+    "number", "date", "money", "percent", "time", "entity", "negation", "statement"
+]
+"""The kind of value on which a claim and its evidence disagree (``statement``: the learned
+verifier reads the evidence sentence as saying otherwise, with no single value named)."""
 
 
 class _Model(BaseModel):
@@ -130,7 +133,8 @@ class Contradiction(_Model):
     """A value in the claim that disagrees with the best-matching evidence.
 
     Attributes:
-        kind: Number, date, money, percent, time (of day), entity or negation.
+        kind: Number, date, money, percent, time (of day), entity, negation, or statement
+            (the learned verifier reads the quoted sentence as saying otherwise).
         claim_value: The value as the claim states it.
         evidence_value: The value the evidence gives instead ("" for a missing negation).
         evidence_id: The chunk that disagrees.
@@ -155,6 +159,8 @@ class Contradiction(_Model):
             return f"`{self.field}` says {self.evidence_value}, not {self.claim_value}"
         if self.kind == "negation":
             return f"the evidence states the opposite: {self.quote!r}"
+        if self.kind == "statement":
+            return f"the evidence says otherwise: {self.quote!r}"
         evidence, claim = self.evidence_value, self.claim_value
         unit = self._unit() if self.kind == "number" else ""
         if unit:

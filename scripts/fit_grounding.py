@@ -44,7 +44,17 @@ from langchain_qgate.evaluation import split_of  # noqa: E402
 from langchain_qgate.grounding.features import FEATURE_NAMES  # noqa: E402
 from langchain_qgate.schemas import ClaimType  # noqa: E402
 
-FILES = ["halueval_qa", "fever_symmetric_dev", "factcheck_gpt_stance", "wice_dev", "summedits"]
+FILES = [
+    "halueval_qa",
+    "fever_symmetric_dev",
+    "factcheck_gpt_stance",
+    "wice_dev",
+    "summedits",
+    "e2e_structured_dev",
+]
+NO_SUPPORT = 0.2  # grounding/pair_signals.py: a model contradiction needs P(entailed) below this
+CONTRADICT_GRID = [0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99, 0.995, 1.01]
+OVERRULE_GRID = [0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.01]
 MODEL_OUT = ROOT / "langchain_qgate" / "data" / "grounding_model.json"
 GROUNDED_THRESHOLD = 0.75
 FABRICATED_THRESHOLD = 0.6
@@ -102,12 +112,26 @@ def compute_features(
                 else np.zeros((0, len(FEATURE_NAMES)))
             )
             counted = np.array([c.type is not ClaimType.OPINION for c in claims], dtype=bool)
+            # What the rules found, and the pair model's P(contradicted) and P(entailed), so
+            # the contradiction thresholds can be chosen without recomputing the signals.
+            extra = np.array(
+                [
+                    [
+                        float(it.signals.rule_contradiction is not None),
+                        it.signals.pair_contradicted,
+                        it.signals.pair_entailed,
+                    ]
+                    for it in items
+                ]
+            ).reshape(-1, 3)
             feats.append(
                 {
                     "id": r["id"],
                     "label": r["label"],
                     "split": r["split"],
                     "x": x,
+                    "extra": extra,
+                    "families": [it.signals.rule_family for it in items],
                     "counted": counted,
                 }
             )
@@ -146,6 +170,65 @@ def idf_auroc(data: Path, name: str, rows: list[dict], cap: int | None) -> float
     ]  # fmt: skip
     y = [r["label"] for r in rows]
     return round(float(roc_auc_score(y, [-s for s in scores])), 4)
+
+
+def with_thresholds(rows: list[dict], contradict: float, overrule: float) -> list[dict]:
+    """Rows whose ``no_contradiction`` column is what the monitor computes with these pair
+    thresholds (grounding/pair_signals.py): a rule contradiction stands unless some window
+    entails the claim; otherwise the model contradicts at ``contradict`` with no support."""
+    k = FEATURE_NAMES.index("no_contradiction")
+    out = []
+    for r in rows:
+        x = r["x"].copy()
+        if len(x):
+            rule, pc, pe = r["extra"][:, 0] > 0, r["extra"][:, 1], r["extra"][:, 2]
+            contra = (rule & (pe < overrule)) | (~rule & (pc >= contradict) & (pe < NO_SUPPORT))
+            x[:, k] = np.where(contra, 0.0, 1.0)
+        out.append({**r, "x": x})
+    return out
+
+
+def without_family(rows: list[dict], family: str) -> list[dict]:
+    """Rows as if the rule family ``family`` never found a contradiction (the pair model
+    still decides those claims)."""
+    out = []
+    for r in rows:
+        hit = np.array([f == family for f in r["families"]], dtype=bool)
+        if not hit.any():
+            out.append(r)
+            continue
+        extra = r["extra"].copy()
+        extra[hit, 0] = 0.0
+        out.append({**r, "extra": extra})
+    return out
+
+
+def contradiction_rates(rows: list[dict]) -> tuple[float, float]:
+    """Share of label-0 rows and of label-1 rows with a contradicted counted claim."""
+    c = contradicted(rows)
+    y = np.array([r["label"] for r in rows])
+    return float(c[y == 0].mean()) if (y == 0).any() else 0.0, (
+        float(c[y == 1].mean()) if (y == 1).any() else 0.0
+    )
+
+
+def choose_thresholds(rows_by_ds: dict[str, list[dict]], max_false: float) -> tuple[float, float]:
+    """The pair thresholds that catch the most label-1 rows (mean over files) while no file's
+    label-0 rows are contradicted more than ``max_false``."""
+    best, choice = -1.0, (CONTRADICT_GRID[-1], OVERRULE_GRID[0])
+    for tc in CONTRADICT_GRID:
+        for te in OVERRULE_GRID:
+            rates = [
+                contradiction_rates(with_thresholds(rows, tc, te))
+                for rows in rows_by_ds.values()
+                if rows
+            ]
+            if max(f for f, _ in rates) > max_false:
+                continue
+            gain = float(np.mean([c for _, c in rates])) - float(np.mean([f for f, _ in rates]))
+            if gain > best + 1e-9:
+                best, choice = gain, (tc, te)
+    return choice
 
 
 def sigmoid(z: np.ndarray) -> np.ndarray:
@@ -289,6 +372,71 @@ def shift_for_rejects(
     return hi
 
 
+def make_fitted(cols: list[int], args: argparse.Namespace, gate_t: float):
+    """``fitted(train) -> (weights, bias, thresholds)`` for the feature columns ``cols``."""
+    pair = FEATURE_NAMES.index("pair_entailed") in cols
+
+    def fitted(train: dict[str, list[dict]]) -> tuple[np.ndarray, float, tuple[float, float]]:
+        th = choose_thresholds(train, args.max_false_contradiction) if pair else (1.01, 1.01)
+        train = {k: with_thresholds(v, *th) for k, v in train.items()}
+        w, b = fit(train, cols)
+        return w, b + shift_for_rejects(train, cols, w, b, gate_t, args.max_false_reject), th
+
+    return fitted
+
+
+def lodo_summary(
+    fit_rows: dict[str, list[dict]], rep_rows: dict[str, list[dict]], cols: list[int], fitted
+) -> dict[str, float]:
+    """Mean and worst LODO AUROC, worst false-contradiction share and mean share of label-1
+    rows contradicted, over the files (each file's report half, fitted without that file)."""
+    aurocs, false_c, caught = [], [], []
+    for name in FILES:
+        w, b, th = fitted({k: v for k, v in fit_rows.items() if k != name})
+        rows = with_thresholds(rep_rows[name], *th)
+        sc = output_scores(rows, cols, w, b)
+        y = np.array([r["label"] for r in rows])
+        aurocs.append(float(roc_auc_score(y, 1 - sc)))
+        f, c = contradiction_rates(rows)
+        false_c.append(f)
+        caught.append(c)
+    return {
+        "mean_auroc": round(float(np.mean(aurocs)), 4),
+        "min_auroc": round(float(np.min(aurocs)), 4),
+        "max_false_contradiction": round(float(np.max(false_c)), 4),
+        "mean_label1_contradicted": round(float(np.mean(caught)), 4),
+    }
+
+
+def row(label: str, s: dict[str, float], tail: str = "") -> None:
+    print(
+        f"{label} {s['mean_auroc']:10.4f} {s['min_auroc']:10.4f}"
+        f" {s['max_false_contradiction']:11.4f} {s['mean_label1_contradicted']:13.4f}{tail}"
+    )
+
+
+def ablate(fit_rows, rep_rows, names: list[str], fitted_for) -> None:
+    """Each rule family's and each feature's marginal value: the LODO summary without it."""
+    cols = [FEATURE_NAMES.index(n) for n in names]
+    base = lodo_summary(fit_rows, rep_rows, cols, fitted_for(cols))
+    print(f"{'without':28s} {'mean auroc':>10s} {'min auroc':>10s} {'max false c':>11s}"
+          f" {'label1 contra':>13s} {'claims fired (fit)':>18s}")  # fmt: skip
+    row(f"{'(nothing)':28s}", base)
+    families = sorted({f for rows in fit_rows.values() for r in rows for f in r["families"] if f})
+    for fam in families:
+        fit_a = {k: without_family(v, fam) for k, v in fit_rows.items()}
+        rep_a = {k: without_family(v, fam) for k, v in rep_rows.items()}
+        s = lodo_summary(fit_a, rep_a, cols, fitted_for(cols))
+        fired = sum(f == fam for rows in fit_rows.values() for r in rows for f in r["families"])
+        row(f"{'rule ' + fam:28s}", s, f" {fired:18d}")
+    for n in names:
+        rest = [c for c in cols if FEATURE_NAMES[c] != n]
+        if n == "no_contradiction":
+            continue
+        s = lodo_summary(fit_rows, rep_rows, rest, fitted_for(rest))
+        row(f"{'feature ' + n:28s}", s)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -309,6 +457,11 @@ def main() -> None:
     )
     ap.add_argument("--features", default=",".join(FEATURE_NAMES))
     ap.add_argument("--write", action="store_true", help="write the shipped model file")
+    ap.add_argument(
+        "--ablate",
+        action="store_true",
+        help="print each rule family's and feature's marginal value (LODO, report halves)",
+    )
     ap.add_argument("--table", type=Path, default=None, help="write the ID/LODO table (JSON)")
     ap.add_argument(
         "--scores-out",
@@ -321,6 +474,12 @@ def main() -> None:
         type=float,
         default=0.08,
         help="share of label-0 rows of each training file the default gate may reject",
+    )
+    ap.add_argument(
+        "--max-false-contradiction",
+        type=float,
+        default=0.005,
+        help="share of label-0 rows of each training file the pair thresholds may contradict",
     )
     ap.add_argument(
         "--gate-threshold",
@@ -337,13 +496,14 @@ def main() -> None:
     rep_rows = {k: [r for r in v if r["split"] == "report"] for k, v in feats.items()}
     gate_t = args.gate_threshold
 
-    def fitted(train: dict[str, list[dict]]) -> tuple[np.ndarray, float]:
-        """Fit, then shift the bias so that the gate's default threshold rejects at most
-        ``--max-false-reject`` of the label-0 rows of every file in ``train``."""
-        w, b = fit(train, cols)
-        return w, b + shift_for_rejects(train, cols, w, b, gate_t, args.max_false_reject)
+    pair = "pair_entailed" in names
+    fitted = make_fitted(cols, args, gate_t)
 
-    def metrics(rows: list[dict], w: np.ndarray, b: float) -> dict[str, float]:
+    def metrics(
+        rows: list[dict], w: np.ndarray, b: float, th: tuple[float, float]
+    ) -> dict[str, float]:
+        rows = with_thresholds(rows, *th)
+        false_contra, caught_contra = contradiction_rates(rows)
         sc = output_scores(rows, cols, w, b)
         y = np.array([r["label"] for r in rows])
         pred = ((sc < gate_t) | contradicted(rows)).astype(int)
@@ -358,20 +518,27 @@ def main() -> None:
             "precision": round(float(precision_score(y, pred, zero_division=0)), 4),
             "recall": round(float(recall_score(y, pred, zero_division=0)), 4),
             "f1": round(float(f1_score(y, pred, zero_division=0)), 4),
+            "false_contradiction": round(false_contra, 4),
+            "label1_contradicted": round(caught_contra, 4),
         }
 
+    if args.ablate:
+        ablate(fit_rows, rep_rows, names, fitted_for=lambda c: make_fitted(c, args, gate_t))
+        return
     print(f"features: {names}")
     table: dict[str, dict] = {}
     print(
         f"{'dataset':24s} {'ID auroc':>9s} {'ID bacc':>8s} {'LODO auroc':>11s} {'LODO bacc':>10s}"
-        f" {'LODO false rej':>15s} {'LODO rej on 1':>14s} {'IDF auroc':>9s}"
+        f" {'LODO false rej':>15s} {'LODO rej on 1':>14s} {'LODO false contra':>17s}"
+        f" {'IDF auroc':>9s}"
     )
     for name in FILES:
-        w_id, b_id = fitted({name: fit_rows[name]})
-        w_lo, b_lo = fitted({k: v for k, v in fit_rows.items() if k != name})
+        w_id, b_id, th_id = fitted({name: fit_rows[name]})
+        w_lo, b_lo, th_lo = fitted({k: v for k, v in fit_rows.items() if k != name})
         table[name] = {
-            "in_distribution": metrics(rep_rows[name], w_id, b_id),
-            "leave_one_dataset_out": metrics(rep_rows[name], w_lo, b_lo),
+            "in_distribution": metrics(rep_rows[name], w_id, b_id, th_id),
+            "leave_one_dataset_out": metrics(rep_rows[name], w_lo, b_lo, th_lo),
+            "lodo_pair_thresholds": list(th_lo),
             "idf_coverage_auroc": idf_auroc(args.data, name, rep_rows[name], args.cap),
         }
         e_id, e_lo = table[name]["in_distribution"], table[name]["leave_one_dataset_out"]
@@ -379,11 +546,12 @@ def main() -> None:
             f"{name:24s} {e_id['auroc']:9.3f} {e_id['balanced_accuracy']:8.3f} "
             f"{e_lo['auroc']:11.3f} {e_lo['balanced_accuracy']:10.3f}"
             f" {e_lo['false_reject']:15.3f} {e_lo['label1_reject']:14.3f}"
-            f" {table[name]['idf_coverage_auroc']:9.4f}"
+            f" {e_lo['false_contradiction']:17.3f} {table[name]['idf_coverage_auroc']:9.4f}"
         )
 
-    weights, bias = fitted(fit_rows)
+    weights, bias, thresholds = fitted(fit_rows)
     print(f"all-fit weights {dict(zip(names, np.round(weights, 3), strict=True))} bias {bias:.3f}")
+    print(f"pair thresholds (contradict, overrule): {thresholds}")
     if args.table:
         args.table.write_text(
             json.dumps(
@@ -403,13 +571,23 @@ def main() -> None:
             "fabricated_threshold": FABRICATED_THRESHOLD,
             "info": {
                 "fitted": True,
-                "fitted_on": "fit split (split_of(id) == 'fit') of halueval_qa, summedits, "
-                "fever_symmetric_dev, factcheck_gpt_stance, wice_dev; dataset-balanced"
+                "fitted_on": "fit split (split_of(id) == 'fit') of "
+                + ", ".join(FILES)
+                + "; dataset-balanced"
                 + (f"; at most {args.cap} rows per split per file" if args.cap else ""),
                 "features_used": names,
                 "decision_threshold": gate_t,
                 "max_false_reject": args.max_false_reject,
                 "script": "scripts/fit_grounding.py",
+                **(
+                    {
+                        "pair_contradiction_threshold": thresholds[0],
+                        "pair_overrule_threshold": thresholds[1],
+                        "max_false_contradiction": args.max_false_contradiction,
+                    }
+                    if pair
+                    else {}
+                ),
             },
         }
         MODEL_OUT.write_text(json.dumps(model, indent=1) + "\n", encoding="utf-8")
@@ -417,7 +595,8 @@ def main() -> None:
     if args.scores_out:
         # Per-row grounding scores with the all-fit combination, both splits (for calibration).
         with open(args.scores_out, "w", encoding="utf-8") as fh:
-            for name, rows in feats.items():
+            for name, raw in feats.items():
+                rows = with_thresholds(raw, *thresholds)
                 for r, sc in zip(rows, output_scores(rows, cols, weights, bias), strict=True):
                     fh.write(
                         json.dumps(

@@ -20,7 +20,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from langchain_qgate.cli._options import add_model_options
+from langchain_qgate.cli._options import add_model_options, pair_model_of
 from langchain_qgate.cli.bench import register as register_bench
 from langchain_qgate.errors import QGateError
 
@@ -162,7 +162,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from langchain_qgate.gate import FilteredOutput, QualityGate, format_decision
 
     gate_policy = _gate_policy(args)
-    policy = GroundingPolicy(model_name=args.model, embedding_backend=args.backend)
+    policy = GroundingPolicy(
+        model_name=args.model, embedding_backend=args.backend, pair_model=pair_model_of(args)
+    )
     monitor = HallucinationMonitor(policy=policy)
     report = monitor.verify_grounding(answer, evidence, question=args.question)
     decision = QualityGate(monitor=monitor, policy=gate_policy).decide(answer, report)
@@ -213,6 +215,14 @@ def _cmd_warm(args: argparse.Namespace) -> int:
         else (f"backend torch, dimension {dim}")
     )
     print(f"{args.model}: {where} ({time.perf_counter() - start:.1f} s)")
+    pair_name = pair_model_of(args)
+    if pair_name is not None:
+        from langchain_qgate.grounding.crossencoder import PairModel
+
+        start = time.perf_counter()
+        pair = PairModel(None if pair_name == "bundled" else pair_name)
+        pair.predict([("warm up", "warm up")])
+        print(f"pair model: {pair.folder} ({time.perf_counter() - start:.1f} s)")
     return 0
 
 

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from langchain_qgate.cli._options import add_model_options
+from langchain_qgate.cli._options import add_model_options, pair_model_of
 from langchain_qgate.config import DEFAULT_MODEL_NAME
 
 __all__ = ["register"]
@@ -40,7 +40,9 @@ def _cmd_bench_detection(args: argparse.Namespace) -> int:
     from langchain_qgate.evaluation import format_table, run_detection
     from langchain_qgate.grounding.monitor import HallucinationMonitor
 
-    policy = GroundingPolicy(model_name=args.model, embedding_backend=args.backend)
+    policy = GroundingPolicy(
+        model_name=args.model, embedding_backend=args.backend, pair_model=pair_model_of(args)
+    )
     monitor = HallucinationMonitor(policy=policy)
     scores: list[dict[str, Any]] = []
     result = run_detection(

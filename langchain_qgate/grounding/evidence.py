@@ -30,7 +30,7 @@ from langchain_qgate.grounding.checks import (
 )
 from langchain_qgate.grounding.segment import split_sentences
 from langchain_qgate.grounding.slots import Passage, passage
-from langchain_qgate.grounding.structured import StructuredSource, recognise
+from langchain_qgate.grounding.structured import FIELD_KEY, StructuredSource, recognise
 from langchain_qgate.schemas import EvidenceChunk
 
 if TYPE_CHECKING:
@@ -240,6 +240,7 @@ class EvidenceIndex:
         self._entities: dict[int, list[str]] = {}
         self._negations: dict[int, int] = {}
         self._passages: dict[int, Passage] = {}
+        self._records: dict[tuple[str, int], list[int]] = {}
         if evidence is not None:
             self.add(evidence)
 
@@ -560,6 +561,26 @@ class EvidenceIndex:
         if found is None:
             found = self._passages.setdefault(i, passage(self.views[i]))
         return found
+
+    def record_fields(self, i: int) -> list[tuple[str, str]]:
+        """``(id, text)`` of the chunks of chunk ``i``'s source, chunk ``i`` first (the
+        fields of one record, for the pair model's window)."""
+        sid = self._record_of(i)
+        key = (sid, len(self.chunks))
+        found = self._records.get(key)
+        if found is None:
+            found = [j for j in range(len(self.chunks)) if self._record_of(j) == sid]
+            if len(self._records) > 64:
+                self._records.clear()
+            self._records[key] = found
+        order = [i, *(j for j in found if j != i)]
+        return [(self.chunks[j].id, self.chunks[j].text) for j in order]
+
+    def _record_of(self, i: int) -> str:
+        chunk = self.chunks[i]
+        info = chunk.metadata.get(FIELD_KEY) if chunk.metadata else None
+        record = info.get("record") if isinstance(info, dict) else None
+        return record if isinstance(record, str) else chunk.source_id
 
     def ids(self) -> Sequence[str]:
         """Chunk ids in index order."""

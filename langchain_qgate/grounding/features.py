@@ -61,8 +61,11 @@ FEATURE_NAMES: tuple[str, ...] = (
     "no_contradiction",
     "negation_consistent",
     "values_consistent",
+    "pair_entailed",
+    "pair_not_contradicted",
 )
-"""Order of the feature vector the learned combination reads."""
+"""Order of the feature vector the learned combination reads (``pair_*``: the learned
+claim-evidence verifier, see ``grounding/pair_signals.py``)."""
 
 _ALIGNED_COVERAGE = 0.5  # a chunk "talks about the same thing" from this coverage on
 _RIVAL_COVERAGE = 0.25  # a count of the claim's unit in the claim's context needs less
@@ -86,10 +89,16 @@ class ClaimSignals:
     no_contradiction: float = 1.0
     negation_consistent: float = 1.0
     values_consistent: float = 1.0
+    pair_entailed: float = 0.0
+    pair_not_contradicted: float = 1.0
     top: list[tuple[int, float]] = field(default_factory=list)
     aligned: int = -1
     contradiction: Contradiction | None = None
     missing: list[str] = field(default_factory=list)
+    rule_contradiction: Contradiction | None = None  # what the rules found, before the model
+    rule_family: str = ""  # which rule family found it (an ablation key; see fit_grounding)
+    pair_contradicted: float = 0.0  # the model's largest P(contradicted) over the windows
+    pair_window: int = -1  # the chunk of that window
 
     def vector(self) -> NDArray[np.float64]:
         """Features in ``FEATURE_NAMES`` order."""
@@ -133,7 +142,7 @@ def _contradiction(
     *,
     asked: str,
     polar: bool,
-) -> Contradiction | None:
+) -> tuple[Contradiction | None, str]:
     """A slot-aligned value conflict or a negation clash with a passage restating the claim.
 
     The full claim is compared (words the question gave included), so passing ``question=``
@@ -143,7 +152,7 @@ def _contradiction(
     claim = passage(untokenise(claim_text))
     about = value_free_stems(claim)
     if sum(about.values()) <= 0.0:
-        return None
+        return None, ""
     # Passages about the same thing first; among equals, the one stating more of the claim's
     # values ("In fiscal year 2024, ... revenue of €48.2 million" before "... in fiscal 2023").
     # (A passage is prepared for alignment only when it shares enough words to be used.)
@@ -186,6 +195,7 @@ def _contradiction(
         )
 
     negated = False
+    family = "negation"
     negated_at = candidates[0][1] if candidates else -1
     if candidates:
         said = passage(untokenise(asserted)) if asserted is not claim_text else claim
@@ -212,15 +222,15 @@ def _contradiction(
         for c, i in candidates:
             stated = c >= _STATED_COVERAGE and all_found(claim, index.passage(i), asked)
             if stated and (i != best or not negated):
-                return None
+                return None, ""
         for _, i in candidates:
             found = conflict(i, aligned=True)
             if found is not None:
-                return found
+                return found, "slot_aligned"
     if asserted is not claim_text and not polar:
         found = _answer_contradiction(asserted, claim_text, index, ranked, asked=asked)
         if found is not None:
-            return found
+            return found, "short_answer"
     # "born in 1997" against "Anne Rice (born ...; October 4, 1941) is ...": the dates after
     # the name a passage opens on (it shares no other word with the claim).
     for _, i in ranked:
@@ -231,19 +241,21 @@ def _contradiction(
             claim, index.passage(i), evidence_id=chunk.id, quote=chunk.text, given=asked
         )
         if found is not None:
-            return found
+            return found, "lifespan"
     # A count of the same unit in the same context, in a passage sharing fewer words ("comes
     # with a 24-month warranty" against "the 36-month warranty covers parts and labour").
     for c, i in ranked:
         if _RIVAL_COVERAGE <= c < _ALIGNED_COVERAGE:
             found = conflict(i, aligned=False)
             if found is not None:
-                return found
+                return found, "slot_rival"
     if not negated and not polar and asserted is claim_text:
         # A long claim whose one negated clause a passage restates with the other polarity
         # ("... and it doesn't have smart navigation" / "Smart Navigation: with built-in ...").
         negated_at = _clause_negation(claim, index, ranked)
-        negated = negated_at >= 0
+        if negated_at >= 0:
+            family = "clause_negation"
+            negated = True
     if negated:
         chunk = index.chunks[negated_at]
         return Contradiction(
@@ -252,8 +264,8 @@ def _contradiction(
             evidence_value="",
             evidence_id=chunk.id,
             quote=chunk.text,
-        )
-    return None
+        ), family
+    return None, ""
 
 
 def compute_signals(
@@ -361,7 +373,7 @@ def compute_signals(
 
     # A contradiction: another value in the same slot of a passage about the same thing, or
     # the opposite polarity (see ``slots``).
-    sig.contradiction = _contradiction(
+    sig.contradiction, sig.rule_family = _contradiction(
         claim_text, asserted, index, top, asked=asked_lower, polar=polar
     )
     if sig.contradiction is not None:

@@ -26,7 +26,9 @@ from langchain_qgate.grounding.claims import REASONING_TRIGGERS, extract_claims
 from langchain_qgate.grounding.evidence import EvidenceIndex, EvidenceInput, content_to_text
 from langchain_qgate.grounding.features import ClaimSignals, compute_signals
 from langchain_qgate.grounding.fields import apply_field_decisions
+from langchain_qgate.grounding.pair_signals import apply_pair_model
 from langchain_qgate.grounding.verifiers import (
+    RULES_ONLY,
     DeterministicVerifier,
     VerificationItem,
     VerifierLike,
@@ -46,6 +48,7 @@ from langchain_qgate.schemas import (
 )
 
 if TYPE_CHECKING:
+    from langchain_qgate.grounding.crossencoder import PairModel
     from langchain_qgate.grounding.embeddings import Embedder
 
 __all__ = ["ChainStep", "ClaimExtractor", "EvidenceChain", "HallucinationMonitor"]
@@ -134,9 +137,12 @@ class HallucinationMonitor:
                 quantized=self.policy.embedding_quantized,
             )
         self.embedder = embedder
-        self.verifier: VerifierLike = verifier or DeterministicVerifier()
+        shipped = load_combination() if self.policy.pair_model else load_combination(RULES_ONLY)
+        self.verifier: VerifierLike = verifier or DeterministicVerifier(shipped)
         self.extractor: ClaimExtractor = extractor or extract_claims
-        shipped = load_combination()
+        self._pair_model: PairModel | None = None
+        self._pair_contradict = float(shipped.info.get("pair_contradiction_threshold", 0.95))
+        self._pair_overrule = float(shipped.info.get("pair_overrule_threshold", 0.9))
         self.grounded_threshold = (
             self.policy.grounded_threshold
             if self.policy.grounded_threshold is not None
@@ -147,6 +153,18 @@ class HallucinationMonitor:
             if self.policy.fabricated_threshold is not None
             else min(shipped.fabricated_threshold, self.grounded_threshold)
         )
+
+    @property
+    def pair_model(self) -> PairModel | None:
+        """The claim-evidence verifier (``GroundingPolicy.pair_model``), loaded on first use."""
+        name = self.policy.pair_model
+        if name is None:
+            return None
+        if self._pair_model is None:
+            from langchain_qgate.grounding.crossencoder import PairModel, default_pair_model
+
+            self._pair_model = default_pair_model() if name == "bundled" else PairModel(name)
+        return self._pair_model
 
     @property
     def model_name(self) -> str:
@@ -190,13 +208,25 @@ class HallucinationMonitor:
         rows = index.candidates(texts, max(k, self.policy.top_k)) if k is not None else None
         vecs = index.embed_queries(texts, embedder=self.embedder, rows=rows)
         scores, neighbours = index.search(vecs, self.policy.top_k, rows=rows)
-        items: list[VerificationItem] = []
-        for row, claim in enumerate(claims):
-            signals = (
-                compute_signals(claim.text, index, scores[row], neighbours[row], question=q)
-                if len(index)
-                else ClaimSignals(quantities_ok=0.0, entities_ok=0.0)
+        all_signals = [
+            compute_signals(claim.text, index, scores[row], neighbours[row], question=q)
+            if len(index)
+            else ClaimSignals(quantities_ok=0.0, entities_ok=0.0)
+            for row, claim in enumerate(claims)
+        ]
+        pair = self.pair_model
+        if pair is not None and len(index):
+            apply_pair_model(
+                pair,
+                texts,
+                all_signals,
+                index,
+                windows=self.policy.pair_windows,
+                contradict=self._pair_contradict,
+                overrule=self._pair_overrule,
             )
+        items: list[VerificationItem] = []
+        for claim, signals in zip(claims, all_signals, strict=True):
             chunks = [index.chunks[i] for i, _ in signals.top]
             items.append(VerificationItem(claim, chunks, signals, question))
         return claims, index, items

@@ -158,10 +158,15 @@ class CombinationModel:
         }
 
 
-@lru_cache(maxsize=1)
-def load_combination() -> CombinationModel:
-    """The combination shipped with the package (fitted by ``scripts/fit_grounding.py``)."""
-    ref = resources.files("langchain_qgate") / "data" / "grounding_model.json"
+RULES_ONLY = "grounding_model_rules.json"
+"""The combination fitted without the pair model (``GroundingPolicy(pair_model=None)``)."""
+
+
+@lru_cache(maxsize=4)
+def load_combination(name: str = "grounding_model.json") -> CombinationModel:
+    """A combination shipped with the package (fitted by ``scripts/fit_grounding.py``): the
+    default one reads the pair model's features; ``RULES_ONLY`` reads the rules alone."""
+    ref = resources.files("langchain_qgate") / "data" / name
     return CombinationModel.from_json(json.loads(ref.read_text(encoding="utf-8")))
 
 

@@ -1,0 +1,199 @@
+"""Issue 23: every row of its table, with the real bundled models (embedder + pair model).
+
+Wrong answers that the bi-encoder and the rules graded GROUNDED are now graded below GROUNDED,
+and the gate rejects them; antonyms, swaps and negations are named as contradictions. Correct
+answers that drew false contradictions (references to a source, conditional instructions) are
+not contradicted.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from langchain_qgate.gate import GatePolicy, QualityGate, RejectedOutput
+from langchain_qgate.grounding.monitor import HallucinationMonitor
+from langchain_qgate.schemas import Grade, GroundingReport
+
+pytestmark = pytest.mark.model
+
+
+@pytest.fixture(scope="module")
+def monitor(real_embedder) -> HallucinationMonitor:
+    return HallucinationMonitor(embedder=real_embedder)
+
+
+@pytest.fixture(scope="module")
+def gate(monitor) -> QualityGate:
+    return QualityGate(monitor=monitor)
+
+
+def _check(monitor, claim: str, evidence: str, question: str | None = None) -> GroundingReport:
+    report = monitor.verify_grounding(claim, [evidence], question=question)
+    assert report.verdicts, f"no claim extracted from {claim!r}"
+    return report
+
+
+def _contradicted(monitor, claim: str, evidence: str, question: str | None = None) -> None:
+    report = _check(monitor, claim, evidence, question)
+    assert report.contradictions, [(v.grade, v.support, v.reason) for v in report.verdicts]
+    assert all(v.grade is not Grade.GROUNDED for v in report.verdicts if v.contradiction)
+
+
+def _not_grounded(monitor, claim: str, evidence: str) -> None:
+    report = _check(monitor, claim, evidence)
+    assert any(v.grade is not Grade.GROUNDED for v in report.verdicts), [
+        (v.grade, v.support, v.reason) for v in report.verdicts
+    ]
+
+
+def test_museum_open_against_closed_on_mondays(monitor) -> None:
+    _contradicted(monitor, "The museum is open on Mondays.", "The museum is closed on Mondays.")
+
+
+def test_profit_against_loss(monitor) -> None:
+    _contradicted(
+        monitor,
+        "The company reported a profit of $3 million.",
+        "The company reported a loss of $3 million.",
+    )
+
+
+def test_nile_south_into_the_red_sea(monitor) -> None:
+    _contradicted(
+        monitor,
+        "The Nile flows south into the Red Sea.",
+        "The Nile flows north into the Mediterranean Sea.",
+    )
+
+
+def test_another_person_as_ceo(monitor) -> None:
+    _contradicted(monitor, "The CEO of Acme is John Smith.", "The CEO of Acme is Maria Lopez.")
+
+
+@pytest.mark.parametrize("figure", ["150", "300"])
+def test_up_to_range_changed(monitor, gate, figure: str) -> None:
+    evidence = "The Aurora X2 has a range of up to 120 km."
+    claim = f"The Aurora X2 has a range of up to {figure} km."
+    _not_grounded(monitor, claim, evidence)
+    assert isinstance(gate.check(claim, [evidence]), RejectedOutput)
+
+
+def test_figure_of_the_passage_bound_to_the_wrong_year(monitor) -> None:
+    _contradicted(
+        monitor,
+        "Kaffeewerk reported revenue of €72.8 million in 2024.",
+        "In 2024, Kaffeewerk reported revenue of €81.5 million, up 12% from €72.8 million in 2023.",
+    )
+
+
+def test_two_products_prices_swapped(monitor) -> None:
+    _not_grounded(
+        monitor,
+        "The WarmBrew 3 costs €149.",
+        "The WarmBrew 3 costs €99, while the WarmBrew 5 costs €149.",
+    )
+
+
+def test_heat_up_time_given_as_brewing_time(monitor) -> None:
+    _not_grounded(
+        monitor,
+        "The WarmBrew 3 brews a cup in 4 minutes.",
+        "The WarmBrew 3 heats up in 4 minutes and brews a cup in 90 seconds.",
+    )
+
+
+@pytest.mark.parametrize("frequency", ["every month", "once a year"])
+def test_descaling_frequency_changed(monitor, frequency: str) -> None:
+    _not_grounded(
+        monitor,
+        f"The machine needs descaling {frequency}.",
+        "The machine needs descaling every three months with the supplied descaler.",
+    )
+
+
+def test_opening_days_changed_to_weekends(monitor) -> None:
+    _not_grounded(
+        monitor,
+        "The service desk is open on weekends.",
+        "The service desk is open Monday to Friday, from 9 am to 5 pm.",
+    )
+
+
+def test_tank_size_rounded_without_a_hedge(monitor) -> None:
+    _not_grounded(
+        monitor,
+        "The WarmBrew 3 has a 2-litre water tank.",
+        "The WarmBrew 3 has a 1.8-litre water tank and a steel body.",
+    )
+
+
+def test_denial_in_the_evidence_never_grounds_the_claim(monitor) -> None:
+    evidence = (
+        "In 2024, Acme reported revenue of 48.2 million euros. It is false that Acme reported "
+        "revenue of 52.7 million euros in 2024."
+    )
+    report = _check(monitor, "Acme reported revenue of 52.7 million euros in 2024.", evidence)
+    verdict = report.verdicts[0]
+    assert verdict.grade is not Grade.GROUNDED, (verdict.support, verdict.reason)
+    assert not verdict.reason.startswith("supported by")
+
+
+@pytest.mark.parametrize(
+    "lead",
+    ["Here is what I found:", "Here is the answer:", "The evidence confirms this:",
+     "The documents confirm this:"],
+)  # fmt: skip
+def test_meta_lead_in_does_not_hide_the_claim(monitor, lead: str) -> None:
+    evidence = "In 2024, Acme reported revenue of €48.2 million."
+    answer = f"{lead} Acme reported revenue of €52.7 million in 2024."
+    report = _check(monitor, answer, evidence)
+    assert report.contradictions
+    strict = QualityGate(monitor=monitor, policy=GatePolicy.from_profile("strict"))
+    assert isinstance(strict.check(answer, [evidence]), RejectedOutput)
+
+
+@pytest.mark.parametrize("question", [None, "Hi", "Does the warranty cover limescale damage?"])
+def test_question_never_removes_the_contradiction(monitor, gate, question: str | None) -> None:
+    evidence = (
+        "The WarmBrew 3 comes with a two-year warranty. The warranty does not cover limescale "
+        "damage."
+    )
+    answer = "The warranty covers limescale damage."
+    _contradicted(monitor, answer, evidence, question)
+    assert isinstance(gate.check(answer, [evidence], question=question), RejectedOutput)
+
+
+@pytest.mark.parametrize(
+    ("answer", "evidence"),
+    [
+        (
+            "The filter should be rinsed weekly. This is mentioned in passage 2.",
+            "Passage 1: The machine heats up in three minutes. Passage 2: The filter should be "
+            "rinsed weekly. Passage 3: The tank holds 1.8 litres.",
+        ),
+        (
+            "Rinse the filter under warm water (Passage 2).",
+            "Passage 1: Unplug the machine. Passage 2: Rinse the filter under warm water. "
+            "Passage 3: Let it dry for an hour.",
+        ),
+        (
+            "Repeat step 4 until the water runs clear.",
+            "Step 1: Fill the tank. Step 2: Add the descaler. Step 3: Run a brew cycle. "
+            "Step 4: Rinse the tank. Repeat step 4 until the water runs clear.",
+        ),
+    ],
+)
+def test_references_to_a_source_are_not_figures(monitor, answer: str, evidence: str) -> None:
+    report = _check(monitor, answer, evidence)
+    assert report.contradictions == [], [v.reason for v in report.verdicts]
+
+
+def test_conditional_instruction_is_not_a_negation_clash(monitor) -> None:
+    evidence = (
+        "When a door latch won't catch, it's because the latch doesn't align with the hole in "
+        "the strike plate. Tighten the hinges first, then adjust the strike plate."
+    )
+    report = monitor.verify_grounding(
+        "If the latch still doesn't catch, tighten the hinges first.", [evidence]
+    )
+    assert report.contradictions == [], [v.reason for v in report.verdicts]

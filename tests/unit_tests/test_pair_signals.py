@@ -1,0 +1,234 @@
+"""The learned verifier's part of the signals: windows, features, and contradiction decisions.
+
+The pair model is replaced by a scripted fake (``predict`` returns fixed probabilities), so
+these tests pin the decision logic; the real shipped model is exercised in
+``tests/integration_tests/test_pair_model_real.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pytest
+
+from langchain_qgate.config import GroundingPolicy
+from langchain_qgate.grounding.crossencoder import linearise_fields, verifier_window
+from langchain_qgate.grounding.embeddings import HashingEmbedder
+from langchain_qgate.grounding.evidence import EvidenceIndex
+from langchain_qgate.grounding.features import ClaimSignals
+from langchain_qgate.grounding.monitor import HallucinationMonitor
+from langchain_qgate.grounding.pair_signals import apply_pair_model, pair_windows
+from langchain_qgate.grounding.verifiers import RULES_ONLY, load_combination
+from langchain_qgate.schemas import Contradiction
+
+
+class ScriptedPairModel:
+    """Answers every pair with the probabilities given for its window (else neutral)."""
+
+    def __init__(self, by_window: dict[str, tuple[float, float, float]]) -> None:
+        self.by_window = by_window
+        self.seen: list[tuple[str, str]] = []
+
+    def predict(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        self.seen.extend(pairs)
+        return np.array(
+            [self.by_window.get(w, (0.05, 0.05, 0.9)) for _, w in pairs], dtype=np.float32
+        )
+
+
+def _index(*texts: str) -> EvidenceIndex:
+    return EvidenceIndex(list(texts), embedder=HashingEmbedder())
+
+
+def _signals(index: EvidenceIndex, *chunks: int, aligned: int = -1) -> ClaimSignals:
+    sig = ClaimSignals()
+    sig.top = [(i, 0.9 - 0.1 * k) for k, i in enumerate(chunks)]
+    sig.aligned = aligned if aligned >= 0 else chunks[0]
+    return sig
+
+
+def test_linearise_fields_splits_camel_case_and_keeps_the_parent_key() -> None:
+    text = linearise_fields(
+        [
+            ("record.familyFriendly", "false"),
+            ("listing.attributes.OutdoorSeating", "true"),
+            ("order.items.0.sku", "KW-1"),
+        ]
+    )
+    assert text == "family friendly: false. attributes outdoor seating: true. items sku: KW-1."
+
+
+def test_window_of_a_record_field_is_the_whole_record_with_that_field_first() -> None:
+    index = _index({"name": "Alimentum", "area": "city centre", "familyFriendly": False})
+    ids = [c.id for c in index.chunks]
+    k = ids.index("record.area") if "record.area" in ids else 1
+    window = verifier_window(index, k)
+    assert window.startswith("area: city centre.")
+    assert "name: Alimentum." in window
+    assert "family friendly: false." in window
+
+
+def test_window_of_prose_is_the_chunk_view_with_its_pronoun_resolved() -> None:
+    index = _index("The Kestrel P3 is a picking robot. It picks up to 1,200 items per hour.")
+    assert verifier_window(index, 0) == "The Kestrel P3 is a picking robot."
+    assert verifier_window(index, 1) == index.views[1]
+    assert "Kestrel P3" in index.views[1]
+
+
+def test_pair_windows_put_the_aligned_chunk_first_and_drop_repeats() -> None:
+    index = _index("A one.", "B two.", "C three.", "D four.")
+    sig = _signals(index, 0, 1, 2, 3, aligned=2)
+    got = pair_windows(sig, index, 3)
+    assert [i for i, _ in got] == [2, 0, 1]
+    record = _index({"name": "X", "area": "riverside"})
+    sig = _signals(record, 0, 1)
+    assert len(pair_windows(sig, record, 3)) == 2  # each field first: two distinct windows
+
+
+def test_rule_contradiction_is_dropped_when_a_window_entails_the_claim() -> None:
+    index = _index("Acme was founded in 2020 in Berlin.")
+    sig = _signals(index, 0)
+    sig.contradiction = Contradiction(
+        kind="date", claim_value="2019", evidence_value="2020", evidence_id="x#0", quote="q"
+    )
+    sig.no_contradiction = 0.0
+    model = ScriptedPairModel({"Acme was founded in 2020 in Berlin.": (0.95, 0.03, 0.02)})
+    apply_pair_model(model, ["c"], [sig], index, windows=3, contradict=0.9, overrule=0.9)
+    assert sig.contradiction is None
+    assert sig.no_contradiction == 1.0
+    assert sig.rule_contradiction is not None  # what the rules said is kept for diagnosis
+    assert sig.pair_entailed == pytest.approx(0.95)
+
+
+def test_rule_contradiction_stands_below_the_overrule_threshold() -> None:
+    index = _index("Acme was founded in 2020 in Berlin.")
+    sig = _signals(index, 0)
+    found = Contradiction(
+        kind="date", claim_value="2019", evidence_value="2020", evidence_id="x#0", quote="q"
+    )
+    sig.contradiction = found
+    sig.no_contradiction = 0.0
+    model = ScriptedPairModel({"Acme was founded in 2020 in Berlin.": (0.6, 0.3, 0.1)})
+    apply_pair_model(model, ["c"], [sig], index, windows=3, contradict=0.9, overrule=0.9)
+    assert sig.contradiction is found
+    assert sig.no_contradiction == 0.0
+
+
+def test_model_contradiction_quotes_the_window_that_says_otherwise() -> None:
+    index = _index("The museum is closed on Mondays.", "Tickets cost 12 euros.")
+    sig = _signals(index, 1, 0)
+    model = ScriptedPairModel({"The museum is closed on Mondays.": (0.01, 0.97, 0.02)})
+    claim = "The museum is open on Mondays."
+    apply_pair_model(model, [claim], [sig], index, windows=3, contradict=0.9, overrule=0.9)
+    assert sig.contradiction is not None
+    assert sig.contradiction.kind == "statement"
+    assert sig.contradiction.evidence_id == index.chunks[0].id
+    assert sig.contradiction.quote == "The museum is closed on Mondays."
+    assert sig.contradiction.describe() == (
+        "the evidence says otherwise: 'The museum is closed on Mondays.'"
+    )
+    assert sig.no_contradiction == 0.0
+    assert sig.pair_not_contradicted == pytest.approx(0.03, abs=1e-6)
+    assert sig.pair_window == 0
+
+
+def test_no_model_contradiction_when_another_window_supports_the_claim() -> None:
+    index = _index("The museum is closed on Mondays.", "Since 2024 the museum opens on Mondays.")
+    sig = _signals(index, 0, 1)
+    model = ScriptedPairModel(
+        {
+            "The museum is closed on Mondays.": (0.01, 0.97, 0.02),
+            "Since 2024 the museum opens on Mondays.": (0.85, 0.05, 0.1),
+        }
+    )
+    apply_pair_model(
+        model, ["The museum opens on Mondays."], [sig], index, windows=3, contradict=0.9,
+        overrule=0.9,
+    )  # fmt: skip
+    assert sig.contradiction is None
+    assert sig.pair_contradicted == pytest.approx(0.97)
+    assert sig.pair_entailed == pytest.approx(0.85)
+
+
+def test_no_model_contradiction_below_its_threshold() -> None:
+    index = _index("The museum is closed on Mondays.")
+    sig = _signals(index, 0)
+    model = ScriptedPairModel({"The museum is closed on Mondays.": (0.05, 0.85, 0.1)})
+    apply_pair_model(model, ["x"], [sig], index, windows=3, contradict=0.9, overrule=0.9)
+    assert sig.contradiction is None
+    assert sig.no_contradiction == 1.0
+
+
+def test_claims_without_evidence_are_not_sent_to_the_model() -> None:
+    index = _index("Something.")
+    sig = ClaimSignals()
+    model = ScriptedPairModel({})
+    apply_pair_model(model, ["x"], [sig], index, windows=3, contradict=0.9, overrule=0.9)
+    assert model.seen == []
+    assert sig.pair_entailed == 0.0
+    assert sig.pair_not_contradicted == 1.0
+
+
+def test_monitor_without_a_pair_model_reads_the_rules_only_combination() -> None:
+    monitor = HallucinationMonitor(
+        policy=GroundingPolicy(pair_model=None), embedder=HashingEmbedder()
+    )
+    assert monitor.pair_model is None
+    rules = load_combination(RULES_ONLY)
+    weights = dict(zip(rules.features, rules.weights, strict=True))
+    assert weights["pair_entailed"] == 0.0
+    assert weights["pair_not_contradicted"] == 0.0
+    report = monitor.verify_grounding("Acme was founded in 2019.", ["Acme was founded in 2020."])
+    assert report.verdicts[0].contradiction is not None
+    assert report.verdicts[0].contradiction.kind == "date"
+
+
+def test_monitor_with_a_scripted_pair_model_reports_its_contradiction() -> None:
+    monitor = HallucinationMonitor(embedder=HashingEmbedder())
+    monitor._pair_model = ScriptedPairModel(  # type: ignore[assignment]
+        {"The museum is closed on Mondays.": (0.01, 0.99, 0.0)}
+    )
+    report = monitor.verify_grounding(
+        "The museum is open on Mondays.", ["The museum is closed on Mondays."]
+    )
+    verdict = report.verdicts[0]
+    assert verdict.grade.value == "fabricated"
+    assert verdict.reason == "contradicted: the evidence says otherwise: " + repr(
+        "The museum is closed on Mondays."
+    )
+    assert verdict.signals["pair_not_contradicted"] == pytest.approx(0.01, abs=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"pair_model": ""}, "pair_model"),
+        ({"pair_model": 3}, "pair_model"),
+        ({"pair_windows": 0}, "pair_windows"),
+    ],
+)
+def test_policy_rejects_bad_pair_settings(kwargs: dict[str, object], match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        GroundingPolicy(**kwargs)  # type: ignore[arg-type]
+
+
+def test_label_order_reads_any_nli_label_names() -> None:
+    from langchain_qgate.grounding.crossencoder import _label_order
+
+    assert _label_order(None) == (0, 1, 2)
+    assert _label_order(["contradiction", "entailment", "neutral"]) == (1, 0, 2)
+    assert _label_order(["ENTAILMENT", "NEUTRAL", "CONTRADICTION"]) == (0, 2, 1)
+    with pytest.raises(ValueError, match="entailment, contradiction and neutral"):
+        _label_order(["yes", "no"])
+
+
+def test_missing_pair_model_folder_is_a_clear_qgate_error(tmp_path) -> None:
+    from langchain_qgate.errors import EmbeddingError, QGateError
+    from langchain_qgate.grounding.crossencoder import PairModel
+
+    model = PairModel(tmp_path / "nowhere")
+    with pytest.raises(EmbeddingError, match="pair model at") as info:
+        model.predict([("a claim.", "some evidence.")])
+    assert isinstance(info.value, QGateError)
+    assert model.predict([]).shape == (0, 3)  # nothing to load for no pairs
