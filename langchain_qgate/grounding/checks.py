@@ -4,7 +4,10 @@ Sentence embeddings cannot see "2019" vs "2020"; these checks can. Everything he
 string processing: same input, same result, no model.
 
 Quantities are normalised before comparison, so "$10M", "10 million dollars" and
-"10,000,000 USD" are the same amount, and "5%" equals "five percent".
+"10,000,000 USD" are the same amount, and "5%" equals "five percent". A reference to a source
+or to a part of a text ("passage 2", "[2]", "step 4", "section 3.2") is never a value to
+compare, and a negation inside a conditional clause ("if the latch doesn't catch, ...") gives
+the text no polarity.
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ from typing import Literal
 __all__ = [
     "Quantity",
     "QuantityKind",
+    "blank_references",
     "comparable",
+    "condition_spans",
     "content_stems",
     "coverage",
     "extract_entities",
@@ -36,6 +41,7 @@ __all__ = [
     "negation_scopes",
     "negations_about",
     "quantities_match",
+    "reference_spans",
     "stem",
     "untokenise",
     "word_weight",
@@ -61,6 +67,8 @@ class Quantity:
         ordinal: A rank ("second", "3rd"), compared only with ranks.
         alt: Another reading of an ambiguous figure ("56.000" is 56 or 56,000), or None.
         hedged: Written as an approximation or bound ("about 500", "more than 20").
+        reference: The number of a part of a text ("step 4", "section 3.2"): it names a
+            place, so it can be found in evidence but never disagrees with another value.
     """
 
     kind: QuantityKind
@@ -73,6 +81,7 @@ class Quantity:
     ordinal: bool = False
     alt: float | None = None
     hedged: bool = False
+    reference: bool = False
 
     def values(self) -> tuple[float, ...]:
         """The value and its alternative reading, if any."""
@@ -147,6 +156,60 @@ _NUMBER = re.compile(
 )
 
 
+# A reference to a source ("passage 2", "(Document 3)", "[2]") or to a part of a text ("step
+# 4", "pages 2-4", "section 3.2") names where something is said, not a figure: it is never a
+# value to compare. The number of a part may still be looked up ("step 4" when there is none).
+_REF_AMOUNT = r"(?![.,]\d|\s*(?:%|percent\b|hundred\b|thousand\b|million\b|billion\b))"
+_REF_NUMBER = (
+    r"(?:\d+(?:\.\d+)*[a-z]?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b"
+    + _REF_AMOUNT
+)
+_REF_LIST = r"(?:\s*(?:,|&|and|or|to|-|–)\s*\d+\b" + _REF_AMOUNT + r")*"
+_SOURCE_WORD = r"passage|document|doc|source|excerpt|snippet|chunk|citation"
+_PART_WORD = r"step|section|page|figure|fig\.|table|chapter|paragraph|appendix|footnote"
+_PART_WORDS = r"steps|sections|pages|figures|figs\.|tables|chapters|paragraphs|footnotes"
+_REFERENCE = re.compile(
+    rf"(?P<source>\b(?:{_SOURCE_WORD})\s*(?:no\.\s*|#\s*)?{_REF_NUMBER}"
+    rf"|\b(?:{_SOURCE_WORD})s\s*{_REF_NUMBER}{_REF_LIST}|\[\d+(?:\s*[,\-–]\s*\d+)*\])"
+    rf"|(?P<part>\b(?:{_PART_WORD})\s*(?:no\.\s*|#\s*)?{_REF_NUMBER}"
+    rf"|\b(?:{_PART_WORDS})\s*{_REF_NUMBER}{_REF_LIST})",
+    re.I,
+)
+_REF_VALUE = re.compile(r"\d+(?:\.\d+)*|[a-z]+", re.I)
+
+
+def reference_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of references to sources and to parts of a text ("passage 2", "(Step 4)",
+    "documents 1 and 3", "[2]"): where a text says something is stated, never a value."""
+    return [m.span() for m in _REFERENCE.finditer(text)]
+
+
+def blank_references(text: str) -> str:
+    """``text`` with its references (see :func:`reference_spans`) blanked out; offsets kept."""
+    return _blank(text, reference_spans(text))
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    if not spans:
+        return text
+    parts, prev = [], 0
+    for a, b in spans:
+        parts += [text[prev:a], " " * (b - a)]
+        prev = b
+    return "".join([*parts, text[prev:]])
+
+
+def _part_numbers(m: re.Match[str]) -> Iterator[Quantity]:
+    """The numbers of a reference to parts of a text ("steps 2 and 3" -> 2, 3)."""
+    word = _TOKEN.match(m.group())
+    for v in _REF_VALUE.finditer(m.group(), word.end() if word else 0):
+        raw = v.group()
+        value = float(raw) if raw[0].isdigit() else _UNITS.get(raw.lower())
+        if value is not None:
+            start = m.start() + v.start()
+            yield Quantity("number", value, raw, start, start + len(raw), reference=True)
+
+
 _UNIT_SUFFIX = re.compile(r"(?:-(?:a|an|per))?-[A-Za-z]{2,}\b")
 _ORDINALS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
@@ -207,6 +270,12 @@ def extract_quantities(text: str) -> list[Quantity]:
         starts[lo:hi] = [min(q.start, starts[lo]) if merged else q.start]
         ends[lo:hi] = [max(q.end, ends[hi - 1]) if merged else q.end]
 
+    references = list(_REFERENCE.finditer(text))
+    text = _blank(text, [m.span() for m in references])
+    for m in references:
+        if m.lastgroup == "part":
+            for q in _part_numbers(m):
+                add(q)
     for m in _DATE_ISO.finditer(text):
         y, mo, d = int(m[1]), int(m[2]), int(m[3])
         add(Quantity("date", y * 10_000 + mo * 100 + d, m[0], m.start(), m.end()))
@@ -336,8 +405,10 @@ def comparable(claim: Quantity, evidence: Quantity) -> bool:
     """Whether two values can disagree: same kind family, and dates sharing a known part.
 
     A month without a year ("in October") and a year without a month ("2007") state
-    nothing about each other.
+    nothing about each other; the number of a step or a section names a place, no amount.
     """
+    if claim.reference or evidence.reference:
+        return False
     if claim.kind == "date" or evidence.kind == "date":
         if claim.kind != evidence.kind:
             return False
@@ -355,8 +426,11 @@ def quantities_match(claim: Quantity, evidence: Quantity) -> bool:
 
     Dates match when the parts both specify agree (a year matches a full date in that year,
     a month without a year matches that month of any year); a claim's year must be stated.
-    Money and plain numbers may match each other; percentages only percentages.
+    Money and plain numbers may match each other; percentages only percentages; the number of
+    a part of a text ("step 4") only the same plain number.
     """
+    if claim.reference or evidence.reference:
+        return claim.kind == evidence.kind == "number" and claim.value == evidence.value
     if claim.kind == "date" or evidence.kind == "date":
         if claim.kind != evidence.kind:
             return False
@@ -410,10 +484,47 @@ _DENIAL_BEHIND = re.compile(
 )
 
 
-def _cues(text: str) -> list[tuple[int, int, str]]:
+# A condition states no polarity of its own: "If the latch doesn't catch, tighten the hinges"
+# asserts nothing about whether it catches, nor does "check whether it aligns". A "when"
+# clause in the past tells what happened ("When he did not return, police searched the area")
+# and keeps its negation.
+_CONDITION = re.compile(
+    r"\b(?:if|unless|whenever|when|whether|in case|as long as|provided(?: that)?|providing)\b",
+    re.I,
+)
+_PAST = re.compile(
+    r"\b(?:was|were|did|had|wasn't|weren't|didn't|hadn't|failed|refused|declined|denied)\b", re.I
+)
+
+
+def condition_spans(text: str) -> list[tuple[int, int]]:
+    """Spans of conditional clauses, from "if" / "unless" / "when" / "whether" to the clause
+    end: what they say is no statement of the text's own, and a negation there no cue.
+
+    Linear in ``text``: a marker inside the span already read is part of it.
+    """
+    out: list[tuple[int, int]] = []
+    ends: _Ends | None = None
+    read_to = -1
+    for m in _CONDITION.finditer(text):
+        if m.start() < read_to:
+            continue
+        ends = ends or _Ends(text)
+        stop = ends.after(m.end(), sentence=False)
+        read_to = stop
+        if m.group().lower() == "when" and _PAST.search(text, m.end(), stop):
+            continue
+        out.append((m.start(), stop))
+    return out
+
+
+def _cues(text: str, *, in_conditions: bool = False) -> list[tuple[int, int, str]]:
     """Negation cues as ``(start, end, direction)``: ``ahead``, ``behind`` or ``word``.
 
-    Linear in ``text``: cue spans are kept sorted and looked up by bisection.
+    A negation word inside a conditional clause (see :func:`condition_spans`) gives the text
+    no polarity, so it is no cue unless ``in_conditions`` (what it denies is still denied: "if
+    you want a coffee shop that is not family-friendly, try X"). Linear in ``text``: cue spans
+    are kept sorted and looked up by bisection.
     """
     denials = [(m.start(), m.end(), "ahead") for m in _DENIAL_AHEAD.finditer(text)]
     taken = [(a, b) for a, b, _ in denials]  # sorted, non-overlapping
@@ -428,8 +539,14 @@ def _cues(text: str) -> list[tuple[int, int, str]]:
     denials.sort()
     taken = [(a, b) for a, b, _ in denials]
     found = list(denials)
+    conditions: list[tuple[int, int]] | None = [] if in_conditions else None  # found lazily
     for m in _NEGATION.finditer(text):
         if inside(m.start()) or _NOT_NEGATING.match(text, m.end()):
+            continue
+        if conditions is None:
+            conditions = condition_spans(text)
+        k = bisect.bisect_right(conditions, (m.start(), len(text) + 1)) - 1
+        if k >= 0 and conditions[k][0] <= m.start() < conditions[k][1]:
             continue
         if _ANSWER_NO.match(text, m.start()):
             continue
@@ -499,10 +616,11 @@ def _scopes(text: str) -> list[tuple[str, list[str]]]:
 
 def negated_spans(text: str) -> list[tuple[int, int]]:
     """Character spans of ``text`` that a negation governs (to the clause end after "not",
-    the rest of the sentence after "it is false that", the clause before "is not true")."""
+    the rest of the sentence after "it is false that", the clause before "is not true"), in
+    conditional clauses too."""
     out: list[tuple[int, int]] = []
     ends: _Ends | None = None
-    for start, end, direction in _cues(text):
+    for start, end, direction in _cues(text, in_conditions=True):
         ends = ends or _Ends(text)
         if direction == "behind":
             out.append((ends.before(start), start))
@@ -639,9 +757,18 @@ def extract_entities(text: str) -> list[tuple[str, int, int]]:
 
     The first word of a sentence counts only when it is not a common word. Months and
     weekday names are left to the date check. "Apple and Google" gives two entities,
-    "Johnson & Johnson" one.
+    "Johnson & Johnson" one. A reference to a source ("Passage 2", "Step 4") is no name.
     """
-    return _entities(text, mid_sentence=False)
+    found = _entities(text, mid_sentence=False)
+    refs = reference_spans(text) if found else []
+    if not refs:
+        return found
+
+    def in_reference(s: int, e: int) -> bool:
+        k = bisect.bisect_left(refs, (e, 0)) - 1  # the last reference starting before ``e``
+        return k >= 0 and refs[k][1] > s
+
+    return [(name, s, e) for name, s, e in found if not in_reference(s, e)]
 
 
 def _is_adverb(word: str) -> bool:

@@ -1,10 +1,13 @@
 """Claim extraction: split an output into atomic, typed claims with exact spans.
 
 Pipeline: :func:`~langchain_qgate.grounding.segment.segment_text` (code blocks, block quotes,
-headings and table rows are dropped) -> strip meta preambles ("Based on the documents, ")
--> skip non-claims (questions, greetings, meta text, list intros ending in ":") -> split
-compound sentences into standalone clauses -> type each clause (factual, reasoning,
-opinion).
+headings and table rows are dropped) -> strip meta preambles ("Based on the documents, ",
+"Sorry, ", and a meta lead-in before a colon: "Here is what I found: ") -> skip non-claims
+(questions, greetings, thanks, meta text, abstentions, list intros ending in ":", sentences
+that only point at a source: "This is mentioned in passage 2.") -> split compound sentences
+into standalone clauses -> type each clause (factual, reasoning, opinion). References to
+sources written into a claim ("(Passage 2)", ", according to document 3") are dropped from
+its text.
 
 Typing rules, in order: a recommendation or first-person preference ("I recommend", "you
 should", "in my opinion", "the best") is an OPINION; an evaluative predicate ("X is a great
@@ -12,7 +15,9 @@ language") without numbers is an OPINION; a conclusion ("therefore", "which mean
 is REASONING; a hedge or first-person belief ("probably", "I think", "it seems") is FACTUAL
 when the rest carries checkable content (a number or a named entity) and no evaluative word
 ("I think Paris is the capital of France" -> FACTUAL; the calibrator reads the hedge
-separately), otherwise an OPINION. Everything else is FACTUAL.
+separately), otherwise an OPINION. Everything else is FACTUAL: a chat reply's statement about
+the assistant itself ("I visited the museum last year", "I have two dogs") is a claim that
+needs evidence like any other; only abstentions ("I don't know", "I couldn't find") are meta.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from langchain_qgate.grounding._lexicon import (
     verb_at,
     word_set,
 )
+from langchain_qgate.grounding.checks import blank_references
 from langchain_qgate.grounding.segment import Segment, segment_text
 from langchain_qgate.schemas import Claim, ClaimType
 
@@ -36,15 +42,26 @@ __all__ = ["REASONING_TRIGGERS", "classify_sentence", "extract_claims", "strip_p
 _I = re.IGNORECASE
 _SOURCES = (
     r"(?:documents?|context|information|sources?|search results?|results?|data|text|passages?"
-    r"|evidence|articles?|excerpts?|materials?|references?|snippets?|findings?|records?)"
+    r"|evidence|articles?|excerpts?|materials?|references?|snippets?|findings?|records?"
+    r"|research)"
 )
+# "passage 2", "documents 1 and 3" (see ``checks.reference_spans``)
+_SOURCE_NUMBERS = r"(?:\s*#?\d+(?:\s*(?:,|&|and)\s*\d+)*)?"
 _PREAMBLE = re.compile(
     r"(?:(?:based on|according to|from|per|using|in) (?:the |my |your |these |this )?"
     r"(?:provided |given |available |retrieved |above |attached |supplied |search |relevant )?"
     + _SOURCES
+    + _SOURCE_NUMBERS
     + r"(?: (?:provided|above|given|you (?:provided|shared|gave)|i found|available))?\s*[,:]"
-    r"|(?:sure|certainly|of course|absolutely|okay|ok|alright|well|yes|no|indeed"
-    r"|great question|good question)\s*[,!.]"
+    r"|as (?:stated|mentioned|noted|described|explained|shown|indicated|outlined|specified)"
+    r" (?:in|by) (?:the )?(?:provided |given |above |retrieved )?"
+    + _SOURCES
+    + _SOURCE_NUMBERS
+    + r"\s*,"
+    r"|(?:sure|certainly|of course|absolutely|okay|ok|alright|well|yes|no|indeed|oh|ah|wow"
+    r"|haha|yeah|yep|hmm|oh wow|oh nice|oh yes|oh no|great question|good question|thanks|thank you"
+    r"|sorry|i apologi[sz]e|unfortunately|i(?:'m| am) (?:so |very |really )?sorry)\s*[,!.]"
+    r"|i(?:'m| am) not (?:sure|certain)(?:\s*,\s*(?:but\b)?|\s+but\b)"
     r"|(?:hi|hello|hey)(?: there)?\s*[,!]"
     r"|(?:in summary|to summarize|in short|in conclusion|to conclude|to answer your question"
     r"|to sum up|in brief|briefly|summary|tl;?dr|answer|short answer)\s*[,:]"
@@ -53,18 +70,24 @@ _PREAMBLE = re.compile(
     r"|interestingly,|i found that\b|as (?:mentioned|noted)(?: above| earlier| before)?,)\s*",
     _I,
 )
+# A greeting line, but not "Hey, I saw them live in 2019!" (a statement after a greeting).
 _GREETING = re.compile(
-    r"(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening)|dear)\b[^.!?]{0,30}[.!?,]*$",
+    r"(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening)|dear)\b"
+    r"(?:(?!\b(?:i|we)\b)[^.!?]){0,30}[.!?,]*$",
     _I,
 )
 _PLEASANTRY = re.compile(
-    r"(?:(?:i )?hope (?:this|that|it) helps|let me know|feel free|(?:please )?(?:don't|do not)"
-    r" hesitate|happy to help|glad (?:i could|to) help|good luck|have a (?:great|nice|good"
-    r"|wonderful|lovely)|you(?:'re| are) welcome|thanks?\b(?! to\b)|thank you|cheers\b"
+    r"(?:(?:i )?hope (?:(?:this|that|it) helps|you\b|to\b)|let me know|feel free"
+    r"|(?:please )?(?:don't|do not) hesitate|happy to help|glad (?:i could|to) help|good luck"
+    r"|have a (?:great|nice|good|wonderful|lovely)|you(?:'re| are) welcome|thanks?\b(?! to\b)"
+    r"|thank you|cheers\b"
     r"|(?:great|good|excellent|interesting|nice) question|i(?:'d| would) be (?:happy|glad)"
     r"|i(?:'m| am) (?:happy|glad) to|no problem|my pleasure|if you have (?:any )?(?:other"
     r"|more|further|additional)|is there anything else|anything else\b"
-    r"|(?:sure|certainly|of course|absolutely|okay|ok|alright|great|yes|no|indeed)\W*$)",
+    r"|(?:sure|certainly|of course|absolutely|okay|ok|alright|great|yes|no|indeed)\W*$"
+    r"|(?:(?:oh|ah|aw|wow|haha|ha|lol|yeah|yep|hmm|nice|cool|awesome|great|really)\b\W*)+$"
+    r"|(?:me too|me neither|same here)\W*$"
+    r"|i(?:'m| am) (?:so |very |really )?sorry (?:to hear|for|about)\b)",
     _I,
 )
 _META = re.compile(
@@ -75,8 +98,17 @@ _META = re.compile(
     r"|as an ai\b|i(?:'m| am) an ai\b|i(?:'m| am) (?:just )?a language model"
     r"|(?:sources?|references?|citations?|further reading|see also|disclaimer|summary"
     r"|key (?:facts|points|takeaways))\s*[:\-–]"
-    r"|i (?:don't|do not|cannot|can't|couldn't|could not|am unable|was unable|have no)"
-    r"(?! (?:think|believe|agree))\b|i(?:'m| am) (?:not sure|unable|sorry)"
+    r"|i (?:don't|do not|cannot|can't|couldn't|could not|am unable to|was unable to"
+    r"|am not able to|wasn't able to|was not able to)(?: (?:seem to|currently|actually))?"
+    r" (?:know|find|locate|see|access|answer|help|verify|confirm|provide|give|share|tell|say"
+    r"|determine|recall|remember|comment|check|open|view|retrieve|search|browse|predict"
+    r"|guarantee|speculate|assist|be sure|be certain|discuss|disclose|offer|identify|pinpoint"
+    r"|have (?:any|enough|the|that|this|specific|more|further|real-time|current|personal|direct"
+    r"|access|information|data|details|knowledge|context|records?|an? (?:answer|opinion|way)))\b"
+    r"|i have no (?:information|data|details|knowledge|access|records?|idea|way|context|means"
+    r"|ability|opinions?|personal|specific|further|more|real-time|current|clue|preferences?"
+    r"|feelings|emotions)\b"
+    r"|i(?:'m| am) (?:not sure|not certain|unable|sorry)"
     r"|(?:and )?(?:the |this |these )?(?:evidence|sources?|documents?|context|records?)"
     r" (?:confirms?|shows?|supports?|verif(?:y|ies)) (?:this|that|it)\b"
     r"|(?:the )?(?:provided |given |available )?" + _SOURCES + r" (?:do(?:es)? not|don't"
@@ -84,10 +116,28 @@ _META = re.compile(
     r"|give|cover)\b)",
     _I,
 )
+# A sentence that only says where something is stated ("This is mentioned in passage 2.",
+# "See document 3."), read with its references blanked out (``checks.blank_references``).
+_REFERENCE_ONLY = re.compile(
+    r"[(\[]?\s*(?:(?:this|that|it|these|those|which|all of this|the (?:answer|information"
+    r"|above|steps?|details?))(?: information)?\s+(?:is|are|was|were|can be)(?: also| all)?"
+    r"\s+(?:\w+ly\s+)?(?:mentioned|stated|described|found|noted|explained|given|listed|covered"
+    r"|discussed|shown|specified|outlined|detailed|confirmed|supported|cited|documented|written"
+    r"|addressed|referenced|based)\s+(?:in|by|on|under|at|from)\b|see(?: also)?\b|cf\.?"
+    r"|according to\b|as (?:stated|mentioned|noted|described|shown) in\b|per\b|from\b)"
+    r"(?:\s|,|&|\band\b|\bthe\b|\bprovided\b|\bgiven\b|\babove\b|\bretrieved\b|\b"
+    + _SOURCES
+    + r"\b)*[\s.!)\]]*",
+    _I,
+)
 # Linear on long tokens: a URL match may only start where a token starts, and its lazy
 # prefix stops at the first "://", so no start position re-scans the token.
 _URL_OR_CITATION = re.compile(r"(?<!\S)\S+?://\S+|www\.\S+|\[\d+(?:[,\-–]\s*\d+)*\]|\[\^?\w+\]")
 _WORDY = re.compile(r"[^\W\d_]{2,}")
+_LEAD_IN = re.compile(r"[^:\n]{1,80}:\s+")
+_SOURCE_LIST = re.compile(
+    r"\W*(?:sources?|references?|citations?|further reading|see also|disclaimer)\s*:", _I
+)
 _INITIAL_REASONING = re.compile(
     r"(?:so\b(?!-|\s+(?:far|many|much|long|that|called)\b)|thus|hence|therefore|consequently"
     r"|accordingly|as a result|it follows that"
@@ -102,8 +152,11 @@ _REASONING = re.compile(
     _I,
 )
 _OPINION_STRONG = re.compile(
-    r"\b(?:i|we)(?: would|'d)? (?:strongly |highly |personally |really )?(?:recommend|suggest"
-    r"|advise|prefer|love|like|hate|enjoy|dislike|adore)\b"
+    r"\b(?:i|we)(?: would|'d|(?: do| did)(?: not|n't)| can't| cannot)? (?:strongly |highly "
+    r"|personally "
+    r"|really |absolutely |just )?(?:recommend|suggest|advise|prefer|love|like|hate|enjoy"
+    r"|dislike|adore|loved|liked|hated|enjoyed|disliked|adored)\b"
+    r"|\b(?:i|we)(?:'m| am|'re| are) (?:a |such a |such )?(?:big |huge |great )?fans?\b"
     r"|\b(?:you|we|one) (?:should|ought to|might want to|may want to|could consider|need to"
     r"|must)\b|\bin my (?:opinion|view|experience|estimation)\b|\bpersonally\b"
     r"|\bit(?: is|'s) (?:recommended|advisable|a good idea|wise|better|best)\b"
@@ -128,7 +181,8 @@ _OPINION_TRIGGERS = word_set(
     """recommend suggest advise prefer love like hate enjoy dislike adore should ought might
     may could need must opinion view experience estimation personally recommended advisable
     good wise better best favorite favourite i'd honestly consider try avoid make be remember
-    don't choose go opt stick start check keep"""
+    don't choose go opt stick start check keep loved liked hated enjoyed disliked adored fan
+    fans"""
 )
 _BEST_TRIGGERS = frozenset({"best", "worst", "greatest"})
 REASONING_TRIGGERS = word_set(
@@ -163,18 +217,35 @@ _HEADING_MAX_WORDS = 6
 def strip_preamble(sentence: str) -> int:
     """Length of the leading meta preamble of ``sentence`` ("Based on the documents, ").
 
+    A meta lead-in that ends in ":" before content of the same sentence is one too ("Here is
+    what I found: Acme ...", "The evidence confirms this: ..."); a lead-in alone is kept.
+
     Example:
         >>> s = "Based on the provided context, Acme was founded in 2020."
         >>> s[strip_preamble(s) :]
         'Acme was founded in 2020.'
+        >>> s = "Here is what I found: Acme was founded in 2020."
+        >>> s[strip_preamble(s) :]
+        'Acme was founded in 2020.'
     """
     pos = 0
+    end = len(sentence.rstrip())
     for _ in range(3):
-        m = _PREAMBLE.match(sentence, pos)
-        if not m or m.end() >= len(sentence.rstrip()):
+        m = _PREAMBLE.match(sentence, pos) or _meta_lead_in(sentence, pos)
+        if not m or m.end() >= end:
             break
         pos = m.end()
     return pos
+
+
+def _meta_lead_in(sentence: str, pos: int) -> re.Match[str] | None:
+    """A lead-in up to a ":" that is meta text ("Here is the answer:"), not a label of content
+    ("Warning: ...") nor a list of sources ("Sources: ...")."""
+    m = _LEAD_IN.match(sentence, pos)
+    if m is None or _SOURCE_LIST.match(sentence, pos):
+        return None
+    lead = sentence[pos : m.end()].rstrip()
+    return m if _META.match(lead) or _PREAMBLE.fullmatch(lead) else None
 
 
 def _checkable(text: str) -> bool:
@@ -191,7 +262,10 @@ def _is_non_claim(text: str) -> bool:
     if _GREETING.match(stripped) or _PLEASANTRY.match(stripped) or _META.match(stripped):
         return True
     residue = _URL_OR_CITATION.sub(" ", stripped)
-    return _WORDY.search(residue) is None and not any(ch.isdigit() for ch in residue)
+    blanked = blank_references(residue)
+    if blanked is not residue and _REFERENCE_ONLY.fullmatch(blanked):
+        return True  # "This is mentioned in passage 2."
+    return _WORDY.search(blanked) is None and not any(ch.isdigit() for ch in blanked)
 
 
 def classify_sentence(text: str) -> ClaimType | None:
@@ -214,11 +288,11 @@ def classify_sentence(text: str) -> ClaimType | None:
     """
     if not isinstance(text, str):
         raise InvalidInputError("text", f"expected a string, got {type(text).__name__}")
-    if _is_non_claim(text):
-        return None
     skip = strip_preamble(text)
     body = text[skip:].strip()
-    if skip and _is_non_claim(body):
+    # After a preamble, the rest decides ("Here is what I found: Acme ...", "Sorry, I ..."),
+    # unless the whole sentence is a greeting ("Hello, and welcome!").
+    if _is_non_claim(body if skip else text) or (skip and _GREETING.match(text.strip())):
         return None
     # Cheap word triggers decide which of the (slower) pattern searches can match at all.
     words = frozenset(_WORD.findall(body.lower()))
@@ -255,14 +329,22 @@ def _heading_like(text: str, seg: Segment) -> bool:
 # Text an answer writes about its own sources or verdicts ("[annual_report_2024#1]",
 # "[verified: GROUNDED]", ", as the evidence confirms"): it asserts nothing to check and must
 # not change a grade, so it is dropped from the claim.
+_NUMBERED_SOURCE = (
+    r"(?:passage|document|doc|source|excerpt|snippet|chunk)s?\s*#?\d+"
+    r"(?:\s*(?:,|&|and|-|–)\s*\d+)*\b"
+)
+_MARKER_CUES = ("[", "【", "(", " as ", " which ", "ccording to ", " per ", " see ")
 _MARKERS = re.compile(
     r"(?:^|(?<!\s)\s+|(?<=[.,;:!?]))(?:\[(?=[^\[\]\s]{0,79}[\d#_:/.])[^\[\]\s]{1,80}\](?![\w(\[])|\[(?:verified"
-    r"|unverified|source|sources|citation|cite|ref|doc|document|evidence|grounded|fabricated"
-    r"|inferred|confidence|fact[- ]?check(?:ed)?)\b"
-    r"[^\[\]\n]{0,80}\]|【[^】\n]{0,80}】|\((?:source|sources|see|ref|cf)\s*:[^()\n]{0,80}\))"
+    r"|unverified|source|sources|citation|cite|ref|doc|document|passage|evidence|grounded"
+    r"|fabricated|inferred|confidence|fact[- ]?check(?:ed)?)\b"
+    r"[^\[\]\n]{0,80}\]|【[^】\n]{0,80}】|\((?:source|sources|see|ref|cf)\s*:[^()\n]{0,80}\)"
+    r"|\((?:see |cf\.? )?" + _NUMBERED_SOURCE + r"\))"
     r"|(?:,|(?<![\s,]))\s+(?:as|which)\s+(?:the\s+)?(?:evidence|sources?|documents?|context"
     r"|records?)\s+"
-    r"(?:confirms?|shows?|states?|says?|supports?|verif(?:y|ies))(?:\s+(?:this|that|it))?\b",
+    r"(?:confirms?|shows?|states?|says?|supports?|verif(?:y|ies))(?:\s+(?:this|that|it))?\b"
+    r"|,?\s+(?:according to|as (?:stated|mentioned|noted|described) in|see|per)\s+(?:the\s+)?"
+    + _NUMBERED_SOURCE,
     _I,
 )
 
@@ -270,17 +352,18 @@ _MARKERS = re.compile(
 def _clean(text: str) -> str:
     if "**" in text or "__" in text:
         text = _EMPHASIS.sub("", text)
-    if "[" in text or "【" in text or "(" in text or " as " in text or " which " in text:
+    if any(cue in text for cue in _MARKER_CUES):
         text = _MARKERS.sub("", text)
     return text
 
 
 def _sentence_claims(text: str, seg: Segment) -> list[tuple[int, int, str, ClaimType]]:
-    start = seg.start + strip_preamble(text[seg.start : seg.end])
+    whole = text[seg.start : seg.end]
+    start = seg.start + strip_preamble(whole)
     sentence = text[start : seg.end]
     if _heading_like(sentence, seg):
         return []
-    ctype = classify_sentence(sentence)
+    ctype = classify_sentence(whole)  # the rest after a preamble, unless all is a greeting
     if ctype is None:
         return []
     parts = split_compound(sentence)

@@ -39,6 +39,7 @@ from langchain_qgate.grounding.slots import (
     opens_with_parenthesis,
     passage,
     slot_conflict,
+    stated_in,
     value_free_stems,
 )
 from langchain_qgate.schemas import Contradiction
@@ -126,6 +127,15 @@ def _entity_found(entity: str, index: EvidenceIndex) -> bool:
 
 
 _POLAR = frozenset({"yes", "no"})
+# A claim whose subject is the speaker ("I visited ...", "My dog ..."; not a belief about
+# something else: "I think ...", "I'm sure ..."), and evidence in the first person (read
+# lower-cased).
+_SPEAKER = re.compile(
+    r"\W*(?:I['’](?:m|ve|d|ll)|I(?!['’])|My)\b(?!\s+(?:\S+\s+){0,2}(?:think|believe|guess|suppose"
+    r"|reckon|assume|feel|expect|know|understand|recall|remember|suspect|doubt|bet|imagine|hope"
+    r"|mean|say|sure|certain|confident|afraid|convinced)\b)"
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|i['’](?:m|ve|d|ll)|me|my|myself)\b")
 
 
 def _is_polar(answer: str) -> bool:
@@ -145,9 +155,8 @@ def _contradiction(
 ) -> tuple[Contradiction | None, str]:
     """A slot-aligned value conflict or a negation clash with a passage restating the claim.
 
-    The full claim is compared (words the question gave included), so passing ``question=``
-    never turns a contradiction into "unsupported"; values the question gave are not the
-    claim's own and never conflict.
+    The full claim is compared (words the question gave included); values the question states
+    (``asked``, as whole words) are not the claim's own and never conflict.
     """
     claim = passage(untokenise(claim_text))
     about = value_free_stems(claim)
@@ -279,7 +288,9 @@ def compute_signals(
     """Compute the signals of ``claim_text`` given its nearest chunks (``neighbours``).
 
     With a ``question``, the words the claim shares with the question are given, not
-    asserted: lexical support is measured on what the answer adds.
+    asserted: lexical support is measured on what the answer adds. The question never hides
+    a contradiction: only a "question + short answer" claim has values the question gave
+    (values it states as whole words), and its answer is also checked on its own.
     """
     claim_text = untokenise(claim_text)
     question = untokenise(question) if question else question
@@ -297,10 +308,8 @@ def compute_signals(
     asserted = claim_text
     if question and claim_text.startswith(question):
         asserted = claim_text[len(question) :].strip() or claim_text
-    asked_lower = question.lower() if question else ""
-    claim_quantities = [
-        q for q in extract_quantities(asserted) if not question or q.raw.lower() not in asked_lower
-    ]
+    asked = question or ""
+    claim_quantities = [q for q in extract_quantities(asserted) if not stated_in(q.raw, asked)]
     # Quantities are checked separately: drop their words from lexical coverage.
     bare = asserted
     for q in reversed(claim_quantities):
@@ -312,8 +321,8 @@ def compute_signals(
         bare = ""
     stems = content_stems(bare)
     if question:
-        asked = content_stems(question)
-        novel = {s: w for s, w in stems.items() if s not in asked}
+        asked_stems = content_stems(question)
+        novel = {s: w for s, w in stems.items() if s not in asked_stems}
         if novel:
             stems = novel
     # A retrieved chunk that opens on a subject it does not name ("It was discovered in
@@ -359,9 +368,7 @@ def compute_signals(
             q for q in claim_quantities if not any(quantities_match(q, e) for _, e in evidence_q)
         ]
         sig.quantities_ok = 1.0 - len(unmatched) / len(claim_quantities)
-    entities = [
-        e for e, _, _ in extract_entities(asserted) if not question or e.lower() not in asked_lower
-    ]
+    entities = [e for e, _, _ in extract_entities(asserted) if not stated_in(e, asked)]
     if entities:
         missing_entities = [
             e
@@ -370,12 +377,23 @@ def compute_signals(
             and not (subject and {stem(t.lower()) for t in tokens(e)} <= subject)
         ]
         sig.entities_ok = 1.0 - len(missing_entities) / len(entities)
+    # "I saw them live in 2019": the speaker is the subject, and only evidence that speaks of
+    # itself in the first person can say what the speaker did; other evidence names no one.
+    if _SPEAKER.match(asserted) and not _FIRST_PERSON.search(index.all_entities_text):
+        sig.entities_ok = 0.0
 
-    # A contradiction: another value in the same slot of a passage about the same thing, or
-    # the opposite polarity (see ``slots``).
+    # A contradiction: another value in the same slot of a passage about the same thing, or the
+    # opposite polarity (see ``slots``). Only a "question + answer" claim has values the
+    # question gave; a claim of the answer's own asserts every value it states, and the answer
+    # of a "question + answer" claim is also read alone: a question never hides a contradiction.
+    answer = asserted is not claim_text
     sig.contradiction, sig.rule_family = _contradiction(
-        claim_text, asserted, index, top, asked=asked_lower, polar=polar
+        claim_text, asserted, index, top, asked=asked if answer else "", polar=polar
     )
+    if sig.contradiction is None and answer and not polar:
+        sig.contradiction, sig.rule_family = _contradiction(
+            asserted, asserted, index, top, asked="", polar=False
+        )
     if sig.contradiction is not None:
         sig.no_contradiction = 0.0
     # Weaker disagreement lowers support without being reported as a contradiction: another

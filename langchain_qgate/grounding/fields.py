@@ -415,7 +415,9 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             at = _contains(words, n)
             if at >= 0:  # the name says which record; its words are no field's value
                 words = [*words[:at], *([""] * len(n)), *words[at + len(n) :]]
-    claim_qs = [_as_number(text, q) for q in extract_quantities(text) if not q.ordinal]
+    claim_qs = [
+        _as_number(text, q) for q in extract_quantities(text) if not (q.ordinal or q.reference)
+    ]
     low = text.lower()
 
     # Text values with figures ("112 Pier St"): stated, or the same words with another figure.

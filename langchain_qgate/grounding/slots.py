@@ -16,7 +16,8 @@ states the same thing as the claim with a different value **in the same slot**:
 
 A passage that disagrees on a date *and* on something else is about another time or event;
 it makes the claim unsupported, not contradicted. Negation is compared on the passage that
-restates the claim, and only for cues whose scope both texts share.
+restates the claim, and only for cues whose scope both texts share; a conditional clause ("if
+the latch doesn't catch", "whether it aligns") states no polarity of its own.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from langchain_qgate.grounding._compound import split_compound
@@ -31,6 +33,7 @@ from langchain_qgate.grounding._lexicon import word_set
 from langchain_qgate.grounding.checks import (
     Quantity,
     comparable,
+    condition_spans,
     content_stems,
     coverage,
     extract_entities,
@@ -62,6 +65,7 @@ __all__ = [
     "opens_with_parenthesis",
     "passage",
     "slot_conflict",
+    "stated_in",
     "value_free_stems",
 ]
 
@@ -105,6 +109,19 @@ _BOUND_ABOVE = re.compile(
 )
 _SCALE_WORDS = re.compile(r"\d\s?(?:thousand|million|billion|trillion|mn|bn|tn|[kmbt])\b", re.I)
 _PER_SHARE = re.compile(r"\s*(?:a|per)\s+(?:diluted\s+|basic\s+)?share\b", re.I)
+_NON_WORD = re.compile(r"[\W_]+")
+
+
+@lru_cache(maxsize=32)  # one question, read for each value of each claim
+def _spaced_words(text: str) -> str:
+    return f" {_NON_WORD.sub(' ', text.lower()).strip()} "
+
+
+def stated_in(value: str, question: str) -> bool:
+    """Whether ``question`` states ``value`` as whole words: a value the question gave is not
+    the claim's own ("2" is not given by "in 2024", nor "Hi" by "this")."""
+    words = _spaced_words(value)
+    return len(words) > 2 and words in _spaced_words(question)
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +247,8 @@ def _raw_values(text: str) -> list[Value]:
     out: list[Value] = []
     spans: list[tuple[int, int]] = []
     for q in extract_quantities(text):
+        if q.reference:
+            continue  # "step 4" names a place in a text, not a value
         end = max(q.end, q.start + len(q.raw))
         # A unit belongs to a count or a rank ("340 people", "second album"), not to a date,
         # a time or a percentage ("2024 revenue" is no unit of 2024).
@@ -450,7 +469,7 @@ def _unit_conflicts(claim: Passage, chunk: Passage, given: str) -> list[tuple[Va
             continue
         cv = claim.values[vi]
         q = cv.quantity
-        if q is None or q.ordinal or not cv.unit or cv.text.lower() in given:
+        if q is None or q.ordinal or not cv.unit or stated_in(cv.text, given):
             continue
         if cv.negated:
             continue
@@ -512,7 +531,7 @@ def slot_conflict(
         chunk: One evidence passage, prepared with :func:`passage`.
         evidence_id: Id of the chunk (for the report).
         quote: The chunk's text as shown to users.
-        given: The question, lower-cased: values it already gave are not the claim's.
+        given: The question: values it states (as whole words) are not the claim's.
         settled: Whether other evidence states a claim value (a name anywhere in the
             evidence, a quantity in another passage about the same thing): this passage
             then talks about another thing with the same words.
@@ -528,7 +547,7 @@ def slot_conflict(
                 continue
             cv = claim.values[claim.value_at[i]]
             ev = chunk.values[chunk.value_at[j]]
-            if cv.negated or cv.text.lower() in given or found_in(cv, chunk):
+            if cv.negated or stated_in(cv.text, given) or found_in(cv, chunk):
                 continue  # denied by the claim, or the passage states the claim's value
             if _states_exactly(claim, ev):
                 continue  # the claim states the passage's value too
@@ -584,7 +603,7 @@ def lifespan_conflict(
     October 4, 1941) is an American author": the encyclopaedic "Name (born D1)" / "Name (D1 -
     D2)" states the birth and death dates; the claim must name the same person (before the
     parenthesis) and say which date it gives ("born", "died").
-    Dates the question gave (``given``, lower-cased) are not the claim's.
+    Dates the question states (``given``, as whole words) are not the claim's.
     """
     m = _OPENING_PARENS.match(chunk.text)
     subject = next((v for v in claim.values if v.key == "<ent>" and v.subject), None)
@@ -610,7 +629,7 @@ def lifespan_conflict(
     claimed = [
         v
         for v in claim.values
-        if v.key == "<date>" and not v.negated and v.text.lower() not in given
+        if v.key == "<date>" and not v.negated and not stated_in(v.text, given)
     ]
     if target is None or len(claimed) != 1:
         return None
@@ -679,14 +698,21 @@ def _clause(text: str, other: frozenset[str]) -> _Clause:
 
 
 def _clauses(text: str, other: frozenset[str]) -> list[_Clause]:
-    """Each clause of ``text`` (see :func:`_clause`)."""
+    """Each clause of ``text`` (see :func:`_clause`). A conditional clause ("if the latch
+    doesn't catch", "whether it aligns") states no polarity: it negates nothing, and as a
+    restatement of a negated clause it agrees with it."""
     out = []
     for piece in _CLAUSE_SPLIT.split(text):
         # "... a block system and it wasn't super complex": each standalone clause apart
         for clause in (part.text for part in split_compound(piece)):
-            if content_stems(clause):
-                out.append(_clause(clause, other))
-    return out
+            conditions = condition_spans(clause)
+            main = clause
+            for a, b in reversed(conditions):
+                out.append((content_stems(clause[a:b]), 0, 1))
+                main = main[:a] + " " + main[b:]
+            if content_stems(main):
+                out.append(_clause(main, other))
+    return [c for c in out if c[0]]
 
 
 def _unmatched_negation(
@@ -721,7 +747,7 @@ def _unmatched_negation(
 
 def all_found(claim: Passage, chunk: Passage, given: str = "") -> bool:
     """Whether every value the claim asserts appears in ``chunk``."""
-    return all(v.text.lower() in given or found_in(v, chunk) for v in claim.values)
+    return all(stated_in(v.text, given) or found_in(v, chunk) for v in claim.values)
 
 
 _WH_KEYS = (
@@ -757,7 +783,7 @@ def answer_conflict(
         ev
         for ev in chunk.values
         if ev.key == key
-        and ev.text.lower() not in asked
+        and not stated_in(ev.text, asked)
         and not _name_in(ev, asked)
         and not (avoid and ev.etype == avoid)
         and not (want and ev.etype not in (want, ""))
@@ -780,4 +806,4 @@ def answer_conflict(
 
 
 def _name_in(v: Value, text: str) -> bool:
-    return bool(v.core) and all(w in text for w in v.core)
+    return bool(v.core) and all(stated_in(w, text) for w in v.core)
