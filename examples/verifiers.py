@@ -1,4 +1,5 @@
-"""Verifier choice: the deterministic default, a cascade to an NLI model or an LLM.
+"""Verifier choice: the deterministic default, a cascade to an NLI model or an LLM, and
+swapping the claim-evidence verifier (another ONNX NLI model, or HHEM-2.1-open).
 
 Every claim gets the cheap deterministic verdict; a ``CascadeVerifier`` sends only the claims
 whose support falls in an uncertain band to a second, expensive verifier. Any object with
@@ -67,3 +68,26 @@ if os.environ.get("OPENAI_API_KEY"):  # any chat model with structured output
     llm = LLMVerifier(init_chat_model("openai:gpt-4o-mini", temperature=0))
     gate = QualityGate(monitor=HallucinationMonitor(verifier=CascadeVerifier(llm, max_second=5)))
     print(gate.check(answer, docs).metadata.decision)
+
+if os.environ.get("QGATE_PAIR_MODEL"):  # a folder: model.onnx, tokenizer.json, verifier.json
+    from langchain_qgate import GroundingPolicy
+
+    folder = os.environ["QGATE_PAIR_MODEL"]
+    monitor = HallucinationMonitor(policy=GroundingPolicy(pair_model=folder))
+    gate = QualityGate(monitor=monitor)
+    print(gate.check(answer, docs).metadata.decision)
+
+if os.environ.get("QGATE_HHEM"):  # HHEM-2.1-open from a hub cache: a second-stage verifier
+    from transformers import AutoModelForSequenceClassification
+
+    hhem = AutoModelForSequenceClassification.from_pretrained(
+        "vectara/hallucination_evaluation_model", trust_remote_code=True
+    )
+
+    def hhem_verify(items: Sequence[VerificationItem]) -> list[VerifierVerdict]:
+        pairs = [(" ".join(c.text for c in it.evidence), it.claim.text) for it in items]
+        scores = hhem.predict(pairs).tolist()  # P(consistent) per (premise, hypothesis)
+        return [VerifierVerdict(support=s, verifier="hhem-2.1-open") for s in scores]
+
+    monitor = HallucinationMonitor(verifier=CascadeVerifier(second=hhem_verify))
+    print(QualityGate(monitor=monitor).check(answer, docs).metadata.decision)

@@ -552,19 +552,171 @@ def g_meta(s: str, p: list[str], k: int, rng: random.Random, pools: Pools) -> Pa
     return (claim, window_of(p, k, rng), NEUTRAL, "meta_or_question")
 
 
+# Paraphrases that keep the meaning (applied in either direction): minimal edits that are
+# *entailed*, so that a changed word alone never reads as a contradiction.
+PARAPHRASES = [
+    ("cancelled", "called off"), ("because of", "due to"), ("chief executive", "CEO"),
+    ("more than", "over"), ("at least", "no fewer than"), ("approximately", "about"),
+    ("purchased", "bought"), ("began", "started"), ("located in", "based in"),
+    ("prior to", "before"), ("following", "after"), ("numerous", "many"),
+    ("a number of", "several"), ("residents", "inhabitants"), ("children", "kids"),
+    ("physician", "doctor"), ("automobile", "car"), ("requires", "needs"),
+    ("required", "needed"), ("demonstrated", "showed"), ("constructed", "built"),
+    ("passed away", "died"), ("author", "writer"), ("United States", "US"),
+    ("United Kingdom", "UK"), ("roughly", "about"), ("nearly", "almost"),
+    ("situated", "located"), ("established", "founded"), ("premiered", "debuted"),
+    ("largest", "biggest"), ("resigned", "stepped down"), ("acquired", "bought"),
+    ("starts", "begins"), ("finishes", "ends"), ("repaired", "fixed"), ("television", "TV"),
+    ("aired", "broadcast"), ("film", "movie"), ("received", "was given"),
+    ("assists", "helps"), ("attempted", "tried"), ("sufficient", "enough"),
+    ("commenced", "began"), ("terminated", "ended"), ("reside", "live"), ("resides", "lives"),
+    ("large", "big"), ("small", "little"), ("quickly", "fast"), ("however", "but"),
+    ("the majority of", "most"), ("in order to", "to"), ("is able to", "can"),
+    ("was unable to", "could not"), ("a total of", ""), ("currently", "now"),
+    ("employees", "staff"), ("occurred", "happened"), ("obtained", "got"),
+    ("selected", "chosen"), ("modified", "changed"), ("permitted", "allowed"),
+    ("prohibited", "forbidden"), ("immediately", "at once"), ("frequently", "often"),
+    ("annually", "every year"), ("daily", "every day"), ("weekly", "every week"),
+    ("monthly", "every month"), ("twice", "two times"), ("per cent", "percent"),
+    ("does not", "doesn't"), ("is not", "isn't"), ("are not", "aren't"), ("was not", "wasn't"),
+    ("cannot", "can't"), ("will not", "won't"), ("did not", "didn't"), ("has not", "hasn't"),
+    ("do not", "don't"), ("should not", "shouldn't"), ("were not", "weren't"),
+]  # fmt: skip
+_ONE_WAY = {
+    "to",
+    "but",
+    "now",
+    "can",
+    "over",
+    "about",
+    "most",
+    "staff",
+    "fast",
+    "little",
+    "got",
+    "US",
+    "UK",
+    "big",
+    "after",
+    "before",
+    "tried",
+    "happened",
+    "ends",
+    "begins",
+    "TV",
+}
+_PARA = [(re.compile(r"\b" + re.escape(a) + r"\b", re.I), b) for a, b in PARAPHRASES] + [
+    (re.compile(r"\b" + re.escape(b) + r"\b", re.I), a)
+    for a, b in PARAPHRASES
+    if b and b not in _ONE_WAY
+]
+# Adjectives with a clear opposite: "is closed" says the same as "is not open".
+OPPOSITES = {
+    "open": "closed", "closed": "open", "available": "unavailable", "unavailable": "available",
+    "allowed": "prohibited", "prohibited": "allowed", "permitted": "forbidden",
+    "forbidden": "permitted", "legal": "illegal", "illegal": "legal", "included": "excluded",
+    "required": "optional", "mandatory": "optional", "optional": "required", "true": "false",
+    "false": "true", "successful": "unsuccessful", "alive": "dead", "dead": "alive",
+    "full": "empty", "empty": "full", "enabled": "disabled", "disabled": "enabled",
+    "possible": "impossible", "present": "absent", "absent": "present", "married": "single",
+    "visible": "invisible", "valid": "invalid", "invalid": "valid", "safe": "unsafe",
+    "active": "inactive", "public": "private", "private": "public", "free": "paid",
+}  # fmt: skip
+# Complementary pairs only: "not open" is "closed", but "not full" is not "empty".
+BINARY = {
+    "open", "closed", "available", "unavailable", "allowed", "prohibited", "permitted",
+    "forbidden", "legal", "illegal", "required", "optional", "true", "false", "alive", "dead",
+    "enabled", "disabled", "possible", "impossible", "present", "absent", "valid", "invalid",
+    "active", "inactive", "visible", "invisible",
+}  # fmt: skip
+_COPULA_ADJ = re.compile(r"\b(is|are|was|were)\s+(" + "|".join(OPPOSITES) + r")\b(?!-)", re.I)
+
+
+def _case_like(new: str, old: str) -> str:
+    return new[0].upper() + new[1:] if old[:1].isupper() and new else new
+
+
+def g_paraphrase(s: str, p: list[str], k: int, rng: random.Random, pools: Pools) -> Pair | None:
+    """One or two words or phrases replaced by others of the same meaning."""
+    hits = [(m, b) for rx, b in _PARA for m in rx.finditer(s)]
+    if not hits:
+        return None
+    rng.shuffle(hits)
+    out, used = s, 0
+    for m, b in sorted(hits[: rng.choice([1, 1, 2])], key=lambda x: -x[0].start()):
+        if out[m.start() : m.end()] != m.group(0):
+            continue
+        if m.start() and m.group(0)[0].isupper() and not m.group(0).isupper():
+            continue  # part of a name ("Video Games Live")
+        out = out[: m.start()] + _case_like(b, m.group(0)) + out[m.end() :]
+        used += 1
+    out = re.sub(r"\s{2,}", " ", out)
+    if not used or out == s:
+        return None
+    return (out, window_of(p, k, rng), ENTAILED, "paraphrase")
+
+
+def g_opposite_negated(
+    s: str, p: list[str], k: int, rng: random.Random, pools: Pools
+) -> Pair | None:
+    """ "is closed" -> "is not open" (entailed) and "is open" (contradicted), from one spot."""
+    m = _COPULA_ADJ.search(s)
+    if not m:
+        return None
+    opp = OPPOSITES[m.group(2).lower()]
+    if rng.random() < 0.5 and {opp, m.group(2).lower()} <= BINARY:
+        out = s[: m.start(2)] + "not " + opp + s[m.end(2) :]
+        return (out, window_of(p, k, rng), ENTAILED, "opposite_negated")
+    out = s[: m.start(2)] + opp + s[m.end(2) :]
+    return (out, window_of(p, k, rng), CONTRADICTED, "antonym")
+
+
+_LEADING = re.compile(r"^(In|On|During|By|Since|After|Before)\s([^,]{2,40}),\s+(.+?)([.!])$")
+_TWO_PPS = re.compile(r"( (?:in|on|at|for) [^,;.]{2,30})( (?:in|on|at|for) [^,;.]{2,30})([.!])$")
+
+
+def g_reorder(s: str, p: list[str], k: int, rng: random.Random, pools: Pools) -> Pair | None:
+    """A leading adjunct moved to the end, or two trailing phrases in the other order."""
+    m = _LEADING.match(s)
+    if m and m.group(3)[:1].isupper():
+        body = m.group(3)
+        if not re.match(r"(?:I|[A-Z]{2,}|[A-Z][a-z]+\s[A-Z])", body):
+            body = body[0].lower() + body[1:] if body.split()[0] in {"The", "A", "An"} else body
+        return (f"{body[0].upper()}{body[1:]} {m.group(1).lower()} {m.group(2)}{m.group(4)}",
+                window_of(p, k, rng), ENTAILED, "reorder")  # fmt: skip
+    m = _TWO_PPS.search(s)
+    if m:
+        out = s[: m.start()] + m.group(2) + m.group(1) + m.group(3)
+        return (out, window_of(p, k, rng), ENTAILED, "reorder")
+    return None
+
+
+def g_never_to_not(s: str, p: list[str], k: int, rng: random.Random, pools: Pools) -> Pair | None:
+    """ "was never captured" -> "was not captured": a weaker statement the window entails."""
+    m = re.search(r"\b(is|was|were|are|has|have|had|has been|have been)\s+never\b", s)
+    if not m:
+        return None
+    out = s[: m.start()] + m.group(1) + " not" + s[m.end() :]
+    return (out, window_of(p, k, rng), ENTAILED, "negation_weakened")
+
+
 GENERATORS: list[tuple[Gen, float]] = [
     (g_copy, 0.5),
     (g_compression, 0.5),
     (g_number_rewrite, 0.5),
     (g_pronoun, 0.3),
-    (g_synonym, 0.35),
+    (g_synonym, 0.3),
+    (g_paraphrase, 0.6),
+    (g_opposite_negated, 0.9),
+    (g_reorder, 0.35),
+    (g_never_to_not, 1.0),
     (g_reference, 0.12),
-    (g_number_swap, 0.6),
-    (g_date_swap, 0.6),
+    (g_number_swap, 0.5),
+    (g_date_swap, 0.5),
     (g_name_swap, 0.45),
     (g_slot_move, 0.35),
-    (g_antonym, 0.55),
-    (g_negation, 0.4),
+    (g_antonym, 0.45),
+    (g_negation, 0.35),
     (g_hedge, 0.9),
     (g_rounding, 0.7),
     (g_frequency, 1.0),
@@ -638,6 +790,171 @@ def templated(rng: random.Random, n: int) -> Iterator[Pair]:
             yield (f"{co} reported revenue of €{v1} million in {y1}.", ev, 0, "t_year_same")
             yield (f"{co} reported revenue of €{v2} million in {y1}.", ev, 1, "t_year_moved")
             yield (f"{co}'s revenue was €{v2} million in {y1 - 1}.", ev, 0, "t_year_same")
+
+
+_WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+          "eleven", "twelve"]  # fmt: skip
+_FRACTIONS = {50: ["half", "one half"], 25: ["a quarter", "one in four"],
+              75: ["three quarters", "three in four"], 10: ["one in ten", "a tenth"],
+              20: ["one in five", "a fifth"], 33: ["a third", "one in three"]}  # fmt: skip
+_THINGS = ["The trail", "The cable", "The tunnel", "The pier", "The runway", "The canal",
+           "The pipeline", "The ski slope", "The bike path", "The sea wall"]  # fmt: skip
+_EVENTS = ["The guided walk", "The first lecture", "The ferry", "The matinee", "The workshop",
+           "The shuttle bus", "The evening mass", "The market", "The tasting",
+           "The briefing"]  # fmt: skip
+_GROUPS = ["the respondents", "the students", "the patients", "the members", "the voters",
+           "the households", "the participants", "the staff"]  # fmt: skip
+
+
+def _metric(v: float, big: str, small: str, rng: random.Random) -> tuple[str, str]:
+    """``v`` (in the big unit) written in the big unit and in the small one (x1000)."""
+    a = f"{v:g} {big}"
+    n = round(v * 1000)
+    b = (f"{n:,}" if rng.random() < 0.6 else str(n)) + " " + small
+    return a, b
+
+
+def _clock(h: int, m: int, style: int) -> str:
+    if style == 0:
+        return f"{h:02d}:{m:02d}" if h >= 10 else f"{h}:{m:02d}"
+    suffix = "am" if h < 12 else "pm"
+    h12 = h % 12 or 12
+    return (
+        (f"{h12}:{m:02d} {suffix}" if m else f"{h12} {suffix}")
+        if style == 1
+        else (f"{h12}.{m:02d}{suffix}" if m else f"{h12}{suffix}")
+    )
+
+
+def templated_numbers(rng: random.Random, n: int) -> Iterator[Pair]:
+    """The same figure in other units and notations (entailed) beside another figure in the
+    claim's notation (contradicted): what changes the truth is the value, not how it is written."""
+    for _ in range(n):
+        kind = rng.randrange(7)
+        if kind == 0:
+            big, small, frame = rng.choice([
+                ("km", rng.choice(["metres", "m", "meters"]), "{t} is {x} long."),
+                ("kg", rng.choice(["grams", "g"]), "The package weighs {x}."),
+                ("litres", rng.choice(["millilitres", "ml"]), "The tank holds {x}."),
+                ("km", rng.choice(["metres", "m"]), "{t} rises to a height of {x}."),
+            ])  # fmt: skip
+            v = rng.choice([0.4, 0.8, 1.2, 1.5, 1.8, 2.5, 3.2, 4.5, 0.25, 1.75])
+            w = rng.choice([x for x in [0.4, 0.8, 1.2, 1.5, 1.8, 2.5, 3.2, 4.5] if x != v])
+            t = rng.choice(_THINGS)
+            a, b = _metric(v, big, small, rng)
+            _, c = _metric(w, big, small, rng)
+            if rng.random() < 0.5:
+                a, b = b, a
+                c = _metric(w, big, small, rng)[0]
+            ev = frame.format(t=t, x=a)
+            yield (frame.format(t=t, x=b), ev, ENTAILED, "t_unit_same")
+            yield (frame.format(t=t, x=c), ev, CONTRADICTED, "t_unit_changed")
+        elif kind == 1:
+            h, m = rng.randint(7, 21), rng.choice([0, 15, 30, 45])
+            h2 = rng.choice([x for x in range(7, 22) if x != h and x % 12 != h % 12])
+            ev_style, cl_style = rng.sample([0, 1, 2], 2)
+            e = rng.choice(_EVENTS)
+            ev = f"{e} starts at {_clock(h, m, ev_style)} every {rng.choice(DAYS)}."
+            yield (f"{e} starts at {_clock(h, m, cl_style)}.", ev, ENTAILED, "t_clock_same")
+            yield (f"{e} starts at {_clock(h2, m, cl_style)}.", ev, CONTRADICTED,
+                   "t_clock_changed")  # fmt: skip
+        elif kind == 2:
+            pct = rng.choice(list(_FRACTIONS))
+            other = rng.choice([x for x in _FRACTIONS if x != pct])
+            g = rng.choice(_GROUPS)
+            verb = rng.choice(
+                [
+                    "said they were satisfied",
+                    "voted in favour",
+                    "use public transport",
+                    "had a pet",
+                    "completed the course",
+                ]
+            )
+            ev = f"In the survey, {pct}% of {g} {verb}."
+            yield (f"{_case_like(rng.choice(_FRACTIONS[pct]), 'X')} of {g} {verb}.", ev,
+                   ENTAILED, "t_fraction_same")  # fmt: skip
+            yield (f"{_case_like(rng.choice(_FRACTIONS[other]), 'X')} of {g} {verb}.", ev,
+                   CONTRADICTED, "t_fraction_changed")  # fmt: skip
+        elif kind == 3:
+            v = rng.choice([2, 3, 4, 5, 7, 8, 12, 15, 40, 56])
+            w = rng.choice([x for x in [2, 3, 4, 5, 7, 8, 12, 15, 40, 56] if x != v])
+            unit = rng.choice(["million", "thousand"])
+            co = rng.choice(["Veltra", "The city council", "Nordlicht", "The foundation"])
+            mult = 1_000_000 if unit == "million" else 1000
+            forms = [f"${v} {unit}", f"${v * mult:,}", f"{v} {unit} dollars"]
+            if v <= 12:
+                forms.append(f"{_WORDS[v]} {unit} dollars")
+            a, b = rng.sample(forms, 2)
+            ev = f"{co} spent {a} on the new library."
+            yield (f"{co} spent {b} on the new library.", ev, ENTAILED, "t_money_same")
+            c = b.replace(f"{v * mult:,}", f"{w * mult:,}").replace(f"{v} ", f"{w} ")
+            if c != b and (v > 12 or _WORDS[v] not in b):
+                yield (f"{co} spent {c} on the new library.", ev, CONTRADICTED, "t_money_changed")
+        elif kind == 4:
+            v = rng.randint(2, 12)
+            w = rng.choice([x for x in range(2, 13) if x != v])
+            noun = rng.choice(["bedrooms", "platforms", "lanes", "floors", "exits", "stages"])
+            t = rng.choice(["The building", "The station", "The venue", "The new wing"])
+            if rng.random() < 0.5:
+                ev, cl, bad = f"{t} has {v} {noun}.", f"{t} has {_WORDS[v]} {noun}.", _WORDS[w]
+            else:
+                ev, cl, bad = f"{t} has {_WORDS[v]} {noun}.", f"{t} has {v} {noun}.", str(w)
+            yield (cl, ev, ENTAILED, "t_words_same")
+            yield (f"{t} has {bad} {noun}.", ev, CONTRADICTED, "t_words_changed")
+        elif kind == 5:
+            subj = rng.choice(
+                [
+                    "Parking",
+                    "The east entrance",
+                    "Online booking",
+                    "Photography",
+                    "The rooftop terrace",
+                    "Dark mode",
+                    "The coastal road",
+                    "Two-factor login",
+                    "The old bridge",
+                    "Remote access",
+                ]
+            )
+            adj = rng.choice(sorted(a for a in BINARY if OPPOSITES.get(a) in BINARY))
+            when = rng.choice(
+                [
+                    "on Sundays",
+                    "during the winter",
+                    "by default",
+                    "for visitors",
+                    "until further notice",
+                    "after 8 pm",
+                    "this week",
+                    "",
+                ]
+            )
+            ev = f"{subj} is {adj} {when}".strip() + "."
+            yield (f"{subj} is not {OPPOSITES[adj]} {when}".strip() + ".", ev, ENTAILED,
+                   "t_opposite_negated")  # fmt: skip
+            yield (f"{subj} is {OPPOSITES[adj]} {when}".strip() + ".", ev, CONTRADICTED,
+                   "t_opposite")  # fmt: skip
+        else:
+            mins = rng.choice([30, 45, 90, 120, 150, 180])
+            hours = {
+                30: "half an hour",
+                45: "three quarters of an hour",
+                90: "an hour and a half",
+                120: "two hours",
+                150: "two and a half hours",
+                180: "three hours",
+            }
+            other = rng.choice([x for x in hours if x != mins])
+            e = rng.choice(_EVENTS)
+            if rng.random() < 0.5:
+                ev, cl, bad = (f"{e} lasts {mins} minutes.", f"{e} takes {hours[mins]}.",
+                               f"{e} takes {hours[other]}.")  # fmt: skip
+            else:
+                ev, cl, bad = (f"{e} lasts {hours[mins]}.", f"{e} takes {mins} minutes.",
+                               f"{e} takes {other} minutes.")  # fmt: skip
+            yield (cl, ev, ENTAILED, "t_duration_same")
+            yield (bad, ev, CONTRADICTED, "t_duration_changed")
 
 
 _VENUES = [
@@ -776,6 +1093,7 @@ def build(data: Path, seed: int, per_sentence: int, templated_n: int) -> tuple[l
                         pairs.append(out)
     pairs.extend(templated(rng, templated_n))
     pairs.extend(templated_records(rng, templated_n // 3))
+    pairs.extend(templated_numbers(rng, templated_n))
 
     # Human labels where one claim is labelled.
     for name in ("fever_symmetric_dev", "factcheck_gpt_stance"):

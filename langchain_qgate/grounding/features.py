@@ -27,14 +27,12 @@ from langchain_qgate.grounding.checks import (
     untokenise,
 )
 from langchain_qgate.grounding.slots import (
-    Passage,
     Value,
     all_found,
     answer_conflict,
     found_in,
     lifespan_conflict,
     name_head,
-    negated_clauses,
     negation_clash,
     opens_with_parenthesis,
     passage,
@@ -100,6 +98,8 @@ class ClaimSignals:
     rule_family: str = ""  # which rule family found it (an ablation key; see fit_grounding)
     pair_contradicted: float = 0.0  # the model's largest P(contradicted) over the windows
     pair_window: int = -1  # the chunk of that window
+    pair_record: bool = False  # some window is a structured record (fields.py decides there)
+    pair_cut: bool = False  # some window was too long for the model to read whole
 
     def vector(self) -> NDArray[np.float64]:
         """Features in ``FEATURE_NAMES`` order."""
@@ -258,13 +258,6 @@ def _contradiction(
             found = conflict(i, aligned=False)
             if found is not None:
                 return found, "slot_rival"
-    if not negated and not polar and asserted is claim_text:
-        # A long claim whose one negated clause a passage restates with the other polarity
-        # ("... and it doesn't have smart navigation" / "Smart Navigation: with built-in ...").
-        negated_at = _clause_negation(claim, index, ranked)
-        if negated_at >= 0:
-            family = "clause_negation"
-            negated = True
     if negated:
         chunk = index.chunks[negated_at]
         return Contradiction(
@@ -415,26 +408,6 @@ def compute_signals(
     ):
         sig.negation_consistent = 0.0
     return sig
-
-
-_VERB_NEGATION = re.compile(r"\b(?:not|never)\b|n['’]t\b", re.I)
-
-
-def _clause_negation(claim: Passage, index: EvidenceIndex, ranked: list[tuple[float, int]]) -> int:
-    """The passage that restates a negated clause of a multi-clause claim with the other
-    polarity, when no passage restating that clause agrees with it; -1 when there is none."""
-    parts = negated_clauses(claim)
-    if len(parts) != 1 or parts[0].text == claim.text:
-        return -1  # a one-clause claim was compared whole already
-    part = parts[0]
-    if len(value_free_stems(part)) < 2 or not _VERB_NEGATION.search(part.text):
-        return -1  # "None of the resorts in Palm Beach": a cut at a comma, not a clause
-    about = value_free_stems(part)
-    restating = [i for _, i in ranked if coverage(about, index.stems(i)) >= _NEGATION_COVERAGE]
-    clashing = [i for i in restating if negation_clash(part, index.passage(i))]
-    if clashing and len(clashing) == len(restating):
-        return clashing[0]
-    return -1
 
 
 def _answer_contradiction(

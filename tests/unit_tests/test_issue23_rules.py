@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from langchain_qgate.config import GroundingPolicy
 from langchain_qgate.gate import FilteredOutput, GatePolicy, QualityGate
 from langchain_qgate.grounding.checks import (
     comparable,
@@ -38,7 +39,9 @@ LATCH = (
 
 @pytest.fixture
 def monitor() -> HallucinationMonitor:
-    return HallucinationMonitor(embedder=HashingEmbedder())
+    # The rules alone: what the learned verifier adds is tested with a scripted pair model in
+    # test_pair_signals.py and with the shipped one in the model tier.
+    return HallucinationMonitor(embedder=HashingEmbedder(), policy=GroundingPolicy(pair_model=None))
 
 
 def reasons(monitor: HallucinationMonitor, answer: str, evidence: str, **kw: str) -> list[str]:

@@ -2,7 +2,7 @@
 
 The pair model is replaced by a scripted fake (``predict`` returns fixed probabilities), so
 these tests pin the decision logic; the real shipped model is exercised in
-``tests/integration_tests/test_pair_model_real.py``.
+``tests/integration_tests/test_issue23_table.py`` and ``test_minimal_pairs.py``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,11 @@ from langchain_qgate.grounding.embeddings import HashingEmbedder
 from langchain_qgate.grounding.evidence import EvidenceIndex
 from langchain_qgate.grounding.features import ClaimSignals
 from langchain_qgate.grounding.monitor import HallucinationMonitor
-from langchain_qgate.grounding.pair_signals import apply_pair_model, pair_windows
+from langchain_qgate.grounding.pair_signals import (
+    OVERRULED_FAMILIES,
+    apply_pair_model,
+    pair_windows,
+)
 from langchain_qgate.grounding.verifiers import RULES_ONLY, load_combination
 from langchain_qgate.schemas import Contradiction
 
@@ -86,14 +90,21 @@ def test_pair_windows_put_the_aligned_chunk_first_and_drop_repeats() -> None:
     assert len(pair_windows(sig, record, 3)) == 2  # each field first: two distinct windows
 
 
-def test_rule_contradiction_is_dropped_when_a_window_entails_the_claim() -> None:
-    index = _index("Acme was founded in 2020 in Berlin.")
+def _polarity_clash(index: EvidenceIndex, family: str = "negation") -> ClaimSignals:
     sig = _signals(index, 0)
     sig.contradiction = Contradiction(
-        kind="date", claim_value="2019", evidence_value="2020", evidence_id="x#0", quote="q"
+        kind="negation", claim_value="c", evidence_value="", evidence_id="x#0", quote="q"
     )
+    sig.rule_family = family
     sig.no_contradiction = 0.0
-    model = ScriptedPairModel({"Acme was founded in 2020 in Berlin.": (0.95, 0.03, 0.02)})
+    return sig
+
+
+@pytest.mark.parametrize("family", sorted(OVERRULED_FAMILIES))
+def test_polarity_contradiction_is_dropped_when_a_window_entails_the_claim(family: str) -> None:
+    index = _index("If the latch doesn't catch, tighten the hinges.")
+    sig = _polarity_clash(index, family)
+    model = ScriptedPairModel({index.chunks[0].text: (0.95, 0.03, 0.02)})
     apply_pair_model(model, ["c"], [sig], index, windows=3, contradict=0.9, overrule=0.9)
     assert sig.contradiction is None
     assert sig.no_contradiction == 1.0
@@ -101,15 +112,26 @@ def test_rule_contradiction_is_dropped_when_a_window_entails_the_claim() -> None
     assert sig.pair_entailed == pytest.approx(0.95)
 
 
-def test_rule_contradiction_stands_below_the_overrule_threshold() -> None:
+def test_polarity_contradiction_stands_below_the_overrule_threshold() -> None:
+    index = _index("If the latch doesn't catch, tighten the hinges.")
+    sig = _polarity_clash(index)
+    found = sig.contradiction
+    model = ScriptedPairModel({index.chunks[0].text: (0.6, 0.3, 0.1)})
+    apply_pair_model(model, ["c"], [sig], index, windows=3, contradict=0.9, overrule=0.9)
+    assert sig.contradiction is found
+    assert sig.no_contradiction == 0.0
+
+
+@pytest.mark.parametrize("family", ["slot_aligned", "short_answer", "lifespan", "slot_rival"])
+def test_value_contradiction_is_never_overruled(family: str) -> None:
+    # "first album" against "second album": the rules compare the values, the model may not.
     index = _index("Acme was founded in 2020 in Berlin.")
     sig = _signals(index, 0)
     found = Contradiction(
         kind="date", claim_value="2019", evidence_value="2020", evidence_id="x#0", quote="q"
     )
-    sig.contradiction = found
-    sig.no_contradiction = 0.0
-    model = ScriptedPairModel({"Acme was founded in 2020 in Berlin.": (0.6, 0.3, 0.1)})
+    sig.contradiction, sig.rule_family, sig.no_contradiction = found, family, 0.0
+    model = ScriptedPairModel({"Acme was founded in 2020 in Berlin.": (0.99, 0.01, 0.0)})
     apply_pair_model(model, ["c"], [sig], index, windows=3, contradict=0.9, overrule=0.9)
     assert sig.contradiction is found
     assert sig.no_contradiction == 0.0
@@ -185,10 +207,13 @@ def test_monitor_without_a_pair_model_reads_the_rules_only_combination() -> None
 
 
 def test_monitor_with_a_scripted_pair_model_reports_its_contradiction() -> None:
-    monitor = HallucinationMonitor(embedder=HashingEmbedder())
-    monitor._pair_model = ScriptedPairModel(  # type: ignore[assignment]
-        {"The museum is closed on Mondays.": (0.01, 0.99, 0.0)}
+    monitor = HallucinationMonitor(
+        embedder=HashingEmbedder(), policy=GroundingPolicy(pair_model="bundled")
     )
+    monitor._pair_model = ScriptedPairModel(  # type: ignore[assignment]
+        {"The museum is closed on Mondays.": (0.0005, 0.999, 0.0005)}
+    )
+    assert monitor._pair_contradict <= 0.999  # the shipped threshold
     report = monitor.verify_grounding(
         "The museum is open on Mondays.", ["The museum is closed on Mondays."]
     )
@@ -197,7 +222,55 @@ def test_monitor_with_a_scripted_pair_model_reports_its_contradiction() -> None:
     assert verdict.reason == "contradicted: the evidence says otherwise: " + repr(
         "The museum is closed on Mondays."
     )
-    assert verdict.signals["pair_not_contradicted"] == pytest.approx(0.01, abs=1e-4)
+    assert verdict.signals["pair_not_contradicted"] == pytest.approx(0.001, abs=1e-4)
+
+
+def test_grounded_needs_a_window_the_model_reads_as_entailing() -> None:
+    # The same claim and evidence: without the model's entailment the claim is at most
+    # INFERRED, whatever the other signals say; with it, it is GROUNDED.
+    evidence = ["The Aurora X2 has a range of up to 120 km on one charge."]
+    claim = "On one charge the Aurora X2 has a range of up to 120 km."  # not a word-for-word quote
+    grades = {}
+    for p_e in (0.9, 0.1):
+        monitor = HallucinationMonitor(
+            embedder=HashingEmbedder(), policy=GroundingPolicy(pair_model="bundled")
+        )
+        monitor._pair_model = ScriptedPairModel(  # type: ignore[assignment]
+            {evidence[0]: (p_e, 0.0, 1.0 - p_e)}
+        )
+        verdict = monitor.verify_grounding(claim, evidence).verdicts[0]
+        grades[p_e] = (verdict.grade.value, verdict.support >= monitor.grounded_threshold)
+    assert grades[0.9] == ("grounded", True)
+    assert grades[0.1][0] == "inferred"
+
+
+def test_no_grounded_floor_when_the_model_read_a_window_only_in_part() -> None:
+    # A pair longer than the model's 128 tokens is truncated: its low P(entailed) does not
+    # cap the grade (copied long sentences would otherwise be INFERRED).
+    evidence = ["The Aurora X2 has a range of up to 120 km on one charge."]
+    claim = "On one charge the Aurora X2 has a range of up to 120 km."
+
+    class Truncating(ScriptedPairModel):
+        def truncated(self, pair: tuple[str, str]) -> bool:
+            return True
+
+    monitor = HallucinationMonitor(
+        embedder=HashingEmbedder(), policy=GroundingPolicy(pair_model="bundled")
+    )
+    monitor._pair_model = Truncating({evidence[0]: (0.1, 0.0, 0.9)})  # type: ignore[assignment]
+    verdict = monitor.verify_grounding(claim, evidence).verdicts[0]
+    assert verdict.support >= monitor.grounded_threshold
+    assert verdict.grade.value == "grounded"
+
+
+def test_a_word_for_word_quote_is_grounded_whatever_the_model_reads() -> None:
+    evidence = ["The Aurora X2 has a range of up to 120 km on one charge."]
+    monitor = HallucinationMonitor(
+        embedder=HashingEmbedder(), policy=GroundingPolicy(pair_model="bundled")
+    )
+    monitor._pair_model = ScriptedPairModel({evidence[0]: (0.1, 0.0, 0.9)})  # type: ignore[assignment]
+    verdict = monitor.verify_grounding(evidence[0], evidence).verdicts[0]
+    assert verdict.grade.value == "grounded"
 
 
 @pytest.mark.parametrize(
