@@ -333,18 +333,21 @@ def g_pronoun(s: str, p: list[str], k: int, rng: random.Random, pools: Pools) ->
     return (new + s[m.end(1) :], window_of(p, k, rng), ENTAILED, "pronoun_subject")
 
 
-def g_synonym(s: str, p: list[str], k: int, rng: random.Random, pools: Pools) -> Pair | None:
+def replace_word(s: str, table: dict[str, str], rng: random.Random, punct: str) -> str | None:
+    """``s`` with one word found in ``table`` (chosen by ``rng``) replaced by its entry."""
     words = s.split(" ")
-    spots = [i for i, w in enumerate(words) if w.lower().strip(",.") in SYNONYMS]
+    spots = [i for i, w in enumerate(words) if w.lower().strip(punct) in table]
     if not spots:
         return None
     i = rng.choice(spots)
-    core = words[i].strip(",.")
-    rep = SYNONYMS[core.lower()]
-    if core[0].isupper():
-        rep = rep[0].upper() + rep[1:]
-    words[i] = words[i].replace(core, rep)
-    return (" ".join(words), window_of(p, k, rng), ENTAILED, "synonym")
+    core = words[i].strip(punct)
+    words[i] = words[i].replace(core, _case_like(table[core.lower()], core))
+    return " ".join(words)
+
+
+def g_synonym(s: str, p: list[str], k: int, rng: random.Random, pools: Pools) -> Pair | None:
+    out = replace_word(s, SYNONYMS, rng, ",.")
+    return None if out is None else (out, window_of(p, k, rng), ENTAILED, "synonym")
 
 
 def g_reference(s: str, p: list[str], k: int, rng: random.Random, pools: Pools) -> Pair | None:
@@ -427,17 +430,8 @@ def g_slot_move(s: str, p: list[str], k: int, rng: random.Random, pools: Pools) 
 
 
 def g_antonym(s: str, p: list[str], k: int, rng: random.Random, pools: Pools) -> Pair | None:
-    words = s.split(" ")
-    spots = [i for i, w in enumerate(words) if w.lower().strip(",.;:") in ANTONYMS]
-    if not spots:
-        return None
-    i = rng.choice(spots)
-    core = words[i].strip(",.;:")
-    rep = ANTONYMS[core.lower()]
-    if core[0].isupper():
-        rep = rep[0].upper() + rep[1:]
-    words[i] = words[i].replace(core, rep)
-    return (" ".join(words), window_of(p, k, rng), CONTRADICTED, "antonym")
+    out = replace_word(s, ANTONYMS, rng, ",.;:")
+    return None if out is None else (out, window_of(p, k, rng), CONTRADICTED, "antonym")
 
 
 def g_negation(s: str, p: list[str], k: int, rng: random.Random, pools: Pools) -> Pair | None:
