@@ -63,6 +63,8 @@ from langchain_qgate.gate.load import (
 )
 from langchain_qgate.gate.metadata import ClaimQuality, Decision, QualityMetadata, SourceRef
 from langchain_qgate.gate.policy import GatePolicy
+from langchain_qgate.gate.settings import load_settings
+from langchain_qgate.gate.telemetry import GateObserver, current_scope
 from langchain_qgate.schemas import Grade, GroundingReport
 
 __all__ = [
@@ -80,15 +82,43 @@ GateDecision = FilteredOutput | RejectedOutput
 logger = logging.getLogger(__name__)
 
 
+def _is_empty(evidence: Any) -> bool:
+    """No evidence, or only items without text (an evidence path that found nothing)."""
+    if evidence is None:
+        return True
+    if isinstance(evidence, str):
+        return not evidence.strip()
+    if isinstance(evidence, dict):
+        return not evidence
+    if isinstance(evidence, list | tuple | set):
+        return all(_is_blank_item(item) for item in evidence)
+    return False
+
+
+def _is_blank_item(item: Any) -> bool:
+    """An item with no text: empty itself, or a Document / message / chunk with blank text."""
+    if item is None or isinstance(item, str | dict | list | tuple | set):
+        return _is_empty(item)
+    for name in ("page_content", "content", "text"):
+        value = getattr(item, name, None)
+        if isinstance(value, str):
+            return not value.strip()
+    return False
+
+
 def _warn_if_no_evidence(evidence: Any) -> None:
-    """Log when a check has nothing to grade against (every factual claim will fail)."""
-    empty = evidence is None or (
-        isinstance(evidence, str | list | tuple | set | dict) and not evidence
-    )
-    if empty:
+    """Log when a check has nothing to grade against (every factual claim will fail).
+
+    Once per run: the integrations turn it off for later attempts (``gate_scope``); the
+    message names the surface that called the gate.
+    """
+    surface, _, warn = current_scope()
+    if warn and _is_empty(evidence):
+        where = "quality gate" if surface == "gate" else f"quality gate ({surface})"
         logger.warning(
-            "quality gate: no evidence given, so every factual claim is graded FABRICATED; "
-            "check that your documents or retriever results reach the gate"
+            "%s: no evidence given, so every factual claim is graded FABRICATED; "
+            "check that your documents or retriever results reach the gate",
+            where,
         )
 
 
@@ -441,6 +471,7 @@ class QualityGate:
         calibrator: ConfidenceCalibrator | None = None,
         load_monitor: CognitiveLoadMonitor | None = None,
         policy: GatePolicy | None = None,
+        observer: GateObserver | bool = True,
     ) -> None:
         """Create the facade.
 
@@ -451,8 +482,20 @@ class QualityGate:
             load_monitor: Load monitor. When omitted, the default :class:`LoadBudget` with
                 ``max_retries`` taken from the policy (per call, overrides included). When
                 given, its ``LoadBudget.max_retries`` caps the policy's.
-            policy: Gate policy; the ``default`` profile when omitted.
+            policy: Gate policy. When omitted, the settings of the environment and the
+                config file (:func:`~langchain_qgate.gate.settings.load_settings`) over the
+                ``default`` profile; an explicit policy wins over both.
+            observer: Where each verdict is recorded (logs, OpenTelemetry, LangSmith; see
+                :class:`~langchain_qgate.gate.telemetry.GateObserver`). ``True``: a default
+                observer; ``False``: none.
         """
+        settings = load_settings() if policy is None or monitor is None else None
+        if policy is None and settings is not None:
+            policy = settings.policy()
+        self._grounding = settings.grounding_policy() if settings is not None else None
+        self.observer: GateObserver | None = (
+            GateObserver() if observer is True else (observer or None)
+        )
         self._monitor = monitor
         self.calibrator = calibrator if calibrator is not None else ConfidenceCalibrator()
         self.gate = NoiseGate(policy)
@@ -513,7 +556,8 @@ class QualityGate:
         if self._monitor is None:
             from langchain_qgate.grounding import HallucinationMonitor
 
-            self._monitor = cast("GroundingMonitor", HallucinationMonitor())
+            monitor = HallucinationMonitor(policy=self._grounding)
+            self._monitor = cast("GroundingMonitor", monitor)
         return self._monitor
 
     def decide(
@@ -539,8 +583,30 @@ class QualityGate:
             c = LoadCounters.from_state(counters)
             load = load_monitor.assess(c, now=now)
             retries = max(retries, c.retries)
-        return _filter(
-            policy, output, report, confidence=confidence, load=load, retries_used=retries
+        try:
+            decision = _filter(
+                policy, output, report, confidence=confidence, load=load, retries_used=retries
+            )
+        except QualityGateRejected as exc:
+            if isinstance(exc.payload, RejectedOutput):
+                self._observe(exc.payload, report)
+            raise
+        self._observe(decision, report)
+        return decision
+
+    def _observe(self, decision: GateDecision, report: GroundingReport) -> None:
+        """Record a verdict (unless the caller's ``gate_scope`` says it is not one)."""
+        if self.observer is not None and current_scope()[1]:
+            self.observer.observe(decision, report=report)
+
+    def __repr__(self) -> str:
+        p = self.policy
+        contra = "any" if p.max_contradictions is None else p.max_contradictions
+        monitor = "default" if self._monitor is None else type(self._monitor).__name__
+        return (
+            f"QualityGate(profile={p.profile!r}, grounding_threshold={p.grounding_threshold}, "
+            f"confidence_threshold={p.confidence_threshold}, max_contradictions={contra}, "
+            f"max_retries={p.max_retries}, on_exhausted={p.on_exhausted!r}, monitor={monitor})"
         )
 
     def check(
