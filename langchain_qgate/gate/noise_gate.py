@@ -33,7 +33,6 @@ monitor's ``LoadBudget.max_retries`` (without one, the load budget follows the p
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Protocol, cast
@@ -41,6 +40,7 @@ from typing import Any, Protocol, cast
 from langchain_qgate._text import output_text
 from langchain_qgate.calibration import CalibratedConfidence, ConfidenceCalibrator
 from langchain_qgate.errors import InvalidInputError, QualityGateRejected
+from langchain_qgate.gate._no_evidence import warn_if_no_evidence
 from langchain_qgate.gate.decisions import (
     Escalation,
     FilteredOutput,
@@ -78,48 +78,6 @@ __all__ = [
 
 GateDecision = FilteredOutput | RejectedOutput
 """What the gate returns."""
-
-logger = logging.getLogger(__name__)
-
-
-def _is_empty(evidence: Any) -> bool:
-    """No evidence, or only items without text (an evidence path that found nothing)."""
-    if evidence is None:
-        return True
-    if isinstance(evidence, str):
-        return not evidence.strip()
-    if isinstance(evidence, dict):
-        return not evidence
-    if isinstance(evidence, list | tuple | set):
-        return all(_is_blank_item(item) for item in evidence)
-    return False
-
-
-def _is_blank_item(item: Any) -> bool:
-    """An item with no text: empty itself, or a Document / message / chunk with blank text."""
-    if item is None or isinstance(item, str | dict | list | tuple | set):
-        return _is_empty(item)
-    for name in ("page_content", "content", "text"):
-        value = getattr(item, name, None)
-        if isinstance(value, str):
-            return not value.strip()
-    return False
-
-
-def _warn_if_no_evidence(evidence: Any) -> None:
-    """Log when a check has nothing to grade against (every factual claim will fail).
-
-    Once per run: the integrations turn it off for later attempts (``gate_scope``); the
-    message names the surface that called the gate.
-    """
-    surface, _, warn = current_scope()
-    if warn and _is_empty(evidence):
-        where = "quality gate" if surface == "gate" else f"quality gate ({surface})"
-        logger.warning(
-            "%s: no evidence given, so every factual claim is graded FABRICATED; "
-            "check that your documents or retriever results reach the gate",
-            where,
-        )
 
 
 def _gate_score(report: GroundingReport, inferred_weight: float) -> float:
@@ -642,7 +600,7 @@ class QualityGate:
                 not an int >= 0, a ``config`` override that is not finite or out of range,
                 malformed ``counters`` or evidence.
         """
-        _warn_if_no_evidence(evidence)
+        warn_if_no_evidence(evidence)
         report = self.monitor.verify_grounding(output, evidence, question=question)
         return self.decide(
             output, report, retries_used=retries_used, counters=counters, config=config, now=now
@@ -660,7 +618,7 @@ class QualityGate:
         now: float | None = None,
     ) -> GateDecision:
         """Async twin of :meth:`check` (grounding runs through ``averify_grounding``)."""
-        _warn_if_no_evidence(evidence)
+        warn_if_no_evidence(evidence)
         report = await self.monitor.averify_grounding(output, evidence, question=question)
         return self.decide(
             output, report, retries_used=retries_used, counters=counters, config=config, now=now

@@ -351,6 +351,7 @@ class GateObserver:
     span: Callable[[], Any] = _otel_span
     run: Callable[[], tuple[Any, bool]] = _langsmith_run
     _failed: set[str] = field(default_factory=set, init=False, repr=False, compare=False)
+    _client: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __repr__(self) -> str:
         sinks = [n for n in ("log", "opentelemetry", "langsmith") if getattr(self, n)]
@@ -380,8 +381,8 @@ class GateObserver:
         scope = _SCOPE.get() or _Scope()
         record = verdict_record(decision, report=report, surface=surface or scope.surface)
         attrs = record.attributes()
-        if self.log:
-            level = logging.DEBUG if record.decision in ("pass", "retry") else logging.INFO
+        level = logging.DEBUG if record.decision in ("pass", "retry") else logging.INFO
+        if self.log and verdict_logger.isEnabledFor(level):
             verdict_logger.log(level, record.message(), extra={"qgate": attrs})
         if self.opentelemetry:
             self._safely("opentelemetry", self._to_span, attrs)
@@ -403,13 +404,17 @@ class GateObserver:
             run_id = run_id or run_tree.id
         if run_id is None:
             return
-        client = self.client or getattr(run_tree, "client", None)
-        if client is None:
-            from langsmith import Client
-
-            client = self.client = Client()
+        client = self.client or getattr(run_tree, "client", None) or self._default_client()
         for kwargs in record.feedback():
             client.create_feedback(run_id, **kwargs)
+
+    def _default_client(self) -> Any:
+        """One ``langsmith.Client()`` per observer, made on first need (tracing on)."""
+        if self._client is None:
+            from langsmith import Client
+
+            self._client = Client()
+        return self._client
 
     def _safely(self, sink: str, send: Callable[..., None], *args: Any) -> None:
         try:

@@ -147,6 +147,17 @@ def test_item1_langsmith_feedback_through_fake_client(monitor):
     assert metadata["qgate.contradictions"] == 1
 
 
+def test_item1_without_an_injected_client_the_traced_runs_client_is_used(monitor):
+    client = FakeLangSmithClient()
+    gate = QualityGate(monitor=monitor)  # the default observer
+    run = RunTree(name="answer", run_type="chain", client=client)
+    with tracing_context(parent=run, enabled=True):
+        gate.check(GOOD, REVENUE, question=QUESTION)
+    assert [(f.key, f.run_id) for f in _feedback(client, "qgate.passed")] == [
+        ("qgate.passed", run.id)
+    ]
+
+
 def test_item1_agent_run_traced_with_langchain_tracer_gets_feedback_per_attempt(monitor):
     client = FakeLangSmithClient()
     middleware = QualityGateMiddleware(gate=_observed(monitor, client))
