@@ -175,6 +175,22 @@ def test_item1_agent_run_traced_with_langchain_tracer_gets_feedback_per_attempt(
     assert [f.score for f in _feedback(client, "qgate.passed")] == [0, 1]
 
 
+async def test_item1_async_agent_run_gets_feedback_per_attempt(monitor):
+    client = FakeLangSmithClient()
+    middleware = QualityGateMiddleware(gate=_observed(monitor, client))
+    agent = create_agent(
+        scripted_model([BAD, GOOD]),
+        tools=[SEARCH_TOOL],
+        middleware=[middleware],
+        checkpointer=InMemorySaver(),
+    )
+    tracer = LangChainTracer(client=client, project_name="qgate-test")
+    config = {"configurable": {"thread_id": "at"}, "callbacks": [tracer]}
+    await agent.ainvoke({"messages": [("user", QUESTION)]}, config)
+    assert [f.value for f in _feedback(client, "qgate.decision")] == ["retry", "pass"]
+    assert len({f.run_id for f in client.feedback}) == 2  # one traced run per attempt
+
+
 def test_item1_callback_handler_attaches_feedback_to_the_model_run(monitor):
     client = FakeLangSmithClient()
     handler = QualityGateCallbackHandler(gate=_observed(monitor, client), evidence=REVENUE)
@@ -497,6 +513,22 @@ def test_item6_runnable_warns_once_per_invoke(monitor, caplog):
         result = gated.invoke({"question": QUESTION, "guidance": ""})
     assert result.response_metadata["qgate"]["decision"] == "pass_with_warning"
     assert len(calls) == 3
+    [warning] = _no_evidence_warnings(caplog)
+    assert warning.startswith("quality gate (runnable): no evidence given")
+
+
+async def test_item6_runnable_ainvoke_warns_once(monitor, caplog):
+    gate = QualityGate(
+        monitor=monitor,
+        policy=GatePolicy(max_retries=1, on_exhausted="pass_with_warning"),
+        observer=False,
+    )
+    gated = with_quality_gate(
+        RunnableLambda(lambda x: AIMessage(GOOD)), gate=gate, evidence_fn=lambda x: None
+    )
+    with caplog.at_level(logging.WARNING, logger="langchain_qgate"):
+        result = await gated.ainvoke({"question": QUESTION, "guidance": ""})
+    assert result.response_metadata["qgate"]["decision"] == "pass_with_warning"
     [warning] = _no_evidence_warnings(caplog)
     assert warning.startswith("quality gate (runnable): no evidence given")
 
