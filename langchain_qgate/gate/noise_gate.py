@@ -62,7 +62,7 @@ from langchain_qgate.gate.load import (
     LoadCounters,
 )
 from langchain_qgate.gate.metadata import ClaimQuality, Decision, QualityMetadata, SourceRef
-from langchain_qgate.gate.policy import GatePolicy
+from langchain_qgate.gate.policy import GatePolicy, describe_policy
 from langchain_qgate.gate.settings import load_settings
 from langchain_qgate.gate.telemetry import GateObserver, current_scope
 from langchain_qgate.schemas import Grade, GroundingReport
@@ -558,14 +558,8 @@ class QualityGate:
             self.observer.observe(decision, report=report)
 
     def __repr__(self) -> str:
-        p = self.policy
-        contra = "any" if p.max_contradictions is None else p.max_contradictions
         monitor = "default" if self._monitor is None else type(self._monitor).__name__
-        return (
-            f"QualityGate(profile={p.profile!r}, grounding_threshold={p.grounding_threshold}, "
-            f"confidence_threshold={p.confidence_threshold}, max_contradictions={contra}, "
-            f"max_retries={p.max_retries}, on_exhausted={p.on_exhausted!r}, monitor={monitor})"
-        )
+        return f"QualityGate({describe_policy(self.policy)}, monitor={monitor})"
 
     def check(
         self,

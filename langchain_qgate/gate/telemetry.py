@@ -46,6 +46,7 @@ __all__ = [
     "ContradictionNote",
     "GateObserver",
     "VerdictRecord",
+    "current_scope",
     "gate_scope",
     "verdict_record",
 ]

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from langchain_qgate.gate import QualityGate
+from langchain_qgate.gate.policy import describe_policy
 
 __all__ = ["evidence_source", "surface_repr"]
 
@@ -49,20 +50,11 @@ def surface_repr(name: str, gate: QualityGate | Any, evidence: str, **extra: Any
 
     A gate that is not a ``QualityGate`` (a duck-typed stand-in) is shown by its type name.
     """
-    policy = getattr(gate, "policy", None)
-    fields: list[str] = []
-    if isinstance(gate, QualityGate) and policy is not None:
-        contra = "any" if policy.max_contradictions is None else policy.max_contradictions
-        fields += [
-            f"profile={policy.profile!r}",
-            f"grounding_threshold={policy.grounding_threshold}",
-            f"confidence_threshold={policy.confidence_threshold}",
-            f"max_contradictions={contra}",
-            f"max_retries={policy.max_retries}",
-            f"on_exhausted={policy.on_exhausted!r}",
-        ]
-    else:
-        fields.append(f"gate={type(gate).__name__}")
+    fields = (
+        [describe_policy(gate.policy)]
+        if isinstance(gate, QualityGate)
+        else [f"gate={type(gate).__name__}"]
+    )
     fields.append(f"evidence={evidence!r}")
     fields += [f"{k}={v!r}" for k, v in extra.items() if v is not None]
     return f"{name}({', '.join(fields)})"
