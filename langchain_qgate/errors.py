@@ -17,6 +17,7 @@ __all__ = [
     "InvalidInputError",
     "QGateError",
     "QualityGateRejected",
+    "SettingsError",
 ]
 
 
@@ -36,6 +37,15 @@ class InvalidInputError(QGateError, ValueError):
         self.argument = argument
         self.detail = detail
         super().__init__(f"invalid {argument}: {detail}")
+
+
+class SettingsError(InvalidInputError):
+    """A setting from the environment or the config file has an unusable value.
+
+    Attributes:
+        argument: The environment variable (``QGATE_MAX_RETRIES``) or ``file: key``.
+        detail: What is wrong with it.
+    """
 
 
 class InputTooLargeError(InvalidInputError):

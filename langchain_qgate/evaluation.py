@@ -222,11 +222,13 @@ def run_detection(
         ``{"datasets": {stem: {...metrics, "p50_s", "p95_s", "baseline": {...},
         "tasks": {task: {...}}}}, "threshold": ..., "split": ...}``
     """
-    from langchain_qgate.gate import QualityGate
+    from langchain_qgate.gate import GatePolicy, QualityGate
     from langchain_qgate.grounding.embeddings import CachedEmbedder
     from langchain_qgate.grounding.verifiers import load_combination
 
-    gate = QualityGate(monitor=monitor)  # the default profile, as a user gets it
+    # the default profile, as a user gets it; never the operator's QGATE_* settings, and the
+    # benchmark's rows are not production verdicts (no logs, traces or feedback)
+    gate = QualityGate(monitor=monitor, policy=GatePolicy(), observer=False)
     if threshold is None:
         threshold = float(load_combination().info.get("decision_threshold", 0.6))
     show = _progress(progress)

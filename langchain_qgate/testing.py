@@ -8,6 +8,8 @@
 - :func:`make_search_tool`: a retriever as an agent tool returning the passages as text and
   the ``Document``s as its artifact (the evidence the quality gate harvests).
 - :func:`load_docs`: ``*.md`` / ``*.txt`` files as one ``Document`` per paragraph.
+- :class:`FakeLangSmithClient`: an in-memory LangSmith client for the gate's feedback
+  (``GateObserver(client=...)``) and the "how often did the gate reject" recipe.
 - :class:`ScriptedStreamingChatModel`: the scripted model with a streaming API: each reply
   arrives token by token (words and punctuation, ``€48.2`` as ``€``, ``48``, ``.``, ``2``)
   with an optional delay, and can break mid-stream (raises :class:`StreamBrokenError`).
@@ -43,10 +45,14 @@ import asyncio
 import json
 import math
 import re
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from uuid import UUID, uuid4
 
 from langchain_core.callbacks import (
     AsyncCallbackManagerForLLMRun,
@@ -63,6 +69,9 @@ from langchain_core.tools import BaseTool, StructuredTool
 from pydantic import ConfigDict, Field
 
 __all__ = [
+    "FakeFeedback",
+    "FakeLangSmithClient",
+    "FakeRun",
     "KeywordRetriever",
     "ScriptedChatModel",
     "ScriptedStreamingChatModel",
@@ -397,3 +406,103 @@ def make_search_tool(retriever: BaseRetriever, *, name: str = "search_docs") -> 
         description="Search the company documents; returns the most relevant passages.",
         response_format="content_and_artifact",
     )
+
+
+@dataclass(frozen=True, kw_only=True)
+class FakeFeedback:
+    """One feedback entry kept by :class:`FakeLangSmithClient` (the fields the SDK's
+    ``Feedback`` has and the recipes read)."""
+
+    id: UUID
+    run_id: UUID
+    key: str
+    score: float | int | bool | None = None
+    value: Any = None
+    comment: str | None = None
+    created_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class FakeRun:
+    """A run as :meth:`FakeLangSmithClient.list_runs` returns it."""
+
+    id: UUID
+    start_time: datetime
+
+
+class FakeLangSmithClient:
+    """An in-memory stand-in for ``langsmith.Client``: no network.
+
+    Keeps what ``create_feedback`` receives and answers ``list_feedback`` / ``list_runs`` from
+    it; ``create_run`` / ``update_run`` (called by a ``LangChainTracer`` that uses this
+    client) are accepted and ignored. ``list_runs`` ignores ``filter``: it returns every run
+    that got feedback (since ``start_time``).
+
+    Example:
+        ```python
+        client = FakeLangSmithClient()
+        gate = QualityGate(observer=GateObserver(client=client))
+        ```
+    """
+
+    otel_exporter: Any = None  # read by langsmith's tracing helpers
+    tracing_queue: Any = None
+
+    def __init__(self) -> None:
+        self.feedback: list[FakeFeedback] = []
+        self._lock = threading.Lock()
+
+    def create_feedback(
+        self,
+        run_id: UUID | str | None = None,
+        key: str = "unnamed",
+        *,
+        score: float | int | bool | None = None,
+        value: Any = None,
+        comment: str | None = None,
+        **kwargs: Any,
+    ) -> FakeFeedback:
+        """Keep one feedback entry."""
+        entry = FakeFeedback(
+            id=uuid4(),
+            run_id=UUID(str(run_id)),
+            key=key,
+            score=score,
+            value=value,
+            comment=comment,
+            created_at=datetime.now(UTC),
+        )
+        with self._lock:
+            self.feedback.append(entry)
+        return entry
+
+    def list_feedback(
+        self,
+        *,
+        run_ids: Sequence[UUID | str] | None = None,
+        feedback_key: Sequence[str] | None = None,
+        **kwargs: Any,
+    ) -> Iterator[FakeFeedback]:
+        """The kept feedback, optionally only for ``run_ids`` and keys ``feedback_key``."""
+        ids = {UUID(str(r)) for r in run_ids} if run_ids is not None else None
+        with self._lock:
+            kept = list(self.feedback)
+        for f in kept:
+            if (ids is None or f.run_id in ids) and (feedback_key is None or f.key in feedback_key):
+                yield f
+
+    def list_runs(self, *, start_time: datetime | None = None, **kwargs: Any) -> Iterator[FakeRun]:
+        """One run per run id that got feedback (after ``start_time``)."""
+        first: dict[UUID, datetime] = {}
+        with self._lock:
+            for f in self.feedback:
+                first.setdefault(f.run_id, f.created_at)
+        for run_id, when in first.items():
+            if start_time is None or when >= start_time:
+                yield FakeRun(id=run_id, start_time=when)
+
+    def create_run(self, *args: Any, **kwargs: Any) -> None:
+        """Accepted and ignored (runs posted by a tracer)."""
+
+    def update_run(self, *args: Any, **kwargs: Any) -> None:
+        """Accepted and ignored (runs patched by a tracer)."""

@@ -7,7 +7,9 @@ annotated rendering) or a :class:`RejectedOutput` (:class:`RetryGuidance` for th
 
 Modules: ``noise_gate`` (the gate), ``policy`` (thresholds, profiles, per-call overrides),
 ``metadata`` and ``decisions`` (the pydantic results), ``guidance`` (what to fix),
-``annotate`` (citation markers), ``load`` (run counters and the retry budget).
+``annotate`` (citation markers), ``load`` (run counters and the retry budget),
+``telemetry`` (verdicts to logs, OpenTelemetry, LangSmith), ``settings`` (environment and
+config-file settings).
 
 Depends on :mod:`langchain_qgate.calibration`, :mod:`langchain_qgate.grounding` (the monitor,
 loaded on first use) and the shared leaves (``errors``, ``schemas``, ``_text``).
@@ -48,6 +50,14 @@ from langchain_qgate.gate.policy import (
     GatePolicy,
     ProfileName,
 )
+from langchain_qgate.gate.settings import GateSettings, load_settings
+from langchain_qgate.gate.telemetry import (
+    ContradictionNote,
+    GateObserver,
+    VerdictRecord,
+    gate_scope,
+    verdict_record,
+)
 
 __all__ = [
     "CONFIG_KEYS",
@@ -55,6 +65,7 @@ __all__ = [
     "PROFILE_FIELDS",
     "ClaimQuality",
     "CognitiveLoadMonitor",
+    "ContradictionNote",
     "Decision",
     "Dimension",
     "Escalation",
@@ -62,7 +73,9 @@ __all__ = [
     "FilteredOutput",
     "FlaggedClaim",
     "GateDecision",
+    "GateObserver",
     "GatePolicy",
+    "GateSettings",
     "GroundingMonitor",
     "LoadAction",
     "LoadAssessment",
@@ -76,7 +89,11 @@ __all__ = [
     "RejectedOutput",
     "RetryGuidance",
     "SourceRef",
+    "VerdictRecord",
     "format_decision",
+    "gate_scope",
+    "load_settings",
     "load_text",
     "output_text",
+    "verdict_record",
 ]

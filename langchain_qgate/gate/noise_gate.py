@@ -33,7 +33,6 @@ monitor's ``LoadBudget.max_retries`` (without one, the load budget follows the p
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Protocol, cast
@@ -41,6 +40,7 @@ from typing import Any, Protocol, cast
 from langchain_qgate._text import output_text
 from langchain_qgate.calibration import CalibratedConfidence, ConfidenceCalibrator
 from langchain_qgate.errors import InvalidInputError, QualityGateRejected
+from langchain_qgate.gate._no_evidence import warn_if_no_evidence
 from langchain_qgate.gate.decisions import (
     Escalation,
     FilteredOutput,
@@ -62,7 +62,9 @@ from langchain_qgate.gate.load import (
     LoadCounters,
 )
 from langchain_qgate.gate.metadata import ClaimQuality, Decision, QualityMetadata, SourceRef
-from langchain_qgate.gate.policy import GatePolicy
+from langchain_qgate.gate.policy import GatePolicy, describe_policy
+from langchain_qgate.gate.settings import load_settings
+from langchain_qgate.gate.telemetry import GateObserver, current_scope
 from langchain_qgate.schemas import Grade, GroundingReport
 
 __all__ = [
@@ -76,20 +78,6 @@ __all__ = [
 
 GateDecision = FilteredOutput | RejectedOutput
 """What the gate returns."""
-
-logger = logging.getLogger(__name__)
-
-
-def _warn_if_no_evidence(evidence: Any) -> None:
-    """Log when a check has nothing to grade against (every factual claim will fail)."""
-    empty = evidence is None or (
-        isinstance(evidence, str | list | tuple | set | dict) and not evidence
-    )
-    if empty:
-        logger.warning(
-            "quality gate: no evidence given, so every factual claim is graded FABRICATED; "
-            "check that your documents or retriever results reach the gate"
-        )
 
 
 def _gate_score(report: GroundingReport, inferred_weight: float) -> float:
@@ -441,6 +429,7 @@ class QualityGate:
         calibrator: ConfidenceCalibrator | None = None,
         load_monitor: CognitiveLoadMonitor | None = None,
         policy: GatePolicy | None = None,
+        observer: GateObserver | bool = True,
     ) -> None:
         """Create the facade.
 
@@ -451,8 +440,20 @@ class QualityGate:
             load_monitor: Load monitor. When omitted, the default :class:`LoadBudget` with
                 ``max_retries`` taken from the policy (per call, overrides included). When
                 given, its ``LoadBudget.max_retries`` caps the policy's.
-            policy: Gate policy; the ``default`` profile when omitted.
+            policy: Gate policy. When omitted, the settings of the environment and the
+                config file (:func:`~langchain_qgate.gate.settings.load_settings`) over the
+                ``default`` profile; an explicit policy wins over both.
+            observer: Where each verdict is recorded (logs, OpenTelemetry, LangSmith; see
+                :class:`~langchain_qgate.gate.telemetry.GateObserver`). ``True``: a default
+                observer; ``False``: none.
         """
+        settings = load_settings() if policy is None or monitor is None else None
+        if policy is None and settings is not None:
+            policy = settings.policy()
+        self._grounding = settings.grounding_policy() if settings is not None else None
+        self.observer: GateObserver | None = (
+            GateObserver() if observer is True else (observer or None)
+        )
         self._monitor = monitor
         self.calibrator = calibrator if calibrator is not None else ConfidenceCalibrator()
         self.gate = NoiseGate(policy)
@@ -513,7 +514,8 @@ class QualityGate:
         if self._monitor is None:
             from langchain_qgate.grounding import HallucinationMonitor
 
-            self._monitor = cast("GroundingMonitor", HallucinationMonitor())
+            monitor = HallucinationMonitor(policy=self._grounding)
+            self._monitor = cast("GroundingMonitor", monitor)
         return self._monitor
 
     def decide(
@@ -539,9 +541,25 @@ class QualityGate:
             c = LoadCounters.from_state(counters)
             load = load_monitor.assess(c, now=now)
             retries = max(retries, c.retries)
-        return _filter(
-            policy, output, report, confidence=confidence, load=load, retries_used=retries
-        )
+        try:
+            decision = _filter(
+                policy, output, report, confidence=confidence, load=load, retries_used=retries
+            )
+        except QualityGateRejected as exc:
+            if isinstance(exc.payload, RejectedOutput):
+                self._observe(exc.payload, report)
+            raise
+        self._observe(decision, report)
+        return decision
+
+    def _observe(self, decision: GateDecision, report: GroundingReport) -> None:
+        """Record a verdict (unless the caller's ``gate_scope`` says it is not one)."""
+        if self.observer is not None and current_scope()[1]:
+            self.observer.observe(decision, report=report)
+
+    def __repr__(self) -> str:
+        monitor = "default" if self._monitor is None else type(self._monitor).__name__
+        return f"QualityGate({describe_policy(self.policy)}, monitor={monitor})"
 
     def check(
         self,
@@ -576,7 +594,7 @@ class QualityGate:
                 not an int >= 0, a ``config`` override that is not finite or out of range,
                 malformed ``counters`` or evidence.
         """
-        _warn_if_no_evidence(evidence)
+        warn_if_no_evidence(evidence)
         report = self.monitor.verify_grounding(output, evidence, question=question)
         return self.decide(
             output, report, retries_used=retries_used, counters=counters, config=config, now=now
@@ -594,7 +612,7 @@ class QualityGate:
         now: float | None = None,
     ) -> GateDecision:
         """Async twin of :meth:`check` (grounding runs through ``averify_grounding``)."""
-        _warn_if_no_evidence(evidence)
+        warn_if_no_evidence(evidence)
         report = await self.monitor.averify_grounding(output, evidence, question=question)
         return self.decide(
             output, report, retries_used=retries_used, counters=counters, config=config, now=now

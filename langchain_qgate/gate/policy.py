@@ -19,6 +19,7 @@ __all__ = [
     "ExhaustionPolicy",
     "GatePolicy",
     "ProfileName",
+    "describe_policy",
 ]
 
 ExhaustionPolicy = Literal["escalate", "pass_with_warning", "raise"]
@@ -192,6 +193,16 @@ class GatePolicy:
             return replace(base, **updates)
         except ValueError as exc:
             raise InvalidInputError("configurable", str(exc)) from exc
+
+
+def describe_policy(policy: GatePolicy) -> str:
+    """The policy for a repr: profile, thresholds, contradictions, retry budget, exhaustion."""
+    contra = "any" if policy.max_contradictions is None else policy.max_contradictions
+    return (
+        f"profile={policy.profile!r}, grounding_threshold={policy.grounding_threshold}, "
+        f"confidence_threshold={policy.confidence_threshold}, max_contradictions={contra}, "
+        f"max_retries={policy.max_retries}, on_exhausted={policy.on_exhausted!r}"
+    )
 
 
 _MAX_COUNT = 2**31 - 1  # larger counts are meaningless and break checkpoint serializers

@@ -22,6 +22,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 from langchain_qgate.errors import QualityGateRejected
 from langchain_qgate.gate import FilteredOutput, GateDecision, QualityGate, RejectedOutput
+from langchain_qgate.gate.telemetry import current_scope, gate_scope
 from langchain_qgate.grounding.segment import split_sentences
 from langchain_qgate.integrations._harvest import message_text
 
@@ -178,7 +179,8 @@ def check_sentence(
     policy = gate.effective_policy(config)
     bar = policy.grounding_threshold / 2 if floor is None else floor
     report = gate.monitor.verify_grounding(text, evidence, question=question)
-    decision = gate.decide(text, report, config=floor_config(config, bar))
+    with gate_scope(current_scope()[0], observe=False):  # a sentence, not a verdict on an answer
+        decision = gate.decide(text, report, config=floor_config(config, bar))
     meta = decision.metadata
     counted = [c for c in meta.claims if c.counted]
     grade = max((c.grade for c in counted), key=lambda g: _WORST.get(g, 0), default=None)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -32,6 +33,8 @@ from langgraph.types import interrupt
 from langchain_qgate.errors import QualityGateRejected
 from langchain_qgate.gate import FilteredOutput, GatePolicy, QualityGate, RejectedOutput
 from langchain_qgate.gate.load import CognitiveLoadMonitor, LoadCounters
+from langchain_qgate.gate.telemetry import gate_scope
+from langchain_qgate.integrations._describe import evidence_source
 from langchain_qgate.integrations._harvest import (
     EvidenceFn,
     EvidenceItem,
@@ -169,6 +172,7 @@ class GateRunner:
         evidence_key: State key holding evidence (graph helper) or None.
         annotate: Replace the passed answer's content with the annotated rendering.
         strip_guidance: Remove this turn's guidance messages once the answer passes.
+        surface: Name of the integration, in verdict records and the no-evidence warning.
     """
 
     def __init__(
@@ -181,14 +185,29 @@ class GateRunner:
         evidence_key: str | None = None,
         annotate: bool = False,
         strip_guidance: bool = True,
+        surface: str = "graph",
     ) -> None:
         self.gate = gate
+        self.surface = surface
         self.load_monitor = load_monitor
         self.static_evidence = list(static_evidence)
         self.evidence_fn = evidence_fn
         self.evidence_key = evidence_key
         self.annotate = annotate
         self.strip_guidance = strip_guidance
+
+    def evidence_source(self) -> str:
+        """Where this runner reads evidence (for reprs)."""
+        return evidence_source(
+            harvested="tool messages",
+            static=self.static_evidence,
+            evidence_fn=self.evidence_fn,
+            evidence_key=self.evidence_key,
+        )
+
+    def _scope(self, p: Prepared) -> AbstractContextManager[None]:
+        """The gate call's scope: this surface; the no-evidence warning on the first attempt."""
+        return gate_scope(self.surface, warn_no_evidence=p.counters.retries == 0)
 
     # -- reading state -------------------------------------------------------------------
     def bookkeeping(self, state: Mapping[str, Any]) -> tuple[str | None, LoadCounters, list[Any]]:
@@ -243,31 +262,33 @@ class GateRunner:
     # -- running the gate ----------------------------------------------------------------
     def check(self, p: Prepared, config: RunnableConfig | None) -> FilteredOutput | RejectedOutput:
         """Run the gate synchronously."""
-        if stream_meta(p.draft) is not None:
-            return self._check_streamed(p, config)
-        return self.gate.check(
-            p.draft,
-            p.evidence,
-            question=p.question,
-            retries_used=p.counters.retries,
-            counters=p.counters,
-            config=config,
-        )
+        with self._scope(p):
+            if stream_meta(p.draft) is not None:
+                return self._check_streamed(p, config)
+            return self.gate.check(
+                p.draft,
+                p.evidence,
+                question=p.question,
+                retries_used=p.counters.retries,
+                counters=p.counters,
+                config=config,
+            )
 
     async def acheck(
         self, p: Prepared, config: RunnableConfig | None
     ) -> FilteredOutput | RejectedOutput:
         """Run the gate asynchronously."""
-        if stream_meta(p.draft) is not None:
-            return await asyncio.to_thread(self._check_streamed, p, config)
-        return await self.gate.acheck(
-            p.draft,
-            p.evidence,
-            question=p.question,
-            retries_used=p.counters.retries,
-            counters=p.counters,
-            config=config,
-        )
+        with self._scope(p):
+            if stream_meta(p.draft) is not None:
+                return await asyncio.to_thread(self._check_streamed, p, config)
+            return await self.gate.acheck(
+                p.draft,
+                p.evidence,
+                question=p.question,
+                retries_used=p.counters.retries,
+                counters=p.counters,
+                config=config,
+            )
 
     # -- turning the verdict into state --------------------------------------------------
     def finish(
@@ -387,7 +408,8 @@ class GateRunner:
 
     def _regrade(self, p: Prepared, text: str) -> FilteredOutput | RejectedOutput:
         try:
-            return self.gate.check(text, p.evidence, question=p.question)
+            with gate_scope(self.surface, warn_no_evidence=False):
+                return self.gate.check(text, p.evidence, question=p.question)
         except QualityGateRejected as exc:
             if isinstance(exc.payload, RejectedOutput):
                 return exc.payload

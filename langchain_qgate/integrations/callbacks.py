@@ -25,6 +25,8 @@ from pydantic import BaseModel, ConfigDict
 
 from langchain_qgate.errors import QualityGateRejected
 from langchain_qgate.gate import FilteredOutput, GatePolicy, QualityGate, RejectedOutput
+from langchain_qgate.gate.telemetry import gate_scope
+from langchain_qgate.integrations._describe import evidence_source, surface_repr
 from langchain_qgate.integrations._harvest import (
     EvidenceItem,
     flatten_evidence,
@@ -142,6 +144,13 @@ class QualityGateCallbackHandler(BaseCallbackHandler):
         self._questions: dict[UUID, str] = {}
         self._members: dict[UUID, list[UUID]] = {}
         self._checks: OrderedDict[UUID, QualityCheck] = OrderedDict()
+        self._warned: set[UUID] = set()  # roots already warned about missing evidence
+
+    def __repr__(self) -> str:
+        source = evidence_source(
+            harvested="retriever and tool results", static=self.static_evidence
+        )
+        return surface_repr(type(self).__name__, self.gate, source)
 
     # -- run tree --------------------------------------------------------------------------
     def _start(self, run_id: UUID, parent_run_id: UUID | None) -> None:
@@ -163,6 +172,7 @@ class QualityGateCallbackHandler(BaseCallbackHandler):
         with self._lock:
             self._evidence.pop(run_id, None)
             self._questions.pop(run_id, None)
+            self._warned.discard(run_id)
             for member in self._members.pop(run_id, [run_id]):
                 self._parents.pop(member, None)
 
@@ -300,8 +310,11 @@ class QualityGateCallbackHandler(BaseCallbackHandler):
             root = self._root(run_id)
             evidence = [*self.static_evidence, *self._evidence.get(root, [])]
             question = self._questions.get(root)
+            first = root not in self._warned
+            self._warned.add(root)
         output: Any = message if message is not None else generation.text
-        check = self._grade(run_id, root, output, evidence, question)
+        with gate_scope("callback", run_id=run_id, warn_no_evidence=first):
+            check = self._grade(run_id, root, output, evidence, question)
         if self.annotate and message is not None and check.decision is not None:
             message.response_metadata["qgate"] = check.decision.metadata.model_dump(mode="json")
         with self._lock:

@@ -38,6 +38,7 @@ from langgraph.typing import ContextT
 
 from langchain_qgate.gate import GatePolicy, QualityGate
 from langchain_qgate.gate.load import LoadCountersDict
+from langchain_qgate.integrations._describe import surface_repr
 from langchain_qgate.integrations._harvest import EvidenceFn, EvidenceItem, flatten_evidence
 from langchain_qgate.integrations._sentences import StreamMode
 from langchain_qgate.integrations._step import (
@@ -158,10 +159,16 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
             evidence_fn=evidence_fn,
             annotate=annotate,
             strip_guidance=strip_guidance,
+            surface="middleware",
         )
         self.stream = stream
         self._streaming = (
             AgentStreamGate(self._runner, min_support=min_support) if stream is not None else None
+        )
+
+    def __repr__(self) -> str:
+        return surface_repr(
+            type(self).__name__, self.gate, self._runner.evidence_source(), stream=self.stream
         )
 
     def _prepare(self, state: QualityGateAgentState[ResponseT]) -> Prepared | dict[str, Any] | None:

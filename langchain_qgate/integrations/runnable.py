@@ -67,6 +67,8 @@ from langchain_qgate.gate import (
     QualityGate,
     RejectedOutput,
 )
+from langchain_qgate.gate.telemetry import gate_scope
+from langchain_qgate.integrations._describe import evidence_source, surface_repr
 from langchain_qgate.integrations._harvest import (
     EvidenceItem,
     flatten_evidence,
@@ -273,6 +275,19 @@ class QualityGateRunnable(Runnable[Any, Any]):
                 "with_quality_gate: " + _NOWHERE.format(name=bound.get_name(), key=guidance_key)
             )
 
+    def __repr__(self) -> str:
+        source = evidence_source(
+            harvested="retriever and tool results",
+            static=self.evidence,
+            evidence_fn=self.evidence_fn,
+        )
+        return surface_repr(
+            f"QualityGateRunnable[{self.bound.get_name()}]",
+            self.gate,
+            source,
+            stream=self.stream_mode,
+        )
+
     # -- one attempt ------------------------------------------------------------------------
     def _evidence_for(
         self, value: Any, collector: EvidenceCollector, loop: _Loop
@@ -390,7 +405,8 @@ class QualityGateRunnable(Runnable[Any, Any]):
                 else:
                     output = draft = self.bound.invoke(loop.current, run_config, **kwargs)
                 evidence = self._evidence_for(input, collector, loop)
-                decision = self.gate.check(output, evidence, **gate_kwargs)
+                with gate_scope("runnable", warn_no_evidence=loop.retries == 0):
+                    decision = self.gate.check(output, evidence, **gate_kwargs)
                 result = self._settle(input, loop, output, draft, decision)
         return result
 
@@ -417,7 +433,8 @@ class QualityGateRunnable(Runnable[Any, Any]):
                 else:
                     output = draft = await self.bound.ainvoke(loop.current, run_config, **kwargs)
                 evidence = self._evidence_for(input, collector, loop)
-                decision = await self.gate.acheck(output, evidence, **gate_kwargs)
+                with gate_scope("runnable", warn_no_evidence=loop.retries == 0):
+                    decision = await self.gate.acheck(output, evidence, **gate_kwargs)
                 result = self._settle(input, loop, output, draft, decision)
         return result
 
@@ -460,9 +477,10 @@ class QualityGateRunnable(Runnable[Any, Any]):
             output = stream.text if stream.stopped else acc
         evidence = self._evidence_for(input, collector, loop)
         kwargs = {k: v for k, v in gate_kwargs.items() if k != "config"}
-        decision = check_streamed(
-            self.gate, draft, stream.meta(), evidence, config=config, **kwargs
-        )
+        with gate_scope("runnable", warn_no_evidence=loop.retries == 0):
+            decision = check_streamed(
+                self.gate, draft, stream.meta(), evidence, config=config, **kwargs
+            )
         return output, draft, decision
 
     def _after_attempt(

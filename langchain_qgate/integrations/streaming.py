@@ -32,6 +32,7 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import ensure_config, merge_configs, var_child_runnable_config
 
 from langchain_qgate.gate import GatePolicy, QualityGate
+from langchain_qgate.integrations._describe import surface_repr
 from langchain_qgate.integrations._harvest import (
     EvidenceFn,
     collect_evidence,
@@ -467,8 +468,17 @@ class QualityGateStreamer:
             static_evidence=flatten_evidence(evidence),
             evidence_fn=evidence_fn,
             evidence_key=evidence_key,
+            surface="streaming",
         )
         self._agent = AgentStreamGate(self._runner, min_support=min_support)
+
+    def __repr__(self) -> str:
+        return surface_repr(
+            type(self).__name__,
+            self.gate,
+            self._runner.evidence_source(),
+            min_support=self.min_support,
+        )
 
     def _open(self, state: Mapping[str, Any], writer: Writer) -> SentenceStream:
         class _Request:

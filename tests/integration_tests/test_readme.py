@@ -50,6 +50,14 @@ EXPECTED: dict[str, list[str]] = {
         "Nordlicht shipped 1,150 robots in 2024. -> pass",
         "the retry saw: Your previous answer did not pass the fact check",
     ],
+    "client = FakeLangSmithClient()": [
+        "rejected 1 of 3 gated answers\n",
+        "   1  retry (grounding+contradiction)\n",
+    ],
+    "class JsonLines(logging.Formatter)": [
+        "rejected 1 of 3 gated answers\n",
+        "   1  grounding+contradiction\n",
+    ],
     "QualityGateCallbackHandler()": [
         "How many robots did Nordlicht ship in 2024? -> failed",
         "FABRICATED Nordlicht shipped 1,500 robots in 2024.",
