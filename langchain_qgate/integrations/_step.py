@@ -48,10 +48,10 @@ from langchain_qgate.integrations._review import (
 )
 from langchain_qgate.integrations._sentences import (
     QGateStreamEvent,
-    check_sentence,
     check_streamed,
     delivery_events,
     rejection_events,
+    sentence_checks,
     stream_meta,
     write_events,
 )
@@ -518,18 +518,13 @@ class GateRunner:
             final = next(
                 (m for m in step.update.get("messages", []) if isinstance(m, AIMessage)), p.draft
             )
-            config = current_config()
-
-            def check(text: str) -> Any:
-                return check_sentence(
-                    self.gate,
-                    text,
-                    p.evidence,
-                    question=p.question,
-                    config=config,
-                    floor=record.get("floor") if record else None,
-                )
-
+            check, alone = sentence_checks(
+                self.gate,
+                p.evidence,
+                question=p.question,
+                config=current_config(),
+                floor=record.get("floor"),
+            )
             decision = step.decision.type if step.decision is not None else None
             events = delivery_events(
                 record,
@@ -538,6 +533,7 @@ class GateRunner:
                 decision=decision or step.result.metadata.decision,
                 check=check,
                 show_held=step.decision is None,
+                check_alone=alone,
             )
         write_events(events)
 
