@@ -20,14 +20,12 @@ sends the feedback to the model (reject).
 from __future__ import annotations
 
 import asyncio
-import inspect
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, BaseMessage, RemoveMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
-from langgraph.types import interrupt
 
 from langchain_qgate.errors import QualityGateRejected
 from langchain_qgate.gate import FilteredOutput, GatePolicy, QualityGate, RejectedOutput
@@ -44,6 +42,7 @@ from langchain_qgate.integrations._harvest import (
 from langchain_qgate.integrations._review import (
     EscalationRequest,
     HumanDecision,
+    ask_human,
     require_checkpointer,
 )
 from langchain_qgate.integrations._sentences import (
@@ -78,8 +77,6 @@ HELD_STATUS = "held_for_review"
 """``response_metadata["qgate_status"]`` of the placeholder shown while a human reviews."""
 
 Route = Literal["pass", "retry", "review"]
-
-_INTERRUPT_TAKES_SCHEMA = "response_schema" in inspect.signature(interrupt).parameters
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -146,16 +143,6 @@ def _tool_errors_since_last_ai(messages: Sequence[BaseMessage]) -> int:
         if isinstance(message, ToolMessage) and message.status == "error":
             count += 1
     return count
-
-
-def _ask_human(request: EscalationRequest) -> HumanDecision:
-    """``interrupt()`` with the request; the reviewer's answer as a decision."""
-    if _INTERRUPT_TAKES_SCHEMA:
-        # LangGraph validates the resume value; an invalid one can be answered again.
-        raw = interrupt(request.model_dump(mode="json"), response_schema=HumanDecision)
-    else:  # pragma: no cover - older langgraph
-        raw = interrupt(request.model_dump(mode="json"))
-    return raw if isinstance(raw, HumanDecision) else HumanDecision.model_validate(raw)
 
 
 class GateRunner:
@@ -300,7 +287,7 @@ class GateRunner:
             return self._hold(p, result, request)
         if stream_meta(p.draft) is not None:  # the shown sentences go before the interrupt
             write_events(rejection_events(_record(p), result, review=True))
-        return self._decide(p, result, _ask_human(request))
+        return self._decide(p, result, ask_human(request))
 
     def _request(self, p: Prepared, result: RejectedOutput) -> EscalationRequest:
         escalation = result.escalation
@@ -367,7 +354,7 @@ class GateRunner:
         )
         result = RejectedOutput.model_validate(pending["result"])
         request = EscalationRequest.model_validate(pending["request"])
-        step = self._decide(p, result, _ask_human(request))
+        step = self._decide(p, result, ask_human(request))
         step.update[PENDING_KEY] = None
         self._emit_step(p, step, reviewed=True)
         return step

@@ -75,7 +75,7 @@ from langchain_qgate.integrations._harvest import (
     message_text,
     question_from_input,
 )
-from langchain_qgate.integrations._review import HumanDecision
+from langchain_qgate.integrations._review import HumanDecision, parse_decision
 from langchain_qgate.integrations._sentences import (
     QGateStreamEvent,
     SentenceStream,
@@ -301,7 +301,7 @@ class QualityGateRunnable(Runnable[Any, Any]):
             raise _RetryWithGuidance
         answer = self.on_escalate(decision.escalation) if self.on_escalate is not None else None
         if answer is not None:
-            human = HumanDecision.model_validate(answer)
+            human = parse_decision(answer, argument="on_escalate")
             if human.type == "approve":
                 return self._deliver(output, decision)
             if human.type == "edit":
