@@ -3,8 +3,11 @@
 :class:`SentenceStream` takes the model's tokens as they arrive, finds complete sentences
 with the package's segmenter, grades each against the attempt's evidence index (built once)
 and emits the ones that pass through a stream writer (LangGraph's custom stream). A failing
-sentence either stops the draft (retries left: the model stream is closed) or is held back
-with everything after it (last attempt: the whole-answer gate decides at the end).
+sentence is held back with everything after it and the whole-answer gate decides at the end,
+as without streaming; with ``stop_early`` (retries left) it stops the draft instead (the model
+stream is closed and the attempt is judged by that sentence). A sentence check never spends
+the retry budget or raises; ``verified`` is True only for a sentence without contradicted or
+fabricated claims.
 
 The events (``qgate.*``) are TypedDicts, JSON-ready; :func:`step_events` turns a gate step on a
 streamed draft into the events that follow the sentences (retracted, retry, escalated,
@@ -558,9 +561,10 @@ def check_streamed(
 ) -> GateDecision:
     """The gate's verdict on a streamed draft.
 
-    A draft stopped at a failing sentence is judged by that sentence (its guidance goes to the
-    model), with the partial draft as the rejected text; a finished draft is judged whole, as
-    without streaming. Shown sentences are retracted before a ``raise``.
+    A draft stopped at a failing sentence (``stop_early``) is judged by that sentence, read
+    as the answer's sentence (its guidance goes to the model), with the partial draft as the
+    rejected text; a finished draft is judged whole, exactly as without streaming. Shown
+    sentences are retracted before a ``raise``.
 
     Args:
         gate: The gate.

@@ -476,9 +476,10 @@ class GateRunner:
     ) -> FilteredOutput | RejectedOutput:
         """The gate's verdict on a streamed draft.
 
-        A draft stopped at a failing sentence is judged by that sentence (its guidance goes to
-        the model), with the partial draft as the rejected text; a finished draft is judged
-        whole, as without streaming. Shown sentences are retracted before a ``raise``.
+        A draft stopped at a failing sentence (``stop_early``) is judged by that sentence (its
+        guidance goes to the model), with the partial draft as the rejected text; a finished
+        draft is judged whole, exactly as without streaming. Shown sentences are retracted
+        before a ``raise``.
         """
         return check_streamed(
             self.gate,
