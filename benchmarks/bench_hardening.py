@@ -12,7 +12,12 @@
     documented errors (``QGateError`` subclasses, by class), anything else (must be 0) and
     contract violations (must be 0), and the slowest input.
 
+(c) Streaming (issue 26): ``--streaming N`` runs only the streaming fuzz set of
+    ``benchmarks/_hardening_streaming.py`` (N cases, the real bundled model) and writes
+    benchmarks/results/hardening_streaming.json.
+
 Run: OMP_NUM_THREADS=2 python benchmarks/bench_hardening.py [--fuzz 3000] [--skip-linear]
+     OMP_NUM_THREADS=2 python benchmarks/bench_hardening.py --streaming 400
 Writes benchmarks/results/hardening.json.
 """
 
@@ -53,6 +58,7 @@ from tests.unit_tests._hostile import (  # noqa: E402
 from tests.unit_tests.test_fuzz import ENTRY_POINTS, StrictEmbedder, _run  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "hardening.json"
+OUT_STREAMING = ROOT / "benchmarks" / "results" / "hardening_streaming.json"
 SIZES = [10_000, 100_000, 200_000, 1_000_000]
 PROSE = [
     "Nordlicht Robotics reported revenue of €{k}.2 million in fiscal year {n}. ",
@@ -205,6 +211,8 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3, help="runs per linear-time figure")
     ap.add_argument("--sizes", default=",".join(map(str, SIZES)), help="answer sizes (chars)")
     ap.add_argument("--skip-linear", action="store_true")
+    ap.add_argument("--streaming", type=int, default=0, help="run only N streaming cases")
+    ap.add_argument("--seed", type=int, default=26, help="seed of the streaming cases")
     args = ap.parse_args()
     result: dict[str, Any] = {
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
@@ -214,6 +222,14 @@ def main() -> None:
         "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "load_average_before": [round(x, 2) for x in os.getloadavg()],
     }
+    if args.streaming:
+        from benchmarks._hardening_streaming import run
+
+        result["streaming"] = run(args.streaming, seed=args.seed, monitor=HallucinationMonitor())
+        result["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+        print(json.dumps(result["streaming"]["total"], indent=2))
+        OUT_STREAMING.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n")
+        return
     if not args.skip_linear:
         result["linear"] = linear_rows(args.repeats, [int(x) for x in args.sizes.split(",")])
     result["fuzz"] = fuzz(args.fuzz, args.max_token)

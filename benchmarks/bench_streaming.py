@@ -1,6 +1,7 @@
 """Verified streaming: what early stop saves, and what sentence gating costs (issue 19).
 
-A ``create_agent`` run with ``QualityGateMiddleware(stream="sentences")`` against the same run
+A ``create_agent`` run with ``QualityGateMiddleware(stream="sentences", stop_early=True)``
+(early stop is opt-in since issue 26) against the same run
 with ``stream=None`` (the whole answer is generated, then gated; the app streams
 ``stream_mode=["custom", "messages"]`` in both, so the model streams in both), on a scripted
 streaming model (``ScriptedStreamingChatModel``, one token every ``--delay`` seconds, 20 ms by
@@ -111,8 +112,8 @@ def run_once(gate: QualityGate, drafts: list[str], *, stream: bool, delay: float
     model = _model(drafts, delay)
     # Every document is evidence (static evidence= too): the long answers cite all of them.
     tool = make_search_tool(KeywordRetriever(docs=DOCS, k=3))
-    middleware = QualityGateMiddleware(
-        gate=gate, evidence=DOCS, stream="sentences" if stream else None
+    middleware = QualityGateMiddleware(  # early stop is opt-in since issue 26
+        gate=gate, evidence=DOCS, stream="sentences" if stream else None, stop_early=stream
     )
     agent = create_agent(model, tools=[tool], middleware=[middleware], checkpointer=InMemorySaver())
     config = {"configurable": {"thread_id": "bench"}}

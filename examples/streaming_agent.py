@@ -3,9 +3,11 @@
 The scripted model streams its answer token by token. Each sentence is graded against the
 retrieved evidence as soon as it is complete; sentences that pass reach the app through
 LangGraph's custom stream. The draft's second sentence contradicts the evidence (45% growth;
-the annual report says 31%): the model stream is closed at once, the sentence already shown is
-retracted, and the corrected answer streams after it. The contradicted sentence never reaches
-the user.
+the annual report says 31%): with ``stop_early=True`` the model stream is closed at once, the
+sentence already shown is retracted, and the corrected answer streams after it. The
+contradicted sentence never reaches the user. (By default, ``stop_early=False``, the draft runs
+to its end with the failing sentence held back, and the gate decides on the whole answer
+exactly as without streaming.)
 
 Run: python examples/streaming_agent.py   (offline: scripted streaming model, bundled MiniLM)
 """
@@ -61,7 +63,9 @@ def main() -> None:
         model,
         tools=[make_search_tool(KeywordRetriever(docs=docs, k=3))],
         middleware=[
-            QualityGateMiddleware(policy=GatePolicy(max_retries=1), stream="sentences"),
+            QualityGateMiddleware(
+                policy=GatePolicy(max_retries=1), stream="sentences", stop_early=True
+            ),
         ],
         checkpointer=InMemorySaver(),
     )

@@ -272,7 +272,8 @@ class ScriptedStreamingChatModel(ScriptedChatModel):
         reply = self.respond(list(messages))
         message = AIMessage(content=reply) if isinstance(reply, str) else reply
         text = message.content if isinstance(message.content, str) else message.text
-        chunks = [AIMessageChunk(content=tok) for tok in tokenize(text)]
+        # an empty reply still arrives as one (empty) chunk, as real chat models send it
+        chunks = [AIMessageChunk(content=tok) for tok in tokenize(text) or [""]]
         if message.tool_calls:
             chunks.append(
                 AIMessageChunk(

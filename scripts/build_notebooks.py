@@ -769,10 +769,12 @@ NOTEBOOKS["07_streaming.ipynb"] = [
 With `QualityGateMiddleware(stream="sentences")` the final answer is generated with the model's
 streaming API. Each sentence is graded against the evidence as soon as the next one starts;
 sentences that pass reach the app through LangGraph's custom stream (`stream_mode="custom"`) as
-`qgate.sentence` events. When a sentence fails (here: a contradicted growth figure) the model
-stream is closed at once, the sentences already shown are withdrawn (`qgate.retracted`), the
-retry gets that sentence's guidance (`qgate.retry`) and the corrected answer streams after it.
-The raw token stream (`stream_mode="messages"`) is not what the app renders.
+`qgate.sentence` events. When a sentence fails (here: a contradicted growth figure) it and the
+rest are held back; by default the draft runs to its end and the gate decides on the whole
+answer, exactly as without streaming. Here `stop_early=True` closes the model stream at once
+instead: the sentences already shown are withdrawn (`qgate.retracted`), the retry gets that
+sentence's guidance (`qgate.retry`) and the corrected answer streams after it. The raw token
+stream (`stream_mode="messages"`) is not what the app renders.
 
 The model is the scripted streaming fake from `langchain_qgate.testing` (a token every 10 ms);
 the evidence is the company documents in `examples/docs`.
@@ -799,7 +801,9 @@ sentences, `qgate.done` carries the delivered text.
 agent = create_agent(
     model,
     tools=[make_search_tool(KeywordRetriever(docs=load_docs(DOCS), k=3))],
-    middleware=[QualityGateMiddleware(policy=GatePolicy(max_retries=1), stream="sentences")],
+    middleware=[
+        QualityGateMiddleware(policy=GatePolicy(max_retries=1), stream="sentences", stop_early=True)
+    ],
     checkpointer=InMemorySaver(),
 )
 config = {"configurable": {"thread_id": "nb-stream"}}
@@ -830,15 +834,16 @@ print("the retry got:", [e for e in events if e["type"] == "qgate.retry"][0]["su
 
 | event | when | fields |
 |---|---|---|
-| `qgate.sentence` | a sentence passed (or, under `pass_with_warning`, a held one after the warning) | `attempt`, `id`, `index`, `text`, `grade`, `support`, `verified` |
+| `qgate.sentence` | a sentence passed (or, under `pass_with_warning`, a held one after the warning) | `attempt`, `id`, `index`, `text`, `grade`, `support`, `verified` (no claim contradicted or graded fabricated) |
 | `qgate.retracted` | an attempt with shown sentences is rejected or held for review | `attempt`, `ids` |
 | `qgate.retry` | the model answers again with guidance | `attempt`, `summary`, `stopped_early`, `failed_sentence`, `retries_left` |
 | `qgate.escalated` | the budget is spent, the run pauses for a human | `attempt`, `reason`, `summary` |
 | `qgate.warning` | `pass_with_warning`: shown before the unverified sentences | `attempt`, `warning` |
 | `qgate.done` | the answer is delivered | `attempt`, `decision`, `text`, `score` |
 
-On the last attempt the stream is not stopped (the whole draft goes to the reviewer or is
-delivered with a warning): the failing sentence and everything after it are held back.
+Without `stop_early`, and on the last attempt even with it, the stream is not stopped: the
+failing sentence and everything after it are held back and the whole answer is decided (the
+whole draft goes to the reviewer, is delivered with a warning, or is retried).
 `with_quality_gate(..., stream="sentences").stream()` yields the same events, and
 `QualityGateStreamer` streams a model inside a hand-built graph node.
 """),

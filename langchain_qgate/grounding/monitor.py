@@ -90,6 +90,11 @@ def _output_text(output: Any) -> str:
         return repair_text(output)
     content = getattr(output, "content", None)
     if content is not None:
+        # A message's text as LangChain reads it (text blocks joined as they are), so a
+        # streamed answer whose chunks are content blocks reads as the same text as a string.
+        text = getattr(output, "text", None)
+        if not isinstance(content, str) and isinstance(text, str):
+            return repair_text(text)
         return repair_text(content_to_text(content))
     raise InvalidInputError(
         "output", f"expected a string or a message, got {type(output).__name__}"

@@ -8,13 +8,21 @@ The run resumes with ``Command(resume=decision)`` where ``decision`` is a
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from langchain_qgate.errors import CheckpointerRequiredError
+from langchain_qgate.errors import CheckpointerRequiredError, InvalidInputError
 
-__all__ = ["DecisionType", "EscalationRequest", "HumanDecision", "require_checkpointer"]
+__all__ = [
+    "DecisionType",
+    "EscalationRequest",
+    "HumanDecision",
+    "ask_human",
+    "parse_decision",
+    "require_checkpointer",
+]
 
 _CHECKPOINTER_KEY = "__pregel_checkpointer"  # where LangGraph puts the run's saver
 
@@ -116,3 +124,80 @@ def require_checkpointer(where: str) -> None:
         return
     if _CHECKPOINTER_KEY in configurable and configurable[_CHECKPOINTER_KEY] is None:
         raise CheckpointerRequiredError(where)
+
+
+VALID_RESUME = (
+    'a valid resume value is "approve", {"type": "approve"}, '
+    '{"type": "edit", "text": "<the answer to deliver>"} or '
+    '{"type": "reject", "message": "<feedback for the model>"} '
+    '(each may add "reviewer": "<name>"), or a HumanDecision'
+)
+"""What :func:`parse_decision` tells a caller who resumed with something else."""
+
+
+def _brief(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else f"{text[:77]}..."
+
+
+def _problems(exc: ValidationError) -> str:
+    out = []
+    for error in exc.errors()[:3]:
+        where = ".".join(str(part) for part in error.get("loc", ()))
+        message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+        given = _brief(error.get("input"))
+        out.append(f"{where}={given}: {message}" if where else f"{given}: {message}")
+    return "; ".join(out)
+
+
+def _invalid(exc: ValidationError, argument: str) -> InvalidInputError:
+    """The error for a value that is not a decision, marked as an invalid resume value (so
+    LangGraph saves nothing and the interrupt can be answered again)."""
+    error = InvalidInputError(
+        argument, f"not a reviewer decision ({_problems(exc)}); {VALID_RESUME}"
+    )
+    try:
+        from langgraph.errors import _mark_invalid_resume
+    except ImportError:  # pragma: no cover - older langgraph: nothing to mark
+        return error
+    _mark_invalid_resume(error)
+    return error
+
+
+def parse_decision(value: Any, *, argument: str = "resume") -> HumanDecision:
+    """A reviewer's decision from a resume value (or an ``on_escalate`` answer).
+
+    Args:
+        value: A :class:`HumanDecision`, a dict of the same shape, or ``"approve"``.
+        argument: What the value was given as (named in the error).
+
+    Raises:
+        InvalidInputError: ``value`` is not a decision; the message says what one looks like.
+    """
+    if isinstance(value, HumanDecision):
+        return value
+    try:
+        return HumanDecision.model_validate(value)
+    except ValidationError as exc:
+        raise _invalid(exc, argument) from None
+
+
+def ask_human(request: EscalationRequest) -> HumanDecision:
+    """``interrupt()`` with the request; the reviewer's answer as a decision.
+
+    LangGraph checks the resume value against :class:`HumanDecision` before it saves it.
+
+    Raises:
+        InvalidInputError: The run was resumed with something that is not a decision (nothing
+            is saved: resume again with a valid value).
+    """
+    from langgraph.types import interrupt
+
+    payload = request.model_dump(mode="json")
+    if "response_schema" not in inspect.signature(interrupt).parameters:  # pragma: no cover
+        return parse_decision(interrupt(payload))  # older langgraph: checked after saving
+    try:
+        raw = interrupt(payload, response_schema=HumanDecision)
+    except ValidationError as exc:
+        raise _invalid(exc, "resume") from None
+    return parse_decision(raw)

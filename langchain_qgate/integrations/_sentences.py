@@ -3,8 +3,11 @@
 :class:`SentenceStream` takes the model's tokens as they arrive, finds complete sentences
 with the package's segmenter, grades each against the attempt's evidence index (built once)
 and emits the ones that pass through a stream writer (LangGraph's custom stream). A failing
-sentence either stops the draft (retries left: the model stream is closed) or is held back
-with everything after it (last attempt: the whole-answer gate decides at the end).
+sentence is held back with everything after it and the whole-answer gate decides at the end,
+as without streaming; with ``stop_early`` (retries left) it stops the draft instead (the model
+stream is closed and the attempt is judged by that sentence). A sentence check never spends
+the retry budget or raises; ``verified`` is True only for a sentence without contradicted or
+fabricated claims.
 
 The events (``qgate.*``) are TypedDicts, JSON-ready; :func:`step_events` turns a gate step on a
 streamed draft into the events that follow the sentences (retracted, retry, escalated,
@@ -44,6 +47,7 @@ __all__ = [
     "delivery_events",
     "floor_config",
     "rejection_events",
+    "sentence_checks",
     "stream_meta",
     "write_events",
 ]
@@ -61,8 +65,11 @@ class QGateSentenceEvent(TypedDict):
 
     ``id`` is unique in the run (``<message id>:<index>``); ``grade`` is the worst grade of the
     sentence's counted claims (``None``: nothing checkable, e.g. "Here is a summary:");
-    ``support`` the sentence's gate score; ``verified`` is False only for sentences delivered
-    under ``pass_with_warning`` that did not pass their check.
+    ``support`` the sentence's gate score. ``verified`` is True only for a sentence that passed
+    its check with no claim graded ``fabricated`` (a contradicted or unsupported claim): a
+    sentence the policy lets through anyway (a contradiction under the ``brainstorm``
+    profile, a low-support claim above ``min_support``, a held sentence delivered under
+    ``pass_with_warning``) is emitted with ``verified=False`` and its grade.
     """
 
     type: Literal["qgate.sentence"]
@@ -140,12 +147,22 @@ _WORST = {"fabricated": 3, "inferred": 2, "grounded": 1}
 
 @dataclass(frozen=True)
 class SentenceVerdict:
-    """One sentence's check: ``ok`` under the policy, its worst grade and gate score."""
+    """One sentence's check: ``ok`` under the policy, its worst grade and gate score.
+
+    ``contradicted``: the evidence contradicts one of its claims (``ok`` may still be True
+    under a policy that tolerates contradictions, such as the ``brainstorm`` profile).
+    """
 
     ok: bool
     grade: str | None
     support: float
     reason: str = ""
+    contradicted: bool = False
+
+    @property
+    def verified(self) -> bool:
+        """Passed, and no claim is contradicted or graded ``fabricated``."""
+        return self.ok and not self.contradicted and self.grade != "fabricated"
 
 
 SentenceCheck = Callable[[str], SentenceVerdict]
@@ -158,6 +175,15 @@ def floor_config(config: Mapping[str, Any] | None, floor: float) -> dict[str, An
     conf = dict(base.get("configurable") or {})
     conf["qgate_grounding_threshold"] = floor
     base["configurable"] = conf
+    return base
+
+
+def _sentence_config(config: Mapping[str, Any] | None, floor: float) -> dict[str, Any]:
+    """:func:`floor_config` for a sentence check, which only reads the grounding dimension:
+    it never spends the budget (a spent budget under ``on_exhausted="raise"`` would raise
+    from inside the model's token callback and lose the draft)."""
+    base = floor_config(config, floor)
+    base["configurable"]["qgate_on_exhausted"] = "pass_with_warning"
     return base
 
 
@@ -174,13 +200,26 @@ def check_sentence(
 
     The sentence fails when the gate's grounding dimension fails for it alone with the
     grounding threshold set to ``floor`` (default: half the policy's threshold): a
-    contradiction the policy does not tolerate, or a score below the floor.
+    contradiction the policy does not tolerate, or a score below the floor. It never raises
+    :class:`~langchain_qgate.errors.QualityGateRejected`: only the whole answer spends the
+    retry budget.
+
+    Args:
+        gate: The gate whose monitor and policy grade the sentence.
+        text: The sentence.
+        evidence: The attempt's evidence (or its index).
+        question: The question, for a sentence that is the whole answer (a short answer
+            such as "Paris." is read with it, as the whole-answer path does); ``None`` for a
+            sentence of a longer answer, which is checked as the answer's sentence, so its
+            claims (and the guidance quoting them) never include the question.
+        config: The run's config (per-call policy overrides).
+        floor: Per-sentence floor (``None``: half the policy's grounding threshold).
     """
     policy = gate.effective_policy(config)
     bar = policy.grounding_threshold / 2 if floor is None else floor
     report = gate.monitor.verify_grounding(text, evidence, question=question)
     with gate_scope(current_scope()[0], observe=False):  # a sentence, not a verdict on an answer
-        decision = gate.decide(text, report, config=floor_config(config, bar))
+        decision = gate.decide(text, report, config=_sentence_config(config, bar))
     meta = decision.metadata
     counted = [c for c in meta.claims if c.counted]
     grade = max((c.grade for c in counted), key=lambda g: _WORST.get(g, 0), default=None)
@@ -188,7 +227,34 @@ def check_sentence(
     reason = ""
     if not ok:
         reason = "contradicted" if meta.contradictions else "unsupported"
-    return SentenceVerdict(ok=ok, grade=grade, support=round(meta.score, 4), reason=reason)
+    return SentenceVerdict(
+        ok=ok,
+        grade=grade,
+        support=round(meta.score, 4),
+        reason=reason,
+        contradicted=meta.contradictions > 0,
+    )
+
+
+def sentence_checks(
+    gate: QualityGate,
+    evidence: Any,
+    *,
+    question: str | None,
+    config: Mapping[str, Any] | None,
+    floor: float | None,
+) -> tuple[SentenceCheck, SentenceCheck]:
+    """The two checks of a streamed attempt: a sentence of a longer answer (without the
+    question) and a sentence that is the whole answer (with it); see :func:`check_sentence`.
+    """
+
+    def part(text: str) -> SentenceVerdict:
+        return check_sentence(gate, text, evidence, question=None, config=config, floor=floor)
+
+    def alone(text: str) -> SentenceVerdict:
+        return check_sentence(gate, text, evidence, question=question, config=config, floor=floor)
+
+    return part, alone
 
 
 @dataclass
@@ -211,14 +277,17 @@ class SentenceStream:
     """The sentences of one streamed attempt: segment, grade, emit or stop.
 
     Args:
-        check: Grades one sentence (``None``: no evidence to grade against; every sentence
-            is held until the whole-answer gate decides).
+        check: Grades one sentence of the answer (``None``: no evidence to grade against;
+            every sentence is held until the whole-answer gate decides).
         writer: Receives the ``qgate.sentence`` events.
         attempt: The attempt's number in the turn (1 = first answer).
-        stop_on_fail: Stop the draft at a failing sentence (retries are left); otherwise
-            hold it and everything after it for the final decision.
+        stop_on_fail: Stop the draft at a failing sentence (the ``stop_early`` option, with
+            retries left); otherwise hold it and everything after it for the whole-answer
+            decision.
         id_prefix: Prefix of the sentence ids (unique per attempt).
         floor: The per-sentence grounding floor ``check`` applies (recorded for the gate).
+        check_alone: Grades a sentence that is the whole answer (read with the question);
+            ``check`` when omitted.
     """
 
     check: SentenceCheck | None
@@ -227,11 +296,13 @@ class SentenceStream:
     stop_on_fail: bool
     id_prefix: str = ""
     floor: float | None = None
+    check_alone: SentenceCheck | None = None
     clock: Callable[[], float] = time.perf_counter
     text: str = ""
     sentences: list[_Sentence] = field(default_factory=list)
     tokens: int = 0
     stopped: bool = False
+    ended: bool = False
     tool_calls: bool = False
     holding: bool = False
     failed_reason: str | None = None
@@ -279,6 +350,7 @@ class SentenceStream:
 
     # -- internals ---------------------------------------------------------------------------
     def _complete(self, *, final: bool) -> list[_Sentence]:
+        self.ended = self.ended or final
         rest = self.text[self._cursor :]
         spans = split_sentences(rest)
         if not spans:
@@ -309,12 +381,14 @@ class SentenceStream:
     def _process_one(self, s: _Sentence) -> None:
         if self.tool_calls or self.holding or self.check is None:
             return  # held until the whole-answer decision
+        alone = self.ended and len(self.sentences) == 1 and self.check_alone is not None
+        check = self.check_alone if alone and self.check_alone is not None else self.check
         began = self.clock()
-        verdict = self.check(s.text)
+        verdict = check(s.text)
         s.check_s = self.clock() - began
         s.grade, s.support = verdict.grade, verdict.support
         if verdict.ok:
-            s.status, s.verified = "shown", True
+            s.status, s.verified = "shown", verdict.verified
             last = self._last_token_time(s.end)
             self.writer(self.sentence_event(s))
             s.lag = None if last is None else max(0.0, self.clock() - last)
@@ -357,6 +431,7 @@ class SentenceStream:
         return {
             "attempt": self.attempt,
             "stopped": self.stopped,
+            "ended": self.ended,
             "failed": None if failed is None else failed.id,
             "failed_reason": self.failed_reason,
             "tokens": self.tokens,
@@ -369,6 +444,7 @@ class SentenceStream:
                     "end": s.end,
                     "text": s.text,
                     "status": s.status,
+                    "verified": s.verified,
                     "grade": s.grade,
                     "support": s.support,
                     "lag_ms": None if s.lag is None else round(s.lag * 1000, 3),
@@ -433,13 +509,20 @@ def delivery_events(
     decision: str,
     check: SentenceCheck | None,
     show_held: bool,
+    check_alone: SentenceCheck | None = None,
 ) -> list[QGateStreamEvent]:
-    """Events for a delivered streamed answer: warning, held sentences, done."""
+    """Events for a delivered streamed answer: warning, held sentences, done.
+
+    A held sentence is graded again for its event (``check``, or ``check_alone`` when it is
+    the whole answer); ``verified`` as in :class:`QGateSentenceEvent`.
+    """
     attempt = int(record.get("attempt", 1))
     events: list[QGateStreamEvent] = []
     warning = result.warning if isinstance(result, FilteredOutput) else None
     if warning:
         events.append(QGateWarningEvent(type="qgate.warning", attempt=attempt, warning=warning))
+    if _alone(record) and check_alone is not None:
+        check = check_alone
     if show_held:
         for s in record.get("sentences", []):
             if s.get("status") == "shown":
@@ -454,7 +537,7 @@ def delivery_events(
                     text=s["text"],
                     grade=verdict.grade if verdict else s.get("grade"),
                     support=verdict.support if verdict else float(s.get("support") or 0.0),
-                    verified=bool(verdict and verdict.ok),
+                    verified=bool(verdict and verdict.verified),
                 )
             )
     events.append(
@@ -480,9 +563,10 @@ def check_streamed(
 ) -> GateDecision:
     """The gate's verdict on a streamed draft.
 
-    A draft stopped at a failing sentence is judged by that sentence (its guidance goes to the
-    model), with the partial draft as the rejected text; a finished draft is judged whole, as
-    without streaming. Shown sentences are retracted before a ``raise``.
+    A draft stopped at a failing sentence (``stop_early``) is judged by that sentence, read
+    as the answer's sentence (its guidance goes to the model), with the partial draft as the
+    rejected text; a finished draft is judged whole, exactly as without streaming. Shown
+    sentences are retracted before a ``raise``.
 
     Args:
         gate: The gate.
@@ -498,8 +582,10 @@ def check_streamed(
         if record.get("stopped") and failed is not None:
             policy = gate.effective_policy(config)
             bar = max(policy.grounding_threshold, float(record.get("floor") or 0.0))
+            # the sentence as the answer's sentence: the question only when it is the answer
+            alone = {} if _alone(record) else {"question": None}
             result = gate.check(
-                failed["text"], evidence, config=floor_config(config, bar), **kwargs
+                failed["text"], evidence, config=floor_config(config, bar), **{**kwargs, **alone}
             )
             if isinstance(result, RejectedOutput):
                 return _as_draft(result, message_text(draft))
@@ -508,6 +594,11 @@ def check_streamed(
         if isinstance(exc.payload, RejectedOutput):
             write_events(rejection_events(record, exc.payload, review=True)[:-1])
         raise
+
+
+def _alone(record: Mapping[str, Any]) -> bool:
+    """Whether the streamed draft was one sentence, to its end (the whole answer)."""
+    return bool(record.get("ended")) and len(record.get("sentences", [])) == 1
 
 
 def _as_draft(result: RejectedOutput, text: str) -> RejectedOutput:

@@ -20,7 +20,6 @@ sends the feedback to the model (reject).
 from __future__ import annotations
 
 import asyncio
-import inspect
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -28,7 +27,6 @@ from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, BaseMessage, RemoveMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
-from langgraph.types import interrupt
 
 from langchain_qgate.errors import QualityGateRejected
 from langchain_qgate.gate import FilteredOutput, GatePolicy, QualityGate, RejectedOutput
@@ -47,14 +45,15 @@ from langchain_qgate.integrations._harvest import (
 from langchain_qgate.integrations._review import (
     EscalationRequest,
     HumanDecision,
+    ask_human,
     require_checkpointer,
 )
 from langchain_qgate.integrations._sentences import (
     QGateStreamEvent,
-    check_sentence,
     check_streamed,
     delivery_events,
     rejection_events,
+    sentence_checks,
     stream_meta,
     write_events,
 )
@@ -81,8 +80,6 @@ HELD_STATUS = "held_for_review"
 """``response_metadata["qgate_status"]`` of the placeholder shown while a human reviews."""
 
 Route = Literal["pass", "retry", "review"]
-
-_INTERRUPT_TAKES_SCHEMA = "response_schema" in inspect.signature(interrupt).parameters
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -149,16 +146,6 @@ def _tool_errors_since_last_ai(messages: Sequence[BaseMessage]) -> int:
         if isinstance(message, ToolMessage) and message.status == "error":
             count += 1
     return count
-
-
-def _ask_human(request: EscalationRequest) -> HumanDecision:
-    """``interrupt()`` with the request; the reviewer's answer as a decision."""
-    if _INTERRUPT_TAKES_SCHEMA:
-        # LangGraph validates the resume value; an invalid one can be answered again.
-        raw = interrupt(request.model_dump(mode="json"), response_schema=HumanDecision)
-    else:  # pragma: no cover - older langgraph
-        raw = interrupt(request.model_dump(mode="json"))
-    return raw if isinstance(raw, HumanDecision) else HumanDecision.model_validate(raw)
 
 
 class GateRunner:
@@ -321,7 +308,7 @@ class GateRunner:
             return self._hold(p, result, request)
         if stream_meta(p.draft) is not None:  # the shown sentences go before the interrupt
             write_events(rejection_events(_record(p), result, review=True))
-        return self._decide(p, result, _ask_human(request))
+        return self._decide(p, result, ask_human(request))
 
     def _request(self, p: Prepared, result: RejectedOutput) -> EscalationRequest:
         escalation = result.escalation
@@ -388,7 +375,7 @@ class GateRunner:
         )
         result = RejectedOutput.model_validate(pending["result"])
         request = EscalationRequest.model_validate(pending["request"])
-        step = self._decide(p, result, _ask_human(request))
+        step = self._decide(p, result, ask_human(request))
         step.update[PENDING_KEY] = None
         self._emit_step(p, step, reviewed=True)
         return step
@@ -511,9 +498,10 @@ class GateRunner:
     ) -> FilteredOutput | RejectedOutput:
         """The gate's verdict on a streamed draft.
 
-        A draft stopped at a failing sentence is judged by that sentence (its guidance goes to
-        the model), with the partial draft as the rejected text; a finished draft is judged
-        whole, as without streaming. Shown sentences are retracted before a ``raise``.
+        A draft stopped at a failing sentence (``stop_early``) is judged by that sentence (its
+        guidance goes to the model), with the partial draft as the rejected text; a finished
+        draft is judged whole, exactly as without streaming. Shown sentences are retracted
+        before a ``raise``.
         """
         return check_streamed(
             self.gate,
@@ -540,18 +528,13 @@ class GateRunner:
             final = next(
                 (m for m in step.update.get("messages", []) if isinstance(m, AIMessage)), p.draft
             )
-            config = current_config()
-
-            def check(text: str) -> Any:
-                return check_sentence(
-                    self.gate,
-                    text,
-                    p.evidence,
-                    question=p.question,
-                    config=config,
-                    floor=record.get("floor") if record else None,
-                )
-
+            check, alone = sentence_checks(
+                self.gate,
+                p.evidence,
+                question=p.question,
+                config=current_config(),
+                floor=record.get("floor"),
+            )
             decision = step.decision.type if step.decision is not None else None
             events = delivery_events(
                 record,
@@ -560,6 +543,7 @@ class GateRunner:
                 decision=decision or step.result.metadata.decision,
                 check=check,
                 show_held=step.decision is None,
+                check_alone=alone,
             )
         write_events(events)
 

@@ -92,12 +92,18 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
         strip_guidance: Remove the gate's guidance turns from the history once an answer passes.
         stream: ``"sentences"``: generate final answers with the model's streaming API and
             write each sentence that passes its check to LangGraph's custom stream as it
-            completes; a failing sentence stops the draft early (see "Streaming" in the
-            README for the event protocol). ``None`` (default): gate whole answers only.
+            completes; a failing sentence and the rest are held back until the gate decides
+            on the whole answer, as without streaming (see "Streaming" in the README for the
+            event protocol). ``None`` (default): gate whole answers only.
         min_support: Per-sentence floor under ``stream="sentences"``: a sentence whose gate
             score is below it fails (``None``: half the policy's grounding threshold, so an
             unsupported sentence fails and an inferred one does not). Contradictions fail
             it as the policy says.
+        stop_early: Under ``stream="sentences"``, close the model stream at a failing
+            sentence when retries are left and retry with that sentence's guidance (faster,
+            but the attempt is judged by that sentence, so a draft the whole-answer gate
+            would pass can be retried). Off by default: the decision never depends on
+            ``stream``.
 
     The per-call profile can be switched through ``config["configurable"]`` (for example
     ``{"qgate_profile": "strict"}``), as :meth:`GatePolicy.with_overrides` reads it: a profile
@@ -138,6 +144,7 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
         strip_guidance: bool = True,
         stream: StreamMode | None = None,
         min_support: float | None = None,
+        stop_early: bool = False,
     ) -> None:
         super().__init__()
         if stream is not None and stream not in get_args(StreamMode):
@@ -163,7 +170,9 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
         )
         self.stream = stream
         self._streaming = (
-            AgentStreamGate(self._runner, min_support=min_support) if stream is not None else None
+            AgentStreamGate(self._runner, min_support=min_support, stop_early=stop_early)
+            if stream is not None
+            else None
         )
 
     def __repr__(self) -> str:

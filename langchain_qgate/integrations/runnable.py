@@ -77,7 +77,7 @@ from langchain_qgate.integrations._harvest import (
     message_text,
     question_from_input,
 )
-from langchain_qgate.integrations._review import HumanDecision
+from langchain_qgate.integrations._review import HumanDecision, parse_decision
 from langchain_qgate.integrations._sentences import (
     QGateStreamEvent,
     SentenceStream,
@@ -254,10 +254,12 @@ class QualityGateRunnable(Runnable[Any, Any]):
         return_decision: bool,
         stream: StreamMode | None = None,
         min_support: float | None = None,
+        stop_early: bool = False,
     ) -> None:
         """Create the wrapper; use :func:`with_quality_gate`."""
         self.stream_mode = stream
         self.min_support = min_support
+        self.stop_early = stop_early
         self.bound = bound
         self.gate = gate
         self.evidence = evidence
@@ -314,7 +316,7 @@ class QualityGateRunnable(Runnable[Any, Any]):
             raise _RetryWithGuidance
         answer = self.on_escalate(decision.escalation) if self.on_escalate is not None else None
         if answer is not None:
-            human = HumanDecision.model_validate(answer)
+            human = parse_decision(answer, argument="on_escalate")
             if human.type == "approve":
                 return self._deliver(output, decision)
             if human.type == "edit":
@@ -453,6 +455,7 @@ class QualityGateRunnable(Runnable[Any, Any]):
             config=config,
             min_support=self.min_support,
             question=gate_kwargs["question"],
+            stop_early=self.stop_early,
         )
         model = self._split.model if self._split is not None else self.bound
         model_input = self._model_input(loop) if self._split is not None else loop.current
@@ -512,6 +515,7 @@ class QualityGateRunnable(Runnable[Any, Any]):
             decision=decision.metadata.decision,
             check=stream.check,
             show_held=isinstance(decision, FilteredOutput),
+            check_alone=stream.check_alone,
         )
         last = done[-1]
         if last["type"] == "qgate.done":
@@ -564,18 +568,28 @@ class QualityGateRunnable(Runnable[Any, Any]):
                 close = getattr(chunks, "close", None)
                 if callable(close):
                     close()
-            output, draft, decision = self._streamed_decision(
-                input=input,
-                loop=loop,
-                stream=stream,
-                acc=acc,
-                collector=collector,
-                gate_kwargs=gate_kwargs,
-                config=config,
-            )
-            after, finished = self._after_attempt(
-                input=input, loop=loop, stream=stream, output=output, draft=draft, decision=decision
-            )
+            try:
+                output, draft, decision = self._streamed_decision(
+                    input=input,
+                    loop=loop,
+                    stream=stream,
+                    acc=acc,
+                    collector=collector,
+                    gate_kwargs=gate_kwargs,
+                    config=config,
+                )
+                after, finished = self._after_attempt(
+                    input=input,
+                    loop=loop,
+                    stream=stream,
+                    output=output,
+                    draft=draft,
+                    decision=decision,
+                )
+            except QualityGateRejected:  # under "raise": withdraw what was shown first
+                retract_shown(stream, events.append)
+                yield from events
+                raise
             yield from after
             if finished:
                 return
@@ -632,21 +646,32 @@ class QualityGateRunnable(Runnable[Any, Any]):
                 aclose = getattr(chunks, "aclose", None)
                 if callable(aclose):
                     await aclose()
-            output, draft, decision = await asyncio.to_thread(
-                functools.partial(
-                    self._streamed_decision,
+            try:
+                output, draft, decision = await asyncio.to_thread(
+                    functools.partial(
+                        self._streamed_decision,
+                        input=input,
+                        loop=loop,
+                        stream=stream,
+                        acc=acc,
+                        collector=collector,
+                        gate_kwargs=gate_kwargs,
+                        config=config,
+                    )
+                )
+                after, finished = self._after_attempt(
                     input=input,
                     loop=loop,
                     stream=stream,
-                    acc=acc,
-                    collector=collector,
-                    gate_kwargs=gate_kwargs,
-                    config=config,
+                    output=output,
+                    draft=draft,
+                    decision=decision,
                 )
-            )
-            after, finished = self._after_attempt(
-                input=input, loop=loop, stream=stream, output=output, draft=draft, decision=decision
-            )
+            except QualityGateRejected:  # under "raise": withdraw what was shown first
+                retract_shown(stream, events.append)
+                for event in events:
+                    yield event
+                raise
             for event in after:
                 yield event
             if finished:
@@ -668,6 +693,7 @@ def with_quality_gate(
     return_decision: bool = False,
     stream: StreamMode | None = None,
     min_support: float | None = None,
+    stop_early: bool = False,
 ) -> QualityGateRunnable:
     """Wrap ``runnable`` so its output passes the quality gate, retrying with guidance.
 
@@ -693,6 +719,10 @@ def with_quality_gate(
             output; see the README's "Streaming"); ``None``: the default stream.
         min_support: Per-sentence floor under ``stream="sentences"`` (``None``: half the
             policy's grounding threshold).
+        stop_early: Under ``stream="sentences"``, close the model stream at a failing
+            sentence when retries are left and retry with that sentence's guidance. Off by
+            default: the stream runs to its end and the whole answer is gated, so the
+            decision is the one ``invoke`` takes on the same answer.
 
     Returns:
         The gated runnable.
@@ -745,4 +775,5 @@ def with_quality_gate(
         return_decision=return_decision,
         stream=stream,
         min_support=min_support,
+        stop_early=stop_early,
     )

@@ -3,12 +3,15 @@
 Each sentence is graded against the attempt's evidence index (built once per attempt) as soon
 as the segmenter sees the next sentence start (or the stream ends); a passing sentence is
 written to LangGraph's custom stream (``stream_mode="custom"``) as a ``qgate.sentence``
-event; a failing one closes the model stream at once when retries are left (the partial
-draft is kept for audit and the retry gets that sentence's guidance). On the last attempt
-the stream runs to its end and the failing sentence and everything after it are held back
-until the whole-answer decision (``pass_with_warning`` shows them after a warning; an
-escalation retracts what was shown). The protocol's events are in
-:mod:`langchain_qgate.integrations._sentences` and the README.
+event. A failing sentence and everything after it are held back and the stream runs to its
+end: the gate then decides on the whole answer, exactly as without streaming (so the decision
+never depends on ``stream``); ``pass_with_warning`` shows the held sentences after a warning,
+a retry or an escalation retracts what was shown. With ``stop_early=True`` (off by default) a
+failing sentence closes the model stream at once when retries are left, and the attempt is
+judged by that sentence (the partial draft is kept for audit and the retry gets that
+sentence's guidance): faster retries, but a draft the whole-answer gate would have passed can
+be retried. The protocol's events are in :mod:`langchain_qgate.integrations._sentences` and
+the README.
 
 - :class:`QualityGateMiddleware` with ``stream="sentences"`` uses :class:`AgentStreamGate`
   in ``wrap_model_call``: the model is called as usual (tools bound, system prompt) while a
@@ -51,7 +54,7 @@ from langchain_qgate.integrations._sentences import (
     QGateWarningEvent,
     SentenceStream,
     StreamMode,
-    check_sentence,
+    sentence_checks,
 )
 from langchain_qgate.integrations._step import (
     GateRunner,
@@ -110,6 +113,7 @@ def open_stream(
     config: RunnableConfig | Mapping[str, Any] | None,
     min_support: float | None,
     question: str | None = None,
+    stop_early: bool = False,
 ) -> SentenceStream:
     """A :class:`SentenceStream` for one attempt, its evidence index built once.
 
@@ -124,29 +128,30 @@ def open_stream(
         config: The run's config (per-call policy overrides).
         min_support: Per-sentence floor (``None``: half the policy's grounding threshold).
         question: The question; read from ``messages`` when omitted.
+        stop_early: Stop the draft at a failing sentence when retries are left (the attempt
+            is then judged by that sentence); by default it runs to its end and is judged
+            whole.
     """
     policy = gate.effective_policy(config)
     if question is None:
         asked = last_question(list(messages))
         question = message_text(asked) if asked is not None else None
-    check = None
+    check = alone = None
     if evidence:
         monitor = gate.monitor
         build = getattr(monitor, "build_index", None)
         index: Any = build(evidence) if callable(build) else evidence
-
-        def check(text: str) -> Any:
-            return check_sentence(
-                gate, text, index, question=question, config=config, floor=min_support
-            )
-
+        check, alone = sentence_checks(
+            gate, index, question=question, config=config, floor=min_support
+        )
     return SentenceStream(
         check=check,
         writer=writer,
         attempt=attempt,
-        stop_on_fail=retries_used < policy.max_retries,
+        stop_on_fail=stop_early and retries_used < policy.max_retries,
         id_prefix=f"a{attempt}-{uuid.uuid4().hex[:8]}",
         floor=min_support,
+        check_alone=alone,
     )
 
 
@@ -326,11 +331,15 @@ class AgentStreamGate:
     Args:
         runner: The middleware's gate runner (gate, evidence sources, bookkeeping).
         min_support: Per-sentence floor (``None``: half the policy's grounding threshold).
+        stop_early: Close the model stream at a failing sentence when retries are left.
     """
 
-    def __init__(self, runner: GateRunner, *, min_support: float | None = None) -> None:
+    def __init__(
+        self, runner: GateRunner, *, min_support: float | None = None, stop_early: bool = False
+    ) -> None:
         self.runner = runner
         self.min_support = min_support
+        self.stop_early = stop_early
         _quiet_stop_logs()
 
     def _open(self, request: Any, writer: Writer) -> SentenceStream:
@@ -351,6 +360,7 @@ class AgentStreamGate:
             writer=writer,
             config=current_config(),
             min_support=self.min_support,
+            stop_early=self.stop_early,
         )
 
     @staticmethod
@@ -430,6 +440,9 @@ class QualityGateStreamer:
         evidence_fn: ``evidence_fn(state) -> evidence``.
         evidence_key: State key holding evidence (``"evidence"`` as in ``QualityGateState``).
         min_support: Per-sentence floor (``None``: half the policy's grounding threshold).
+        stop_early: Close the model stream at a failing sentence when retries are left (the
+            gate node then judges the attempt by that sentence); off by default: the draft
+            runs to its end and is judged whole, as without streaming.
 
     Example:
         ```python
@@ -455,6 +468,7 @@ class QualityGateStreamer:
         evidence_fn: EvidenceFn | None = None,
         evidence_key: str | None = "evidence",
         min_support: float | None = None,
+        stop_early: bool = False,
     ) -> None:
         if gate is not None and (monitor is not None or policy is not None):
             raise ValueError("pass either gate= or monitor=/policy=, not both")
@@ -470,7 +484,7 @@ class QualityGateStreamer:
             evidence_key=evidence_key,
             surface="streaming",
         )
-        self._agent = AgentStreamGate(self._runner, min_support=min_support)
+        self._agent = AgentStreamGate(self._runner, min_support=min_support, stop_early=stop_early)
 
     def __repr__(self) -> str:
         return surface_repr(

@@ -34,7 +34,6 @@ from langchain.agents.middleware.types import (
     hook_config,
 )
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
-from langgraph.types import interrupt
 from langgraph.typing import ContextT
 from pydantic import BaseModel
 
@@ -49,7 +48,7 @@ from langchain_qgate.integrations._citations import (
 )
 from langchain_qgate.integrations._review import (
     EscalationRequest,
-    HumanDecision,
+    ask_human,
     require_checkpointer,
 )
 from langchain_qgate.integrations._step import current_config
@@ -234,7 +233,7 @@ class StructuredCitationMiddleware(AgentMiddleware[AgentState[ResponseT], Contex
             retries_used=rejected.metadata.retries_used,
         )
         require_checkpointer("StructuredCitationMiddleware")
-        human = HumanDecision.model_validate(interrupt(request.model_dump(mode="json")))
+        human = ask_human(request)
         update: dict[str, Any] = {}
         if human.type == "reject":
             text = f"A reviewer rejected your answer: {human.message}"

@@ -9,9 +9,8 @@ from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage, Tool
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.runtime import Runtime
 from langgraph.types import Command
-from pydantic import ValidationError
 
-from langchain_qgate.errors import QualityGateRejected
+from langchain_qgate.errors import InvalidInputError, QualityGateRejected
 from langchain_qgate.gate import GatePolicy, QualityGate
 from langchain_qgate.integrations._review import HumanDecision
 from langchain_qgate.integrations.middleware import QualityGateMiddleware
@@ -303,7 +302,7 @@ def test_resume_with_a_rejection_sends_feedback_and_gates_the_new_answer(monitor
 def test_invalid_resume_can_be_answered_again(monitor):
     agent, _ = _agent(monitor, [BAD], max_retries=1)
     agent.invoke({"messages": [("user", QUESTION)]}, _cfg())
-    with pytest.raises(ValidationError):
+    with pytest.raises(InvalidInputError, match="needs the replacement 'text'"):
         agent.invoke(Command(resume={"type": "edit"}), _cfg())
     result = agent.invoke(Command(resume={"type": "edit", "text": GOOD}), _cfg())
     assert result["messages"][-1].content == GOOD

@@ -69,8 +69,10 @@ def _model(answers, cls: type[ScriptedChatModel] = ScriptedStreamingChatModel, *
     return cls(respond=rag_responder(answers), **options)
 
 
-def _agent(monitor, model, *, stream="sentences", **policy):
-    gate_mw = QualityGateMiddleware(monitor=monitor, policy=GatePolicy(**policy), stream=stream)
+def _agent(monitor, model, *, stream="sentences", stop_early=False, **policy):
+    gate_mw = QualityGateMiddleware(
+        monitor=monitor, policy=GatePolicy(**policy), stream=stream, stop_early=stop_early
+    )
     return create_agent(
         model, tools=[SEARCH_TOOL], middleware=[gate_mw], checkpointer=InMemorySaver()
     )
@@ -160,9 +162,9 @@ def test_no_evidence_holds_every_sentence_for_the_final_decision():
 
 
 # -- the agent middleware ---------------------------------------------------------------------
-def test_agent_stops_a_contradicted_draft_early_and_streams_the_correction(monitor):
+def test_agent_stop_early_stops_a_contradicted_draft_and_streams_the_correction(monitor):
     model = _model([STREAM_BAD, GOOD])
-    events, state = _run(_agent(monitor, model, max_retries=1))
+    events, state = _run(_agent(monitor, model, max_retries=1, stop_early=True))
     assert _types(events) == RETRY_THEN_PASS
     first, retracted, retry = events[:3]
     assert first["text"] == GOOD_1
@@ -186,9 +188,23 @@ def test_agent_stops_a_contradicted_draft_early_and_streams_the_correction(monit
     assert audit[0]["draft"] == f"{GOOD_1} {BAD_2}"  # the partial draft, kept for audit
 
 
-async def test_agent_async_stops_early_and_streams_the_correction(monitor):
+def test_agent_runs_a_failing_draft_to_its_end_and_retries_on_the_whole_answer(monitor):
+    model = _model([STREAM_BAD, GOOD])
+    events, state = _run(_agent(monitor, model, max_retries=1))
+    assert _types(events) == RETRY_THEN_PASS
+    retry = events[2]
+    assert retry["stopped_early"] is False
+    assert retry["failed_sentence"] is None
+    assert "45%" in retry["summary"]
+    assert model.streamed[1] == len(tokenize(STREAM_BAD))  # not stopped: judged whole
+    final = state["messages"][-1]
+    assert final.content == GOOD
+    assert final.response_metadata["qgate_rejected_drafts"][0]["draft"] == STREAM_BAD
+
+
+async def test_agent_async_stop_early_stops_and_streams_the_correction(monitor):
     model = _model([STREAM_BAD, GOOD], token_delay=0.001)
-    events, state = await _arun(_agent(monitor, model, max_retries=1))
+    events, state = await _arun(_agent(monitor, model, max_retries=1, stop_early=True))
     assert _types(events) == RETRY_THEN_PASS
     assert model.streamed[1] < len(tokenize(STREAM_BAD))
     assert state["messages"][-1].content == GOOD
@@ -304,13 +320,14 @@ _PROMPT = ChatPromptTemplate.from_messages(
 )
 
 
-def _lcel(monitor, model):
+def _lcel(monitor, model, *, stop_early=False):
     return with_quality_gate(
         _PROMPT | model,
         evidence_fn=lambda x: x["context"],
         monitor=monitor,
         policy=GatePolicy(max_retries=1),
         stream="sentences",
+        stop_early=stop_early,
     )
 
 
@@ -318,11 +335,14 @@ def _lcel_input():
     return {"question": QUESTION, "context": RETRIEVER.invoke(QUESTION)}
 
 
-def test_lcel_stream_yields_gated_sentences_and_the_output(monitor):
+@pytest.mark.parametrize("stop_early", [False, True])
+def test_lcel_stream_yields_gated_sentences_and_the_output(monitor, stop_early):
     model = ScriptedStreamingChatModel.from_replies(STREAM_BAD, GOOD)
-    events = list(_lcel(monitor, model).stream(_lcel_input()))
+    events = list(_lcel(monitor, model, stop_early=stop_early).stream(_lcel_input()))
     assert _types(events) == RETRY_THEN_PASS
-    assert model.streamed[0] < len(tokenize(STREAM_BAD))
+    assert events[2]["stopped_early"] is stop_early
+    whole = model.streamed[0] == len(tokenize(STREAM_BAD))
+    assert whole is not stop_early
     output = events[-1]["output"]
     assert output.content == GOOD
     assert output.response_metadata["qgate"]["decision"] == "pass"
@@ -348,9 +368,9 @@ def test_lcel_without_stream_option_streams_as_before(monitor):
 
 
 # -- a streaming generator node in a hand-built graph -----------------------------------------
-def _graph(monitor, model, *, use_async=False):
+def _graph(monitor, model, *, use_async=False, stop_early=False):
     gate = QualityGate(monitor=monitor, policy=GatePolicy(max_retries=1))
-    streamer = QualityGateStreamer(gate=gate)
+    streamer = QualityGateStreamer(gate=gate, stop_early=stop_early)
 
     def prompt(state):
         context = ToolMessage(
@@ -376,13 +396,14 @@ def _graph(monitor, model, *, use_async=False):
     return builder.compile(checkpointer=InMemorySaver())
 
 
-def test_graph_gate_node_works_with_a_streaming_generator(monitor):
+@pytest.mark.parametrize("stop_early", [False, True])
+def test_graph_gate_node_works_with_a_streaming_generator(monitor, stop_early):
     model = _model([STREAM_BAD, GOOD])
-    graph = _graph(monitor, model)
+    graph = _graph(monitor, model, stop_early=stop_early)
     config = {"configurable": {"thread_id": "g"}}
     events = list(graph.stream({"messages": [("user", QUESTION)]}, config, stream_mode="custom"))
     assert _types(events) == RETRY_THEN_PASS
-    assert model.streamed[0] < len(tokenize(STREAM_BAD))
+    assert (model.streamed[0] < len(tokenize(STREAM_BAD))) is stop_early
     state = graph.get_state(config).values
     assert state["messages"][-1].content == GOOD
     assert state["qgate_metadata"]["decision"] == "pass"
