@@ -92,6 +92,11 @@ if TYPE_CHECKING:
         QualityGateRunnable,
         with_quality_gate,
     )
+    from langchain_qgate.integrations.timeline import (
+        GateAttempt,
+        attempt_timeline,
+        plot_attempt_timeline,
+    )
     from langchain_qgate.integrations.streaming import (
         QGateDoneEvent,
         QGateEscalatedEvent,
@@ -230,6 +235,9 @@ _WHERE: dict[str, str] = {
     "Verifier": "grounding",
     "VerifierVerdict": "grounding",
     "add_quality_gate": "integrations.graph",
+    "attempt_timeline": "integrations.timeline",
+    "plot_attempt_timeline": "integrations.timeline",
+    "GateAttempt": "integrations.timeline",
     "compute_learning_signal": "tool_gating",
     "default_embedder": "grounding",
     "extract_claims": "grounding",
@@ -263,6 +271,7 @@ __all__ = [
     "EvidenceIndex",
     "EvidenceLink",
     "FilteredOutput",
+    "GateAttempt",
     "GatePolicy",
     "GatingLevel",
     "Grade",
@@ -325,12 +334,14 @@ __all__ = [
     "VerifierVerdict",
     "__version__",
     "add_quality_gate",
+    "attempt_timeline",
     "compute_learning_signal",
     "default_embedder",
     "extract_claims",
     "gated_retriever",
     "judge_node",
     "make_quality_gate_node",
+    "plot_attempt_timeline",
     "route_after_gate",
     "with_quality_gate",
 ]
