@@ -92,11 +92,6 @@ if TYPE_CHECKING:
         QualityGateRunnable,
         with_quality_gate,
     )
-    from langchain_qgate.integrations.timeline import (
-        GateAttempt,
-        attempt_timeline,
-        plot_attempt_timeline,
-    )
     from langchain_qgate.integrations.streaming import (
         QGateDoneEvent,
         QGateEscalatedEvent,
@@ -110,6 +105,11 @@ if TYPE_CHECKING:
     )
     from langchain_qgate.integrations.structured import (
         StructuredCitationMiddleware,
+    )
+    from langchain_qgate.integrations.timeline import (
+        GateAttempt,
+        attempt_timeline,
+        plot_attempt_timeline,
     )
     from langchain_qgate.integrations.tool_gating_middleware import (
         ToolGatingMiddleware,
