@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from langchain_qgate.errors import InvalidInputError
 from langchain_qgate.gate import QualityMetadata
@@ -103,7 +103,11 @@ def _metadata(value: Any) -> QualityMetadata | None:
     if isinstance(value, QualityMetadata):
         return value
     if isinstance(value, Mapping):
-        return QualityMetadata.model_validate(value)
+        try:
+            return QualityMetadata.model_validate(value)
+        except ValidationError as exc:
+            detail = f"a gate record is not the gate's metadata: {exc.errors()[0]['msg']}"
+            raise InvalidInputError("source", detail) from exc
     return None
 
 
@@ -129,7 +133,7 @@ def _parts(
     elif isinstance(source, Mapping) and ("qgate_audit" in source or "qgate_metadata" in source):
         meta, audit_key, final_key = source, "qgate_audit", "qgate_metadata"
         messages = source.get("messages") or []
-        text = _text(messages[-1].content) if messages else ""
+        text = _text(getattr(messages[-1], "content", "")) if messages else ""
     elif isinstance(source, Mapping):
         meta, text = source, ""
         audit_key, final_key = "qgate_rejected_drafts", "qgate"
@@ -173,7 +177,8 @@ def attempt_timeline(
         answer (after a human edit: the reviewer's text, graded for the record).
 
     Raises:
-        InvalidInputError: ``source`` is neither a message nor a mapping.
+        InvalidInputError: ``source`` is neither a message nor a mapping, or a gate record in
+            it is not the gate's metadata.
 
     Example:
         >>> from langchain_core.messages import AIMessage

@@ -118,6 +118,10 @@ def test_item10_timeline_of_an_ungated_message_is_empty():
 def test_item10_timeline_rejects_other_input():
     with pytest.raises(InvalidInputError, match="expected a message or a mapping"):
         attempt_timeline("not a message")  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="not the gate's metadata"):
+        attempt_timeline({"qgate": {"decision": "maybe"}})
+    with pytest.raises(InvalidInputError, match="not the gate's metadata"):
+        attempt_timeline({"qgate_rejected_drafts": [{"draft": "x", "metadata": {"score": "?"}}]})
 
 
 def _claim(grade: str, *, contradicted: bool = False, index: int = 0) -> TimelineClaim:
