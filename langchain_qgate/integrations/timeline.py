@@ -241,7 +241,7 @@ def plot_attempt_timeline(
     *,
     ax: Axes | None = None,
     title: str | None = None,
-    text_width: int = 34,
+    text_width: int = 46,
 ) -> Figure:
     """Draw ``attempts`` (from :func:`attempt_timeline`): one column per attempt.
 
