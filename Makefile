@@ -29,12 +29,12 @@ test-unit: setup
 	$(PY) -m pytest tests/unit_tests -m "not model and not benchdata"
 
 lint: setup
-	$(VENV)/bin/ruff check langchain_qgate tests benchmarks scripts examples
-	$(VENV)/bin/ruff format --check langchain_qgate tests benchmarks scripts examples
+	$(VENV)/bin/ruff check langchain_qgate tests benchmarks scripts examples notebooks
+	$(VENV)/bin/ruff format --check langchain_qgate tests benchmarks scripts examples notebooks
 
 format: setup
-	$(VENV)/bin/ruff format langchain_qgate tests benchmarks scripts examples
-	$(VENV)/bin/ruff check --fix langchain_qgate tests benchmarks scripts examples
+	$(VENV)/bin/ruff format langchain_qgate tests benchmarks scripts examples notebooks
+	$(VENV)/bin/ruff check --fix langchain_qgate tests benchmarks scripts examples notebooks
 
 type: setup
 	$(VENV)/bin/mypy

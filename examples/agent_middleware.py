@@ -51,40 +51,47 @@ def respond(messages: list[BaseMessage]) -> AIMessage:
     return AIMessage(answers[min(retries, len(answers) - 1)])
 
 
-model = ScriptedChatModel(respond=respond)
-# A real model instead: model = init_chat_model("openai:gpt-4o-mini", logprobs=True)
+def main() -> None:
+    """Run both stories: rejected, guided, corrected; then escalated and edited by a human."""
+    model = ScriptedChatModel(respond=respond)
+    # A real model instead: model = init_chat_model("openai:gpt-4o-mini", logprobs=True)
 
-docs = load_docs(Path(__file__).parent / "docs")  # one Document per paragraph
-search_docs = make_search_tool(KeywordRetriever(docs=docs, k=3))
+    docs = load_docs(Path(__file__).parent / "docs")  # one Document per paragraph
+    search_docs = make_search_tool(KeywordRetriever(docs=docs, k=3))
 
-agent = create_agent(
-    model,
-    tools=[search_docs],
-    middleware=[QualityGateMiddleware(policy=GatePolicy(max_retries=1))],
-    checkpointer=InMemorySaver(),  # the gate's counters live in (checkpointed) state
-)
+    agent = create_agent(
+        model,
+        tools=[search_docs],
+        middleware=[QualityGateMiddleware(policy=GatePolicy(max_retries=1))],
+        checkpointer=InMemorySaver(),  # the gate's counters live in (checkpointed) state
+    )
 
-# 1. Rejected, guided, corrected.
-config = {"configurable": {"thread_id": "revenue"}}
-result = agent.invoke({"messages": [("user", "What was Nordlicht's revenue in 2024?")]}, config)
-final = result["messages"][-1]
-meta = final.response_metadata["qgate"]
-print("answer:", final.content)
-print(f"decision {meta['decision']}, grounding {meta['score']:.2f}, retries {meta['retries_used']}")
-for draft in final.response_metadata.get("qgate_rejected_drafts", []):
-    print("rejected draft:", draft["draft"])
-    print("guidance sent to the model:")
-    print(draft["guidance"])
+    # 1. Rejected, guided, corrected.
+    config = {"configurable": {"thread_id": "revenue"}}
+    result = agent.invoke({"messages": [("user", "What was Nordlicht's revenue in 2024?")]}, config)
+    final = result["messages"][-1]
+    meta = final.response_metadata["qgate"]
+    print("answer:", final.content)
+    score, retries = meta["score"], meta["retries_used"]
+    print(f"decision {meta['decision']}, grounding {score:.2f}, retries {retries}")
+    for draft in final.response_metadata.get("qgate_rejected_drafts", []):
+        print("rejected draft:", draft["draft"])
+        print("guidance sent to the model:")
+        print(draft["guidance"])
 
-# 2. Budget spent -> interrupt() -> a human edits the answer.
-config = {"configurable": {"thread_id": "warranty"}}
-result = agent.invoke(
-    {"messages": [("user", "How long is the warranty on the Kestrel P3?")]}, config
-)
-request = result["__interrupt__"][0].value  # an EscalationRequest as a dict
-print("escalated:", request["summary"].splitlines()[0])
-edit = "Every Nordlicht robot, including the Kestrel P3, comes with a 24-month warranty."
-result = agent.invoke(Command(resume={"type": "edit", "text": edit}), config)
-final = result["messages"][-1]
-print("after review:", final.content)
-print("review:", final.response_metadata["qgate_review"]["decision"])
+    # 2. Budget spent -> interrupt() -> a human edits the answer.
+    config = {"configurable": {"thread_id": "warranty"}}
+    result = agent.invoke(
+        {"messages": [("user", "How long is the warranty on the Kestrel P3?")]}, config
+    )
+    request = result["__interrupt__"][0].value  # an EscalationRequest as a dict
+    print("escalated:", request["summary"].splitlines()[0])
+    edit = "Every Nordlicht robot, including the Kestrel P3, comes with a 24-month warranty."
+    result = agent.invoke(Command(resume={"type": "edit", "text": edit}), config)
+    final = result["messages"][-1]
+    print("after review:", final.content)
+    print("review:", final.response_metadata["qgate_review"]["decision"])
+
+
+if __name__ == "__main__":
+    main()

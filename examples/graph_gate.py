@@ -66,23 +66,33 @@ def build(checkpointer: SqliteSaver):
     return builder.compile(checkpointer=checkpointer)
 
 
-db = Path(tempfile.mkdtemp()) / "checkpoints.sqlite"
-config = {"configurable": {"thread_id": "kestrel"}}
-with SqliteSaver.from_conn_string(str(db)) as saver:
-    graph = build(saver)
-    out = graph.invoke(
-        {"messages": [("user", "How long does the Kestrel P3 run on one charge?")]}, config
-    )
-    request = out["__interrupt__"][0].value
-    print("paused for review:", request["reason"])
-    print("draft:", request["draft"])
-    for claim in request["metadata"]["claims"]:
-        print(f"  {claim['grade']:<10} {claim['text']}  <- {claim['reason']}")
-    print("retries used:", out["qgate_counters"]["retries"])
+def main() -> None:
+    """Run until the gate escalates, then resume from a fresh graph over the same file."""
+    db = Path(tempfile.mkdtemp()) / "checkpoints.sqlite"
+    config = {"configurable": {"thread_id": "kestrel"}}
+    with SqliteSaver.from_conn_string(str(db)) as saver:
+        graph = build(saver)
+        out = graph.invoke(
+            {"messages": [("user", "How long does the Kestrel P3 run on one charge?")]}, config
+        )
+        request = out["__interrupt__"][0].value
+        print("paused for review:", request["reason"])
+        print("draft:", request["draft"])
+        for claim in request["metadata"]["claims"]:
+            print(f"  {claim['grade']:<10} {claim['text']}  <- {claim['reason']}")
+        print("retries used:", out["qgate_counters"]["retries"])
 
-with SqliteSaver.from_conn_string(str(db)) as saver:  # a fresh graph, same checkpoint file
-    graph = build(saver)
-    fixed = "The Kestrel P3 runs for 14 hours on one charge."
-    out = graph.invoke(Command(resume={"type": "edit", "text": fixed, "reviewer": "ops"}), config)
-    print("resumed; final answer:", out["messages"][-1].content)
-    print("metadata:", out["qgate_metadata"]["decision"], f"{out['qgate_metadata']['score']:.2f}")
+    with SqliteSaver.from_conn_string(str(db)) as saver:  # a fresh graph, same checkpoint file
+        graph = build(saver)
+        fixed = "The Kestrel P3 runs for 14 hours on one charge."
+        out = graph.invoke(
+            Command(resume={"type": "edit", "text": fixed, "reviewer": "ops"}), config
+        )
+        print("resumed; final answer:", out["messages"][-1].content)
+        print(
+            "metadata:", out["qgate_metadata"]["decision"], f"{out['qgate_metadata']['score']:.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

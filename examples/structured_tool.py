@@ -54,30 +54,37 @@ def respond(messages: list[BaseMessage]) -> AIMessage:
     return AIMessage(DRAFTS[min(retries, len(DRAFTS) - 1)])
 
 
-model = ScriptedChatModel(respond=respond)
-# A real model instead: model = init_chat_model("openai:gpt-4o-mini", logprobs=True)
+def main() -> None:
+    """Ask about the listing and print the rejected draft, the guidance and the cited fields."""
+    model = ScriptedChatModel(respond=respond)
+    # A real model instead: model = init_chat_model("openai:gpt-4o-mini", logprobs=True)
 
-agent = create_agent(
-    model,
-    tools=[get_listing],
-    middleware=[QualityGateMiddleware(policy=GatePolicy(max_retries=2))],
-    checkpointer=InMemorySaver(),
-)
-config = {"configurable": {"thread_id": "listing"}}
-question = "Tell me about Harbor Noodle House and its Tuesday hours."
-result = agent.invoke({"messages": [("user", question)]}, config)
-final = result["messages"][-1]
-meta = final.response_metadata["qgate"]
+    agent = create_agent(
+        model,
+        tools=[get_listing],
+        middleware=[QualityGateMiddleware(policy=GatePolicy(max_retries=2))],
+        checkpointer=InMemorySaver(),
+    )
+    config = {"configurable": {"thread_id": "listing"}}
+    question = "Tell me about Harbor Noodle House and its Tuesday hours."
+    result = agent.invoke({"messages": [("user", question)]}, config)
+    final = result["messages"][-1]
+    meta = final.response_metadata["qgate"]
 
-for draft in final.response_metadata.get("qgate_rejected_drafts", []):
-    print("rejected draft:", draft["draft"])
-    print("guidance sent to the model:")
-    print(draft["guidance"])
-print()
-print("answer:", final.content)
-print(f"decision {meta['decision']}, grounding {meta['score']:.2f}, retries {meta['retries_used']}")
-for claim in meta["claims"]:
-    print(f"  {claim['grade']:<10} {claim['text']}  <- {claim['reason']}")
-print("field-level citations:")
-for source in meta["sources"]:
-    print(f"  [{source['marker']}] {source['quote']}")
+    for draft in final.response_metadata.get("qgate_rejected_drafts", []):
+        print("rejected draft:", draft["draft"])
+        print("guidance sent to the model:")
+        print(draft["guidance"])
+    print()
+    print("answer:", final.content)
+    score, retries = meta["score"], meta["retries_used"]
+    print(f"decision {meta['decision']}, grounding {score:.2f}, retries {retries}")
+    for claim in meta["claims"]:
+        print(f"  {claim['grade']:<10} {claim['text']}  <- {claim['reason']}")
+    print("field-level citations:")
+    for source in meta["sources"]:
+        print(f"  [{source['marker']}] {source['quote']}")
+
+
+if __name__ == "__main__":
+    main()

@@ -91,9 +91,16 @@ builder.add_edge("judge", "aggregate")
 builder.add_edge("aggregate", END)
 graph = builder.compile()
 
-out = graph.invoke({"signal_ids": [str(d.id) for d in SIGNALS]})
-for note in sorted(out["searches"]):
-    print(note)
-print("accepted:", out["report"])
-for rejection in out["rejections"]:
-    print(f"rejected {rejection.agent_name} ({rejection.check}): {rejection.reason}")
+
+def main() -> None:
+    """Run the fan-out once and print the searches, the accepted and the rejected results."""
+    out = graph.invoke({"signal_ids": [str(d.id) for d in SIGNALS]})
+    for note in sorted(out["searches"]):
+        print(note)
+    print("accepted:", out["report"])
+    for rejection in out["rejections"]:
+        print(f"rejected {rejection.agent_name} ({rejection.check}): {rejection.reason}")
+
+
+if __name__ == "__main__":
+    main()

@@ -112,6 +112,11 @@ if TYPE_CHECKING:
     from langchain_qgate.integrations.structured import (
         StructuredCitationMiddleware,
     )
+    from langchain_qgate.integrations.timeline import (
+        GateAttempt,
+        attempt_timeline,
+        plot_attempt_timeline,
+    )
     from langchain_qgate.integrations.tool_gating_middleware import (
         ToolGatingMiddleware,
     )
@@ -242,6 +247,9 @@ _WHERE: dict[str, str] = {
     "Verifier": "grounding",
     "VerifierVerdict": "grounding",
     "add_quality_gate": "integrations.graph",
+    "attempt_timeline": "integrations.timeline",
+    "plot_attempt_timeline": "integrations.timeline",
+    "GateAttempt": "integrations.timeline",
     "compute_learning_signal": "tool_gating",
     "default_embedder": "grounding",
     "extract_claims": "grounding",
@@ -275,6 +283,7 @@ __all__ = [
     "EvidenceIndex",
     "EvidenceLink",
     "FilteredOutput",
+    "GateAttempt",
     "GateObserver",
     "GatePolicy",
     "GateSettings",
@@ -341,6 +350,7 @@ __all__ = [
     "VerifierVerdict",
     "__version__",
     "add_quality_gate",
+    "attempt_timeline",
     "compute_learning_signal",
     "default_embedder",
     "extract_claims",
@@ -348,6 +358,7 @@ __all__ = [
     "judge_node",
     "load_settings",
     "make_quality_gate_node",
+    "plot_attempt_timeline",
     "route_after_gate",
     "verdict_record",
     "with_quality_gate",

@@ -7,6 +7,7 @@
 - :func:`with_quality_gate` to gate an LCEL runnable and retry it with guidance.
 - Verified streaming (``stream="sentences"``): :class:`QualityGateStreamer` for graph nodes
   and the ``qgate.*`` stream events (:data:`QGateStreamEvent`).
+- :func:`attempt_timeline` / :func:`plot_attempt_timeline`: a gated turn attempt by attempt.
 - :class:`HumanDecision` / :class:`EscalationRequest`: the human review of an escalation.
 
 Names are imported lazily, so importing one integration does not import the others.
@@ -60,6 +61,11 @@ if TYPE_CHECKING:
         StructuredCitationMiddleware,
         gate_structured_output,
     )
+    from langchain_qgate.integrations.timeline import (
+        GateAttempt,
+        attempt_timeline,
+        plot_attempt_timeline,
+    )
     from langchain_qgate.integrations.tool_gating_middleware import ToolGatingMiddleware
 
 _WHERE = {
@@ -93,12 +99,16 @@ _WHERE = {
     "StructuredCitationMiddleware": "structured",
     "gate_structured_output": "structured",
     "ToolGatingMiddleware": "tool_gating_middleware",
+    "GateAttempt": "timeline",
+    "attempt_timeline": "timeline",
+    "plot_attempt_timeline": "timeline",
 }
 
 __all__ = [
     "DecisionType",
     "EscalationRequest",
     "EvidenceCollector",
+    "GateAttempt",
     "GateRoute",
     "HumanDecision",
     "JudgeRejection",
@@ -121,9 +131,11 @@ __all__ = [
     "StructuredCitationMiddleware",
     "ToolGatingMiddleware",
     "add_quality_gate",
+    "attempt_timeline",
     "gate_structured_output",
     "judge_node",
     "make_quality_gate_node",
+    "plot_attempt_timeline",
     "route_after_gate",
     "with_quality_gate",
 ]

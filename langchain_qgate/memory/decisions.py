@@ -9,10 +9,10 @@ default, never silently dropped; skipping is opt-in.
 from __future__ import annotations
 
 import re
-import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from langchain_qgate.memory._warn import warn_at_caller
 from langchain_qgate.memory.models import DecisionNoiseVerdict, DecisionNoiseWarning
 from langchain_qgate.memory.policy import MemoryFilterPolicy
 
@@ -111,12 +111,11 @@ def decision_reasons(value: Mapping[str, Any]) -> list[str]:
 
 
 def warn_noisy_decision(text: str, verdict: DecisionNoiseVerdict, *, skipped: bool) -> None:
-    """Emit a ``DecisionNoiseWarning`` naming the decision and the rule."""
+    """Emit a ``DecisionNoiseWarning`` naming the decision and the rule, at the caller's line."""
     action = "skipped" if skipped else "stored with qgate_noise=True"
     shown = text if len(text) <= 80 else text[:77] + "..."
-    warnings.warn(
+    warn_at_caller(
         f"decision {shown!r} looks like noise ({verdict.reason}: {verdict.detail}); {action}. "
         "Add reasons to record it as a real decision.",
         DecisionNoiseWarning,
-        stacklevel=4,
     )

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import re
-import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -20,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from langchain_qgate.memory._vectors import ranked_cosine
+from langchain_qgate.memory._warn import warn_at_caller
 from langchain_qgate.memory.models import DedupUnavailableWarning, DuplicateCheck
 from langchain_qgate.memory.policy import MemoryFilterPolicy
 
@@ -61,10 +61,9 @@ def try_embed(embedder: Embedder, text: str) -> tuple[NDArray[np.float32] | None
 
 def warn_dedup_unavailable(message: str) -> None:
     """Emit the ``DedupUnavailableWarning`` for an embedder failure."""
-    warnings.warn(
+    warn_at_caller(
         f"episode stored without the duplicate check: the embedder failed ({message})",
         DedupUnavailableWarning,
-        stacklevel=4,
     )
 
 

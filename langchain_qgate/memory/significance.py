@@ -3,7 +3,8 @@
 The filter reads session metadata (turn count, tools used, user and assistant characters,
 an explicit remember request). The first turn always creates an episode, so a session that
 ends early is not lost; later turns create one when the session is significant. At session
-end a session that stayed trivial has its episode soft-deleted (see the store wrapper).
+end a session none of whose later turns was significant ("hi" / "thanks") has its first-turn
+episode soft-deleted (see the store wrapper); nothing is removed.
 """
 
 from __future__ import annotations
@@ -165,14 +166,18 @@ def assess_significance(
 
 
 def is_trivial_session(meta: SessionMetadata, policy: MemoryFilterPolicy | None = None) -> bool:
-    """Whether a session stayed trivial: at most one turn, no tools, short, no remember request.
+    """Whether a session stayed trivial: no turn after the first one was significant.
 
-    A remember request keeps the session (the user asked for exactly that).
+    That is: no tools, fewer than ``policy.multi_turn_min`` turns, combined content under
+    ``policy.min_significant_chars`` and no remember request. A "hi" / "thanks" session has
+    two turns and stays trivial (its second turn was skipped as insignificant); a session of
+    zero or one turn is trivial on the same rules. A remember request keeps the session (the
+    user asked for exactly that).
+
+    Example:
+        >>> meta = SessionMetadata(session_id="t", turn_count=2, user_chars=8, assistant_chars=20)
+        >>> is_trivial_session(meta)
+        True
     """
     policy = policy or MemoryFilterPolicy()
-    return (
-        meta.turn_count <= 1
-        and not meta.tools_used
-        and meta.combined_chars < policy.min_significant_chars
-        and not meta.remember_requested
-    )
+    return assess_significance(meta, policy).reasons in ((), ("first_turn",))

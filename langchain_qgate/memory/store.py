@@ -73,6 +73,15 @@ NamespaceLock = Callable[[tuple[str, ...]], AbstractContextManager[object]]
 
 _PAGE = 1_000
 
+_Note = Callable[[], None]
+"""A warning to emit once the write is done (so an ``error`` warnings filter loses no data)."""
+
+
+def _emit(notes: list[_Note]) -> None:
+    """Emit the warnings of a put, in the caller's thread (after the write)."""
+    for note in notes:
+        note()
+
 
 class QualityFilteredStore(BaseStore):
     """Wraps any LangGraph store and filters episodes and decisions on ``put``.
@@ -152,7 +161,28 @@ class QualityFilteredStore(BaseStore):
 
         Reads in the batch see the state before the batch's puts (as in LangGraph stores).
         """
+        results, notes = self._batch_with_notes(list(ops))
+        _emit(notes)
+        return results
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        """Async ``batch``: filtered puts run in a worker thread (embedding is CPU-bound).
+
+        Warnings are emitted back in the caller's thread, so they point at the caller's line.
+        """
         ops = list(ops)
+        if any(
+            isinstance(op, PutOp) and op.value is not None and self.policy.kind_of(op.namespace)
+            for op in ops
+        ):
+            results, notes = await asyncio.to_thread(self._batch_with_notes, ops)
+            _emit(notes)
+            return results
+        if self._shared.io is not None:  # a store that is not thread-safe: one call at a time
+            return await asyncio.to_thread(self.batch, ops)
+        return await self.store.abatch([self._rewrite_search(op) for op in ops])
+
+    def _batch_with_notes(self, ops: list[Op]) -> tuple[list[Result], list[_Note]]:
         results: list[Result] = [None] * len(ops)
         plain: list[tuple[int, Op]] = []
         managed: list[PutOp] = []
@@ -165,21 +195,10 @@ class QualityFilteredStore(BaseStore):
             got = self._batch([op for _, op in plain])
             for (i, _), res in zip(plain, got, strict=True):
                 results[i] = res
+        notes: list[_Note] = []
         for op in managed:
-            self._put_managed(op)
-        return results
-
-    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
-        """Async ``batch``: filtered puts run in a worker thread (embedding is CPU-bound)."""
-        ops = list(ops)
-        if any(
-            isinstance(op, PutOp) and op.value is not None and self.policy.kind_of(op.namespace)
-            for op in ops
-        ):
-            return await asyncio.to_thread(self.batch, ops)
-        if self._shared.io is not None:  # a store that is not thread-safe: one call at a time
-            return await asyncio.to_thread(self.batch, ops)
-        return await self.store.abatch([self._rewrite_search(op) for op in ops])
+            notes.extend(self._put_managed(op)[1])
+        return results, notes
 
     # ----------------------------------------------------------------- filtered puts
 
@@ -191,13 +210,9 @@ class QualityFilteredStore(BaseStore):
         index: Any = None,
     ) -> PutOutcome:
         """Like ``put`` but returns what the filters did (stored, skipped and why)."""
-        op = PutOp(tuple(namespace), str(key), dict(value), index=index)
-        if self.policy.kind_of(op.namespace) is None:
-            self._batch([op])
-            return PutOutcome(
-                namespace=op.namespace, key=op.key, kind="other", action="passed_through"
-            )
-        return self._put_managed(op)
+        outcome, notes = self._put_with_notes(namespace, key, value, index)
+        _emit(notes)
+        return outcome
 
     async def aput_with_outcome(
         self,
@@ -207,9 +222,24 @@ class QualityFilteredStore(BaseStore):
         index: Any = None,
     ) -> PutOutcome:
         """Async ``put_with_outcome``."""
-        return await asyncio.to_thread(self.put_with_outcome, namespace, key, value, index)
+        outcome, notes = await asyncio.to_thread(self._put_with_notes, namespace, key, value, index)
+        _emit(notes)
+        return outcome
 
-    def _put_managed(self, op: PutOp) -> PutOutcome:
+    def _put_with_notes(
+        self, namespace: tuple[str, ...], key: str, value: Mapping[str, Any], index: Any
+    ) -> tuple[PutOutcome, list[_Note]]:
+        op = PutOp(tuple(namespace), str(key), dict(value), index=index)
+        if self.policy.kind_of(op.namespace) is None:
+            self._batch([op])
+            outcome = PutOutcome(
+                namespace=op.namespace, key=op.key, kind="other", action="passed_through"
+            )
+            return outcome, []
+        return self._put_managed(op)
+
+    def _put_managed(self, op: PutOp) -> tuple[PutOutcome, list[_Note]]:
+        """One filtered put; returns the outcome and the warnings still to emit."""
         kind = self.policy.kind_of(op.namespace)
         if kind == "episode":
             outcome, notes = self._put_episode(op)
@@ -217,11 +247,9 @@ class QualityFilteredStore(BaseStore):
             outcome, notes = self._put_decision(op)
         with self._stats_lock:
             self._stats[f"{outcome.kind}:{outcome.action}"] += 1
-        for note in notes:  # warnings after the write: an "error" filter cannot lose data
-            note()
-        return outcome
+        return outcome, notes
 
-    def _put_decision(self, op: PutOp) -> tuple[PutOutcome, list[Callable[[], None]]]:
+    def _put_decision(self, op: PutOp) -> tuple[PutOutcome, list[_Note]]:
         value = dict(op.value or {})
         if not self.policy.decision_filter:
             self._batch([op])
@@ -230,7 +258,7 @@ class QualityFilteredStore(BaseStore):
             ), []
         text = decision_text(value)
         verdict = assess_decision(text, decision_reasons(value), self.policy)
-        notes: list[Callable[[], None]] = []
+        notes: list[_Note] = []
         skip = verdict.noisy and self.policy.on_noisy_decision == "skip"
         if verdict.noisy:
             notes.append(lambda: warn_noisy_decision(text, verdict, skipped=skip))
@@ -247,12 +275,12 @@ class QualityFilteredStore(BaseStore):
         )
         return outcome, notes
 
-    def _put_episode(self, op: PutOp) -> tuple[PutOutcome, list[Callable[[], None]]]:
+    def _put_episode(self, op: PutOp) -> tuple[PutOutcome, list[_Note]]:
         value = dict(op.value or {})
         ns, key = op.namespace, op.key
         session_id = session_of(value)
         meta_ns = self._meta_namespace(ns)
-        notes: list[Callable[[], None]] = []
+        notes: list[_Note] = []
         with self._lock(ns):
             now = self.clock()
             existing, meta_item = self._batch([GetOp(ns, key), GetOp(meta_ns, session_id)])
@@ -332,7 +360,7 @@ class QualityFilteredStore(BaseStore):
         value: dict[str, Any],
         existing: Item,
         now: float,
-        notes: list[Callable[[], None]],
+        notes: list[_Note],
     ) -> PutOutcome:
         """A put to an existing key edits that episode: no significance or dedup check."""
         old_meta = existing.value.get(QGATE)

@@ -1,13 +1,16 @@
 """Every notebook in ``notebooks/`` executes top to bottom, offline, in the venv's kernel.
 
-The notebooks are generated and executed by ``scripts/build_notebooks.py`` and committed with
-their outputs (checked current and clean by ``--check``). Here each one also runs with nbclient
-(kernel ``python3``, which jupyter_client starts with this interpreter) in a scratch
-directory, and its printed output is checked for the story it tells.
+Each notebook is written once, as a jupytext percent script ``notebooks/NN_name.py``; the
+``.ipynb`` is generated from it and executed by ``scripts/build_notebooks.py`` and committed with
+its outputs (checked current and clean by ``--check``). Here each notebook also runs with
+nbclient (kernel ``python3``, which jupyter_client starts with this interpreter) in a scratch
+directory, each source runs as a plain script, and the printed output is checked for the story
+it tells.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -39,6 +42,7 @@ EXPECTED: dict[str, list[Expected]] = {
         "removed the rejected draft",
         "[model] ai: In fiscal year 2024, Nordlicht Robotics reported revenue of €48.2 million",
         re.compile(r"pass 0\.\d+ retries used: 1"),
+        "[(1, 'retry', None), (2, 'escalate', 'edit'), (3, 'pass', 'edit')]",
         "Retry budget spent",
         "last message while paused: [Held for review]",
         "Every Nordlicht robot, including the Kestrel P3, comes with a 24-month warranty.",
@@ -54,11 +58,19 @@ EXPECTED: dict[str, list[Expected]] = {
         said("14", "20"),
         "The Kestrel P3 runs for 14 hours on one charge and recharges in 90 minutes.",
         re.compile(r"pass (0\.\d+|1\.0)"),
+        "[(1, 'retry', None), (2, 'escalate', 'edit'), (3, 'pass', 'edit')]",
     ],
-    "04_calibration.ipynb": ["20 fit / 20 held out", "ECE ", "Brier ", "P(supported)"],
+    "04_calibration.ipynb": [
+        "20 fit / 20 held out",
+        "ECE ",
+        "Brier ",
+        "P(supported)",
+        "grounding  isotonic  platt",
+        "platt 20 records",
+    ],
     "05_tool_gating_judge.ipynb": [
         "Search results withheld",
-        "'network: withheld'",
+        "network: retrieval critical",
         "accepted: ['infra: db-1 ran out of disk', 'app: release 2.14 leaks memory']",
         "rejected network [citations_known]",
         "False agent_name - agent name is whitespace-only",
@@ -83,8 +95,15 @@ EXPECTED: dict[str, list[Expected]] = {
         "The evidence says 31%, not 45%",
     ],
 }
-PLOTS = {"01_quickstart.ipynb", "04_calibration.ipynb", "05_tool_gating_judge.ipynb",
-         "06_memory.ipynb"}  # fmt: skip
+PLOTS = {  # notebook -> pictures it shows (02, 03, 07: the per-attempt timelines)
+    "01_quickstart.ipynb": 1,
+    "02_agent_middleware.ipynb": 3,
+    "03_graph_gate.ipynb": 1,
+    "04_calibration.ipynb": 3,
+    "05_tool_gating_judge.ipynb": 1,
+    "06_memory.ipynb": 1,
+    "07_streaming.ipynb": 1,
+}
 
 
 def _notebook(name: str) -> nbformat.NotebookNode:
@@ -93,6 +112,9 @@ def _notebook(name: str) -> nbformat.NotebookNode:
 
 def test_every_notebook_is_covered():
     assert {p.name for p in NOTEBOOKS.glob("*.ipynb")} == set(EXPECTED)
+    assert {p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.py")} == {
+        n.replace(".ipynb", ".py") for n in EXPECTED
+    }
 
 
 def test_notebooks_match_their_generator():
@@ -106,7 +128,7 @@ def test_notebooks_match_their_generator():
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_item8_notebook_is_stored_executed_by_the_build_script_and_clean(name):
     nb = _notebook(name)
-    assert nb.metadata["qgate"]["generator"] == "scripts/build_notebooks.py"
+    assert nb.metadata["qgate"]["source"] == name.replace(".ipynb", ".py")
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert all(c.execution_count is not None for c in code)
     assert sum(bool(c.outputs) for c in code) >= len(code) // 2  # it renders when browsed
@@ -127,7 +149,7 @@ def test_item8_notebook_is_stored_executed_by_the_build_script_and_clean(name):
 def test_notebook_runs_top_to_bottom_offline(name, tmp_path, monkeypatch):
     from nbclient import NotebookClient
 
-    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join((str(REPO), str(NOTEBOOKS))))
     monkeypatch.setenv("QGATE_REPO", str(REPO))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     for key in ("OPENAI_API_KEY", "QGATE_USE_OLLAMA"):
@@ -154,5 +176,31 @@ def test_notebook_runs_top_to_bottom_offline(name, tmp_path, monkeypatch):
     assert output.startswith(sys.executable), "the kernel is not this venv's interpreter"
     lacking = missing(EXPECTED[name], output)
     assert not lacking, f"{name} output lacks {lacking}:\n{output[-6000:]}"
-    if name in PLOTS:
-        assert images >= 1
+    assert images == PLOTS[name]
+
+
+def _stream_text(nb: nbformat.NotebookNode) -> str:
+    return "".join(
+        out.text
+        for cell in nb.cells
+        for out in cell.get("outputs", [])
+        if out.output_type == "stream" and out.name == "stdout"
+    )
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_item10_notebook_source_runs_as_a_plain_python_script(name, tmp_path):
+    """``python notebooks/NN_name.py`` runs as it is and prints what the notebook printed."""
+    env = {**os.environ, "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1", "MPLBACKEND": "Agg"}
+    for key in ("OPENAI_API_KEY", "QGATE_USE_OLLAMA", "QGATE_REPO"):
+        env.pop(key, None)
+    proc = subprocess.run(
+        [sys.executable, str(NOTEBOOKS / name.replace(".ipynb", ".py"))],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    printed = [e for e in EXPECTED[name] if not missing([e], _stream_text(_notebook(name)))]
+    assert printed, f"{name}: no expectation is printed (only displayed)"
+    lacking = missing(printed, proc.stdout)
+    assert not lacking, f"{name} as a script lacks {lacking}:\n{proc.stdout[-6000:]}"
+    assert list(tmp_path.iterdir()) == [], "the script wrote files into its working directory"
