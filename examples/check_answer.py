@@ -25,7 +25,7 @@ answer = (
 gate = QualityGate(policy=GatePolicy.from_profile("strict"))  # bundled MiniLM, no LLM
 decision = gate.check(answer, docs, question="Tell me about Nordlicht Robotics.")
 for claim in decision.metadata.claims:
-    print(f"{claim.label:<10} {claim.support:.2f}  {claim.text}  <- {claim.reason}")
+    print(f"{claim.grade:<10} {claim.support:.2f}  {claim.text}  <- {claim.reason}")
 print(f"grounding {decision.metadata.score:.2f} -> {decision.metadata.decision}")
 if isinstance(decision, FilteredOutput):
     print(decision.render_annotated())  # citation markers + sources

@@ -31,7 +31,13 @@ from langchain_qgate.gate.load import (
     LoadCounters,
     LoadCountersDict,
 )
-from langchain_qgate.gate.metadata import ClaimQuality, Decision, QualityMetadata, SourceRef
+from langchain_qgate.gate.metadata import (
+    ClaimQuality,
+    Decision,
+    QualityMetadata,
+    SourceRef,
+    describe_decision,
+)
 from langchain_qgate.gate.noise_gate import (
     GateDecision,
     GroundingMonitor,
@@ -47,6 +53,7 @@ from langchain_qgate.gate.policy import (
     ExhaustionPolicy,
     GatePolicy,
     ProfileName,
+    as_gate_policy,
 )
 
 __all__ = [
@@ -76,6 +83,8 @@ __all__ = [
     "RejectedOutput",
     "RetryGuidance",
     "SourceRef",
+    "as_gate_policy",
+    "describe_decision",
     "format_decision",
     "load_text",
     "output_text",

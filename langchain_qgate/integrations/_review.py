@@ -13,8 +13,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from langchain_qgate.errors import CheckpointerRequiredError
+from langchain_qgate.gate.metadata import QualityMetadata
 
-__all__ = ["DecisionType", "EscalationRequest", "HumanDecision", "require_checkpointer"]
+__all__ = [
+    "DecisionType",
+    "EscalationRequest",
+    "HumanDecision",
+    "require_checkpointer",
+    "reviewed_metadata",
+]
 
 _CHECKPOINTER_KEY = "__pregel_checkpointer"  # where LangGraph puts the run's saver
 
@@ -116,3 +123,28 @@ def require_checkpointer(where: str) -> None:
         return
     if _CHECKPOINTER_KEY in configurable and configurable[_CHECKPOINTER_KEY] is None:
         raise CheckpointerRequiredError(where)
+
+
+_REVIEWED: dict[DecisionType, tuple[Literal["approved", "edited", "rejected"], str]] = {
+    "approve": ("approved", "approved by a human reviewer{by} after escalation"),
+    "edit": ("edited", "edited by a human reviewer{by} after escalation; the reviewer's text is "
+             "delivered (its grades are recorded for information)"),
+    "reject": ("rejected", "rejected by a human reviewer{by} after escalation; the model "
+               "answers again with the reviewer's feedback"),
+}  # fmt: skip
+
+
+def reviewed_metadata(metadata: QualityMetadata, human: HumanDecision) -> QualityMetadata:
+    """``metadata`` of an escalated answer with the reviewer's decision in it.
+
+    The decision becomes ``approved`` / ``edited`` / ``rejected``, ``passed`` says whether the
+    answer is delivered (True for approved and edited), and ``reason`` starts with the
+    reviewer's action (and name, when given); the gate's figures stay as they were.
+    """
+    decision, text = _REVIEWED[human.type]
+    reason = text.format(by=f" ({human.reviewer})" if human.reviewer else "")
+    if metadata.reason:
+        reason = f"{reason}; {metadata.reason}"
+    return metadata.model_copy(
+        update={"decision": decision, "passed": decision != "rejected", "reason": reason}
+    )
