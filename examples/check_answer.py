@@ -14,7 +14,7 @@ from langchain_qgate import FilteredOutput, GatePolicy, QualityGate
 
 DOCS = Path("examples/docs")  # run from the repository root
 docs = [Document(p.read_text(encoding="utf-8"), id=p.stem) for p in sorted(DOCS.glob("*.md"))]
-if not docs:  # no evidence: every claim would be graded FABRICATED
+if not docs:  # no evidence: every claim would be graded fabricated
     sys.exit(f"no documents found in {DOCS.resolve()}; run from the repository root")
 answer = (
     "Nordlicht Robotics was founded in 2016 in Hamburg. "
