@@ -50,7 +50,7 @@ EXPECTED: dict[str, list[Expected]] = {
         said("14", "20"),
         "retries used: 1",
         "resumed; final answer: The Kestrel P3 runs for 14 hours on one charge.",
-        "metadata: pass",
+        "metadata: edited",  # the reviewer edited the answer (issue 25, item 3)
     ],
     "calibration_fit.py": [
         "held-out claims: 20",

@@ -53,7 +53,7 @@ EXPECTED: dict[str, list[Expected]] = {
         "rejected draft: The Kestrel P3 runs for 20 hours on one charge.",
         said("14", "20"),
         "The Kestrel P3 runs for 14 hours on one charge and recharges in 90 minutes.",
-        re.compile(r"pass (0\.\d+|1\.0)"),
+        re.compile(r"edited (0\.\d+|1\.0)"),  # a reviewer's edit (issue 25, item 3)
     ],
     "04_calibration.ipynb": ["20 fit / 20 held out", "ECE ", "Brier ", "P(supported)"],
     "05_tool_gating_judge.ipynb": [
