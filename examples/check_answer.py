@@ -14,7 +14,7 @@ from langchain_qgate import FilteredOutput, GatePolicy, QualityGate
 
 DOCS = Path("examples/docs")  # run from the repository root
 docs = [Document(p.read_text(encoding="utf-8"), id=p.stem) for p in sorted(DOCS.glob("*.md"))]
-if not docs:  # no evidence: every claim would be graded FABRICATED
+if not docs:  # no evidence: every claim would be graded fabricated
     sys.exit(f"no documents found in {DOCS.resolve()}; run from the repository root")
 answer = (
     "Nordlicht Robotics was founded in 2016 in Hamburg. "
@@ -25,7 +25,7 @@ answer = (
 gate = QualityGate(policy=GatePolicy.from_profile("strict"))  # bundled MiniLM, no LLM
 decision = gate.check(answer, docs, question="Tell me about Nordlicht Robotics.")
 for claim in decision.metadata.claims:
-    print(f"{claim.label:<10} {claim.support:.2f}  {claim.text}  <- {claim.reason}")
+    print(f"{claim.grade:<10} {claim.support:.2f}  {claim.text}  <- {claim.reason}")
 print(f"grounding {decision.metadata.score:.2f} -> {decision.metadata.decision}")
 if isinstance(decision, FilteredOutput):
     print(decision.render_annotated())  # citation markers + sources

@@ -12,6 +12,7 @@ Run: python examples/memory_replay.py   (offline: bundled MiniLM)
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 from langgraph.store.memory import InMemoryStore
 
@@ -39,7 +40,7 @@ LOG = [  # (session, turn, user, assistant, tools used)
      ["kubectl"]),
 ]  # fmt: skip
 
-DECISION_LOG = [
+DECISION_LOG: list[dict[str, Any]] = [
     {"decision": "Raise the billing memory limit to 1Gi",
      "reasons": ["the nightly batch peaks at 800Mi"]},
     {"decision": "git clone success"},

@@ -61,9 +61,9 @@ def fan_out(state: IncidentState) -> list[Send]:
     return [Send("specialist", {"agent": name}) for name in AGENTS]
 
 
-def specialist(task: Task) -> dict[str, Any]:
+def specialist(state: Task) -> dict[str, Any]:  # ``state``: the name LangGraph's types use
     """A scripted agent: search, then cite what it found (or, when withheld, invent an id)."""
-    name = task["agent"]
+    name = state["agent"]
     query, title = AGENTS[name]
     found = search.invoke(query)
     warning = found[0].metadata.get("tool_gating_warning") if found else None

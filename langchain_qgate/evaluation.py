@@ -69,27 +69,32 @@ class BenchRow:
 def load_rows(path: Path, *, limit: int | None = None, split: str = "all") -> list[BenchRow]:
     """Read a JSONL file in the benchdata schema (``split``: all, fit or report)."""
     rows: list[BenchRow] = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                r = json.loads(line)
-                q = r.get("question")
-                row = BenchRow(
-                    id=str(r["id"]),
-                    dataset=str(r.get("dataset", path.stem)),
-                    task=str(r.get("task", "")),
-                    question=None if q in (None, "", "None") else q,
-                    context=str(r["context"]),
-                    response=str(r["response"]),
-                    label=int(r["label"]),
-                    split=split_of(str(r["id"])),
-                )
-            except (KeyError, ValueError, TypeError, AttributeError) as exc:
-                raise InvalidInputError(str(path), f"line {n}: {exc!r}") from exc
-            if split in ("all", row.split):
-                rows.append(row)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(str(path), f"not UTF-8 text (at byte {exc.start})") from exc
+    except OSError as exc:
+        raise InvalidInputError(str(path), f"cannot read it: {exc.strerror or exc}") from exc
+    for n, line in enumerate(text.split("\n"), 1):  # JSONL lines end at \n only
+        if not line.strip():
+            continue
+        try:
+            r = json.loads(line)
+            q = r.get("question")
+            row = BenchRow(
+                id=str(r["id"]),
+                dataset=str(r.get("dataset", path.stem)),
+                task=str(r.get("task", "")),
+                question=None if q in (None, "", "None") else q,
+                context=str(r["context"]),
+                response=str(r["response"]),
+                label=int(r["label"]),
+                split=split_of(str(r["id"])),
+            )
+        except (KeyError, ValueError, TypeError, AttributeError) as exc:
+            raise InvalidInputError(str(path), f"line {n}: {exc!r}") from exc
+        if split in ("all", row.split):
+            rows.append(row)
     if limit is not None:
         rows = _balanced_sample(rows, limit)
     return rows

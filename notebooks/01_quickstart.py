@@ -6,7 +6,7 @@
 # ```
 #
 # `QualityGate.check(answer, evidence)` splits the answer into claims, grades each claim against
-# the evidence (GROUNDED / INFERRED / FABRICATED, contradictions named), calibrates the
+# the evidence (grounded / inferred / fabricated, contradictions named), calibrates the
 # confidence and decides: pass with annotations, or reject with retry guidance.
 # Everything here runs offline: the bundled all-MiniLM-L6-v2 embedding model plus deterministic
 # checks (numbers, dates, money, entities, negation). No LLM is called.
@@ -45,7 +45,8 @@ type(decision).__name__, decision.metadata.decision, round(decision.metadata.sco
 
 # %%
 for c in decision.metadata.claims:
-    print(f"{c.label:<10} {c.type:<9} {c.support:.2f}  {c.text}")  # OPINION: labelled, not graded
+    grade = c.grade if c.counted else "opinion"  # an opinion is labelled, not graded
+    print(f"{grade:<10} {c.type:<9} {c.support:.2f}  {c.text}")
     print(f"{'':>21}{c.contradiction or c.reason}  {c.evidence_ids[:1]}")
 
 # %% [markdown]

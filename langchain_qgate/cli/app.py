@@ -1,13 +1,16 @@
 """The ``qgate`` command line: the parser, ``main`` and the ``check`` and ``warm`` commands.
 
 ``qgate check``   check an answer against evidence files, print the per-claim report; the exit
-                  code says the verdict (0 passed, 2 rejected, 1 error), so it can gate a
-                  shell or CI step.
+                  code says the verdict (0 passed, 1 rejected, 2 usage or input error), so it
+                  can gate a shell or CI step.
 ``qgate bench``   run the benchmarks (``qgate bench detection --data FILE ...``; ``bench.py``).
 ``qgate demo``    run the agent demo (when the integrations are installed; ``demo.py``).
 ``qgate judge``   judge structured agent results against valid ids (``judge.py``).
 ``qgate warm``    load the embedding model once (exports it to ONNX on first use), e.g. while
                   building a container image, so the first real check starts fast.
+
+Every subcommand uses the exit codes of linters and test runners (``_io.py``): 0 passed,
+1 rejected, 2 usage or input error, with one error line ``qgate <subcommand>: error: ...``.
 """
 
 from __future__ import annotations
@@ -18,27 +21,29 @@ import os
 import sys
 from importlib import import_module
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any
 
+from langchain_qgate.cli._io import (
+    EXIT_CODES_HELP,
+    EXIT_ERROR,
+    EXIT_PASS,
+    EXIT_REJECTED,
+    CliError,
+    read_text,
+)
 from langchain_qgate.cli._options import add_model_options, pair_model_of
 from langchain_qgate.cli.bench import register as register_bench
-from langchain_qgate.errors import QGateError
+from langchain_qgate.errors import InvalidInputError, QGateError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from langchain_qgate.schemas import GroundingReport
 
-__all__ = ["CliError", "main"]
+__all__ = ["EXIT_ERROR", "EXIT_PASS", "EXIT_REJECTED", "CliError", "build_parser", "main"]
 
-EXIT_PASS = 0
-"""``qgate check``: the answer passed the gate (also ``pass_with_warning``)."""
-EXIT_ERROR = 1
-"""Any command: it could not run (unreadable file, bad option value...)."""
-EXIT_REJECTED = 2
-"""``qgate check``: the gate rejected the answer."""
-
-_EPILOG = """\
+_EPILOG = (
+    """\
 examples:
   qgate check --evidence examples/check/evidence.md --answer examples/check/answer.md
   qgate check --evidence examples/docs/*.md --answer answer.txt --profile strict --json
@@ -47,39 +52,13 @@ examples:
   qgate demo
   qgate bench detection --data ../shared/benchdata/*.jsonl --split report
 
-exit codes (qgate check):
-  0  the answer passed the gate (a pass with a warning included)
-  2  the gate rejected the answer
-  1  error (unreadable input, invalid option or usage; --debug shows the traceback)
 """
+    + EXIT_CODES_HELP
+)
 
 # Modules that add subcommands: each exposes ``register(subparsers)``.
 _PLUGINS = ("langchain_qgate.cli.demo", "langchain_qgate.cli.judge")
 _MAX_ERROR_CHARS = 400
-
-
-class CliError(QGateError, ValueError):
-    """A bad command-line input (unreadable file, malformed JSONL...): one line, exit 1."""
-
-
-def _read(path: str) -> str:
-    """The UTF-8 text of a file, or of standard input for ``-``."""
-    name = "standard input" if path == "-" else path
-    try:
-        if path == "-":
-            buffer = getattr(sys.stdin, "buffer", None)
-            data = buffer.read() if buffer is not None else sys.stdin.read().encode()
-        else:
-            data = Path(path).read_bytes()
-    except OSError as exc:
-        raise CliError(f"cannot read {name}: {exc.strerror or exc}") from exc
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise CliError(
-            f"cannot read {name}: not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
-            f"{exc.start}); convert it to UTF-8 first"
-        ) from exc
 
 
 def _jsonl_document(p: str, n: int, line: str) -> Any:
@@ -110,7 +89,7 @@ def _evidence_docs(paths: Sequence[str]) -> list[Any]:
 
     docs = []
     for p in paths:
-        text = _read(p)
+        text = read_text(p)
         if p.endswith(".jsonl"):
             for n, line in enumerate(text.splitlines(), 1):
                 if line.strip():
@@ -128,11 +107,11 @@ def format_report(report: GroundingReport) -> str:
     for v in report.verdicts:
         ev = v.evidence[0].evidence_id if v.evidence else "-"
         if not v.counted:  # an opinion is labelled, never graded against the evidence
-            lines.append(f"[{v.claim.index}] {v.claim.type.value:9s} NOT GRADED (an opinion)")
+            lines.append(f"[{v.claim.index}] {v.claim.type.value:9s} not graded (an opinion)")
             lines.append(f"     claim:  {v.claim.text}")
             continue
         lines.append(
-            f"[{v.claim.index}] {v.claim.type.value:9s} {v.grade.value.upper():10s} "
+            f"[{v.claim.index}] {v.claim.type.value:9s} {v.grade.value:10s} "
             f"support={v.support:.2f} evidence={ev}"
         )
         lines.append(f"     claim:  {v.claim.text}")
@@ -157,7 +136,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
     if [args.answer, *args.evidence].count("-") > 1:
         raise CliError("standard input (-) can feed --answer or one --evidence file, not both")
-    answer = _read(args.answer)
+    answer = read_text(args.answer)
     evidence = _evidence_docs(args.evidence)
     from langchain_qgate.gate import FilteredOutput, QualityGate, format_decision
 
@@ -166,8 +145,20 @@ def _cmd_check(args: argparse.Namespace) -> int:
         model_name=args.model, embedding_backend=args.backend, pair_model=pair_model_of(args)
     )
     monitor = HallucinationMonitor(policy=policy)
-    report = monitor.verify_grounding(answer, evidence, question=args.question)
+    try:
+        report = monitor.verify_grounding(answer, evidence, question=args.question)
+    except InvalidInputError as exc:  # an input over a size limit: name the files it came from
+        files = ", ".join(args.evidence)
+        raise CliError(f"{args.answer} (evidence {files}): {exc}") from exc
     decision = QualityGate(monitor=monitor, policy=gate_policy).decide(answer, report)
+    if not report.has_claims:
+        name = "standard input" if args.answer == "-" else args.answer
+        why = f" ({report.reason})" if report.reason else ""
+        print(
+            f"qgate check: warning: {name}: no checkable claims; the answer passes with "
+            f"grounding score {report.score:.2f}{why}",
+            file=sys.stderr,
+        )
     if args.json:
         payload = {
             "report": report.model_dump(mode="json"),
@@ -193,7 +184,7 @@ def _gate_policy(args: argparse.Namespace) -> Any:
     try:
         return GatePolicy.from_profile(args.profile, **overrides)
     except ValueError as exc:
-        raise SystemExit(f"qgate: {exc}") from exc
+        raise CliError(" ".join(str(exc).split())) from exc
 
 
 def _cmd_warm(args: argparse.Namespace) -> int:
@@ -226,20 +217,12 @@ def _cmd_warm(args: argparse.Namespace) -> int:
     return 0
 
 
-class _Parser(argparse.ArgumentParser):
-    """Usage errors exit 1 like every other error: 2 means "rejected" for ``qgate check``."""
-
-    def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_ERROR, f"{self.prog}: error: {message}\n")
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for tests and docs)."""
     from langchain_qgate import __version__
     from langchain_qgate.config import DEFAULT_MODEL_NAME
 
-    parser = _Parser(
+    parser = argparse.ArgumentParser(
         prog="qgate",
         description="langchain-qgate: check answers against evidence (grounding, calibrated "
         "confidence, a pass/reject gate).",
@@ -252,10 +235,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser(
         "check",
-        help="check an answer against evidence files (exit 0 pass, 2 rejected, 1 error)",
+        help="check an answer against evidence files (exit 0 pass, 1 rejected, 2 error)",
         description="Grade each claim of an answer against evidence files and apply the gate. "
-        "Exit code: 0 passed, 2 rejected, 1 error.",
-        epilog=_EPILOG.split("\n\n", 1)[0],
+        "Exit code: 0 passed, 1 rejected, 2 usage or input error.",
+        epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.add_argument(
@@ -316,9 +299,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_debug_flag(sub: Any) -> None:
-    """``--debug`` after any subcommand too (``qgate check ... --debug``)."""
+    """``--debug`` after any subcommand too (``qgate check ... --debug``); each subcommand
+    records its name (``qgate bench detection``) for its error lines, and lists the exit codes
+    in its ``--help`` unless it says them itself."""
     for child in sub.choices.values():
         child.add_argument("--debug", action="store_true", default=argparse.SUPPRESS)
+        child.set_defaults(qgate_prog=child.prog)
+        if not child.epilog:
+            child.epilog = EXIT_CODES_HELP
+            child.formatter_class = argparse.RawDescriptionHelpFormatter
         for action in child._actions:
             if isinstance(action, argparse._SubParsersAction):
                 _add_debug_flag(action)
@@ -335,23 +324,25 @@ def _one_line(exc: BaseException) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``qgate`` console script.
 
-    Returns 0 on success. Any error (unreadable or non-UTF-8 files, malformed JSONL, an input
-    over the size limits...) prints one line ``qgate: error: ...`` on stderr and returns 1;
-    ``--debug`` re-raises it with the traceback. Usage errors exit 1 too (``qgate check`` uses 2
-    for a rejected answer).
+    Returns 0 when the input passed, 1 when it was rejected (``qgate check``: by the gate;
+    ``qgate judge``: any object). Any error (unreadable or non-UTF-8 files, malformed JSON,
+    an input over the size limits, a bad option value...) prints one line
+    ``qgate <subcommand>: error: <file>: ...`` on stderr and returns 2, as argparse's own
+    usage errors do; ``--debug`` re-raises it with the traceback.
     """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     parser = build_parser()
     args = parser.parse_args(argv)
+    prog = getattr(args, "qgate_prog", "qgate")
     try:
         result: int = args.func(args)
     except KeyboardInterrupt:
-        print("qgate: interrupted", file=sys.stderr)
+        print(f"{prog}: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
         if args.debug:
             raise
-        print(f"qgate: error: {_one_line(exc)}", file=sys.stderr)
-        return 1
+        print(f"{prog}: error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_ERROR
     return result

@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from langchain_qgate.cli._io import CliError
+
 if TYPE_CHECKING:
     from langchain_core.messages import AIMessage, BaseMessage
     from langchain_core.runnables import RunnableConfig
@@ -117,7 +119,7 @@ def _claims_table(meta: dict[str, Any]) -> list[str]:
             why = f"[{','.join(str(m) for m in c.get('markers', []))}] {c['evidence_ids'][0]}"
         else:
             why = c.get("reason", "")
-        label = c["grade"].upper() if counted else "OPINION"
+        label = c["grade"] if counted else "opinion"
         support = f"{c['support']:>7.2f}" if counted else f"{'-':>7}"
         prefix = f"      {c['index'] + 1:>2}  {label:<11} {support}  "
         width = WIDTH - len(prefix)
@@ -129,13 +131,9 @@ def _claims_table(meta: dict[str, Any]) -> list[str]:
 
 
 def _verdict_line(meta: dict[str, Any]) -> str:
-    label = {
-        "pass": "PASS",
-        "pass_with_warning": "PASS WITH WARNING",
-        "retry": "REJECT -> retry with guidance",
-        "escalate": "REJECT -> budget spent, escalate to a human",
-        "raise": "REJECT -> raise",
-    }[meta["decision"]]
+    from langchain_qgate.gate import describe_decision
+
+    label = describe_decision(meta["decision"])
     return (
         f"  [gate]   {label}   grounding {meta['score']:.2f} (needs "
         f"{meta['grounding_threshold']:.2f}), retries {meta['retries_used']}/"
@@ -186,9 +184,7 @@ def _print_update(node: str, update: dict[str, Any]) -> None:
                 meta = m.response_metadata["qgate"]
                 review = m.response_metadata.get("qgate_review")
                 if review:
-                    _out(
-                        f"  [human]  decision applied: {review['decision']} by {review['reviewer']}"
-                    )
+                    _out(f"  [human]  decision applied: {meta['decision']} by {review['reviewer']}")
                     _out("  [gate]   the reviewer's text, graded for the record:")
                 else:
                     _out("  [gate]   claims:")
@@ -302,7 +298,8 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     _quiet_model_loading()
     docs = Path(args.docs) if args.docs else default_docs_dir()
     if docs is None or not docs.is_dir():
-        raise SystemExit("qgate demo: documents not found; pass --docs examples/docs")
+        where = args.docs or "examples/docs"
+        raise CliError(f"{where}: documents folder not found; pass --docs examples/docs")
     return run_demo(docs, max_retries=args.max_retries)
 
 

@@ -8,35 +8,47 @@ Examples:
 line). ``--ids`` is a text file with one id a line, or a JSON list. Without ``--citations``
 each object is judged as an ``AgentResult`` by :class:`~langchain_qgate.judge.JudgeLayer`;
 with it, by a :class:`~langchain_qgate.judge.CitationJudge` over those paths. Exit status:
-0 when every object passes, 1 when any is rejected, 2 on unreadable input.
+0 when every object passes, 1 when any is rejected, 2 on a usage or input error (one line
+``qgate judge: error: <file>: ...`` on stderr, printed by ``qgate``'s ``main``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
+from langchain_qgate.cli._io import EXIT_PASS, EXIT_REJECTED, CliError, read_text
 from langchain_qgate.judge import DEFAULT_MAX_LISTED_IDS, CitationJudge, JudgeLayer
 
 __all__ = ["judge_file", "register"]
 
 
 def _load_objects(path: Path) -> list[Any]:
-    text = path.read_text(encoding="utf-8")
+    text = read_text(str(path))
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    except ValueError:
+        data = []
+        for n, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                data.append(json.loads(line))
+            except ValueError as exc:
+                raise CliError(f"{path} line {n}: not valid JSON or JSON Lines ({exc})") from exc
+        return data
     return data if isinstance(data, list) else [data]
 
 
 def _load_ids(path: Path) -> frozenset[str]:
-    text = path.read_text(encoding="utf-8")
+    text = read_text(str(path))
     if text.lstrip().startswith("["):
-        data = json.loads(text)
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise CliError(f"{path}: not a valid JSON list of ids ({exc})") from exc
         return frozenset(str(i) for i in data)
     return frozenset(line.strip() for line in text.splitlines() if line.strip())
 
@@ -87,25 +99,21 @@ def judge_file(
 
 
 def _cmd_judge(args: argparse.Namespace) -> int:
-    try:
-        records = judge_file(
-            Path(args.results),
-            Path(args.ids),
-            citations=args.citations,
-            max_listed_ids=args.max_listed_ids,
-        )
-    except (OSError, ValueError) as exc:
-        print(f"qgate judge: {exc}", file=sys.stderr)
-        return 2
+    records = judge_file(
+        Path(args.results),
+        Path(args.ids),
+        citations=args.citations,
+        max_listed_ids=args.max_listed_ids,
+    )
     if args.json:
         print(json.dumps(records, indent=2, ensure_ascii=False))
     else:
         for r in records:
             label = f"#{r['index']}" + (f" {r['name']!r}" if r["name"] is not None else "")
-            print(f"PASS {label}" if r["valid"] else f"REJECT {label}: {r['reason']}")
+            print(f"pass {label}" if r["valid"] else f"rejected {label}: {r['reason']}")
         rejected = sum(not r["valid"] for r in records)
         print(f"{len(records) - rejected} passed, {rejected} rejected")
-    return 0 if all(r["valid"] for r in records) else 1
+    return EXIT_PASS if all(r["valid"] for r in records) else EXIT_REJECTED
 
 
 def register(subparsers: Any) -> None:

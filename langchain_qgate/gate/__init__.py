@@ -33,7 +33,13 @@ from langchain_qgate.gate.load import (
     LoadCounters,
     LoadCountersDict,
 )
-from langchain_qgate.gate.metadata import ClaimQuality, Decision, QualityMetadata, SourceRef
+from langchain_qgate.gate.metadata import (
+    ClaimQuality,
+    Decision,
+    QualityMetadata,
+    SourceRef,
+    describe_decision,
+)
 from langchain_qgate.gate.noise_gate import (
     GateDecision,
     GroundingMonitor,
@@ -49,6 +55,7 @@ from langchain_qgate.gate.policy import (
     ExhaustionPolicy,
     GatePolicy,
     ProfileName,
+    as_gate_policy,
 )
 from langchain_qgate.gate.settings import GateSettings, load_settings
 from langchain_qgate.gate.telemetry import (
@@ -90,6 +97,8 @@ __all__ = [
     "RetryGuidance",
     "SourceRef",
     "VerdictRecord",
+    "as_gate_policy",
+    "describe_decision",
     "format_decision",
     "gate_scope",
     "load_settings",

@@ -6,6 +6,7 @@ Re-exported by :mod:`langchain_qgate.gate`. All models are frozen and round-trip
 
 from __future__ import annotations
 
+import warnings
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -13,11 +14,34 @@ from pydantic import BaseModel, ConfigDict, Field
 from langchain_qgate.gate.guidance import Dimension
 from langchain_qgate.gate.load import LoadAction
 
-__all__ = ["ClaimQuality", "Decision", "QualityMetadata", "SourceRef"]
+__all__ = ["ClaimQuality", "Decision", "QualityMetadata", "SourceRef", "describe_decision"]
 
-Decision = Literal["pass", "pass_with_warning", "retry", "escalate", "raise"]
-"""The gate's decision: passed; passed with a low-confidence warning after the budget was
-spent; rejected with retries left; rejected and handed to a human; rejected and raised."""
+Decision = Literal[
+    "pass", "pass_with_warning", "retry", "escalate", "raise", "approved", "edited", "rejected"
+]
+"""What was decided about an answer.
+
+The gate's own decisions: ``pass``; ``pass_with_warning`` (the budget was spent, delivered
+with a low-confidence warning); ``retry`` (rejected, retries left); ``escalate`` (rejected,
+handed to a human); ``raise`` (rejected and raised). A human reviewer's decision on an
+escalated answer replaces ``escalate``: ``approved`` (the draft is delivered), ``edited`` (the
+reviewer's text is delivered) or ``rejected`` (the model answers again with the feedback)."""
+
+_DECISION_TEXT: dict[str, str] = {
+    "pass": "pass",
+    "pass_with_warning": "pass_with_warning (retry budget spent; delivered with a warning)",
+    "retry": "retry (rejected; the model answers again with guidance)",
+    "escalate": "escalate (rejected; retry budget spent, a human decides)",
+    "raise": "raise (rejected; retry budget spent)",
+    "approved": "approved (by a human reviewer after escalation)",
+    "edited": "edited (a human reviewer's text replaced the draft)",
+    "rejected": "rejected (by a human reviewer; the model answers again)",
+}
+
+
+def describe_decision(decision: str) -> str:
+    """The decision for people: its value, then what it means (``retry (rejected; ...)``)."""
+    return _DECISION_TEXT.get(decision, decision)
 
 
 class _Model(BaseModel):
@@ -57,8 +81,17 @@ class ClaimQuality(_Model):
 
     @property
     def label(self) -> str:
-        """The grade for display: ``GROUNDED`` / ``INFERRED`` / ``FABRICATED``, or
-        ``OPINION`` for a claim that is labelled, not graded (``counted`` False)."""
+        """Deprecated: use :attr:`grade` (lowercase) and :attr:`counted`.
+
+        The old display form: ``GROUNDED`` / ``INFERRED`` / ``FABRICATED``, or ``OPINION`` for
+        a claim that is labelled, not graded (``counted`` False).
+        """
+        warnings.warn(
+            "ClaimQuality.label is deprecated: use .grade ('grounded' / 'inferred' / "
+            "'fabricated'; lowercase everywhere) and .counted (False for an opinion)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return self.grade.upper() if self.counted else "OPINION"
 
 
@@ -82,8 +115,10 @@ class QualityMetadata(_Model):
     """The gate's verdict on an output, attached to messages as ``response_metadata["qgate"]``.
 
     Attributes:
-        decision: What the gate decided.
-        passed: Whether every dimension passed (False for ``pass_with_warning``).
+        decision: What the gate decided, or what a human reviewer decided on an escalated
+            answer (``approved`` / ``edited`` / ``rejected``).
+        passed: Whether the answer was accepted: every dimension passed, or a human approved
+            or edited it (False for ``pass_with_warning``).
         profile: Name of the policy profile.
         score: Grounding score used by the gate (the report's, re-weighted when the policy's
             ``inferred_weight`` differs from 0.5).
@@ -111,7 +146,8 @@ class QualityMetadata(_Model):
         contradictions: Counted claims graded FABRICATED because the evidence contradicts
             them (the policy's ``max_contradictions`` applies to this number).
         warning: The low-confidence warning of a ``pass_with_warning`` decision.
-        reason: The grounding report's reason (e.g. why there was nothing to grade).
+        reason: The grounding report's reason (e.g. why there was nothing to grade); for a
+            human's decision, the reviewer's action first (``approved by a human reviewer...``).
     """
 
     decision: Decision

@@ -61,8 +61,14 @@ from langchain_qgate.gate.load import (
     LoadBudget,
     LoadCounters,
 )
-from langchain_qgate.gate.metadata import ClaimQuality, Decision, QualityMetadata, SourceRef
-from langchain_qgate.gate.policy import GatePolicy, describe_policy
+from langchain_qgate.gate.metadata import (
+    ClaimQuality,
+    Decision,
+    QualityMetadata,
+    SourceRef,
+    describe_decision,
+)
+from langchain_qgate.gate.policy import GatePolicy, as_gate_policy, describe_policy
 from langchain_qgate.gate.settings import load_settings
 from langchain_qgate.gate.telemetry import GateObserver, current_scope
 from langchain_qgate.schemas import Grade, GroundingReport
@@ -139,13 +145,18 @@ class NoiseGate:
         ```
     """
 
-    def __init__(self, policy: GatePolicy | None = None) -> None:
+    def __init__(self, policy: GatePolicy | Mapping[str, Any] | None = None) -> None:
         """Create a gate.
 
         Args:
-            policy: Thresholds and budget; the ``default`` profile when omitted.
+            policy: Thresholds and budget (a :class:`GatePolicy`, or a mapping of its fields,
+                validated by :func:`~langchain_qgate.gate.policy.as_gate_policy`); the
+                ``default`` profile when omitted.
+
+        Raises:
+            InvalidInputError: A mapping that is not a valid policy.
         """
-        self.policy = policy if policy is not None else GatePolicy()
+        self.policy = as_gate_policy(policy)
 
     def filter_output(
         self,
@@ -428,7 +439,7 @@ class QualityGate:
         monitor: GroundingMonitor | None = None,
         calibrator: ConfidenceCalibrator | None = None,
         load_monitor: CognitiveLoadMonitor | None = None,
-        policy: GatePolicy | None = None,
+        policy: GatePolicy | Mapping[str, Any] | None = None,
         observer: GateObserver | bool = True,
     ) -> None:
         """Create the facade.
@@ -440,9 +451,11 @@ class QualityGate:
             load_monitor: Load monitor. When omitted, the default :class:`LoadBudget` with
                 ``max_retries`` taken from the policy (per call, overrides included). When
                 given, its ``LoadBudget.max_retries`` caps the policy's.
-            policy: Gate policy. When omitted, the settings of the environment and the
-                config file (:func:`~langchain_qgate.gate.settings.load_settings`) over the
-                ``default`` profile; an explicit policy wins over both.
+            policy: Gate policy, or a mapping of its fields (validated; an invalid one raises
+                :class:`~langchain_qgate.errors.InvalidInputError`). When omitted, the settings
+                of the environment and the config file
+                (:func:`~langchain_qgate.gate.settings.load_settings`) over the ``default``
+                profile; an explicit policy wins over both.
             observer: Where each verdict is recorded (logs, OpenTelemetry, LangSmith; see
                 :class:`~langchain_qgate.gate.telemetry.GateObserver`). ``True``: a default
                 observer; ``False``: none.
@@ -643,13 +656,7 @@ def load_text(metadata: QualityMetadata) -> str:
 def format_decision(decision: GateDecision) -> str:
     """Plain-text block for the CLI: the decision, the figures and, on reject, the guidance."""
     m = decision.metadata
-    label = {
-        "pass": "PASS",
-        "pass_with_warning": "PASS WITH WARNING",
-        "retry": "REJECT (retry)",
-        "escalate": "REJECT (escalate)",
-        "raise": "REJECT (raise)",
-    }[m.decision]
+    label = describe_decision(m.decision)
 
     def row(key: str, value: str) -> str:
         return f"  {key:<12} {value}"

@@ -19,6 +19,7 @@ __all__ = [
     "ExhaustionPolicy",
     "GatePolicy",
     "ProfileName",
+    "as_gate_policy",
     "describe_policy",
 ]
 
@@ -270,3 +271,34 @@ brainstorm 0.4 / 0.3 with inferred claims weighted 0.75). ``strict`` and ``defau
 contradicted claim (``max_contradictions=0``); ``brainstorm`` tolerates them as long as the
 grounding score passes (``max_contradictions=None``: a contradicted claim only costs its credit).
 ``GatePolicy()`` equals the ``default`` profile."""
+
+
+def as_gate_policy(policy: GatePolicy | Mapping[str, Any] | None) -> GatePolicy:
+    """``policy`` as a :class:`GatePolicy`; a mapping is validated into one.
+
+    A mapping holds :class:`GatePolicy` fields (``{"max_retries": 1, "on_exhausted":
+    "raise"}``); with a ``profile`` key it starts from that profile and the other keys
+    override it. ``None`` is the ``default`` profile.
+
+    Raises:
+        InvalidInputError: Not a policy or a mapping, an unknown key, an unknown profile or an
+            invalid value (the message names it).
+    """
+    if policy is None:
+        return GatePolicy()
+    if isinstance(policy, GatePolicy):
+        return policy
+    if not isinstance(policy, Mapping):
+        kind = type(policy).__name__
+        raise InvalidInputError("policy", f"expected a GatePolicy or a mapping, got {kind}")
+    names = [f.name for f in fields(GatePolicy)]
+    unknown = sorted(str(k) for k in policy if k not in names)
+    if unknown:
+        raise InvalidInputError("policy", f"unknown key(s) {unknown}; GatePolicy fields: {names}")
+    values = dict(policy)
+    try:
+        if "profile" in values:
+            return GatePolicy.from_profile(values.pop("profile"), **values)
+        return GatePolicy(**values)
+    except ValueError as exc:
+        raise InvalidInputError("policy", str(exc)) from exc

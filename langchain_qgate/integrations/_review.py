@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from langchain_qgate.errors import CheckpointerRequiredError, InvalidInputError
+from langchain_qgate.gate.metadata import QualityMetadata
 
 __all__ = [
     "DecisionType",
@@ -22,6 +23,7 @@ __all__ = [
     "ask_human",
     "parse_decision",
     "require_checkpointer",
+    "reviewed_metadata",
 ]
 
 _CHECKPOINTER_KEY = "__pregel_checkpointer"  # where LangGraph puts the run's saver
@@ -201,3 +203,28 @@ def ask_human(request: EscalationRequest) -> HumanDecision:
     except ValidationError as exc:
         raise _invalid(exc, "resume") from None
     return parse_decision(raw)
+
+
+_REVIEWED: dict[DecisionType, tuple[Literal["approved", "edited", "rejected"], str]] = {
+    "approve": ("approved", "approved by a human reviewer{by} after escalation"),
+    "edit": ("edited", "edited by a human reviewer{by} after escalation; the reviewer's text is "
+             "delivered (its grades are recorded for information)"),
+    "reject": ("rejected", "rejected by a human reviewer{by} after escalation; the model "
+               "answers again with the reviewer's feedback"),
+}  # fmt: skip
+
+
+def reviewed_metadata(metadata: QualityMetadata, human: HumanDecision) -> QualityMetadata:
+    """``metadata`` of an escalated answer with the reviewer's decision in it.
+
+    The decision becomes ``approved`` / ``edited`` / ``rejected``, ``passed`` says whether the
+    answer is delivered (True for approved and edited), and ``reason`` starts with the
+    reviewer's action (and name, when given); the gate's figures stay as they were.
+    """
+    decision, text = _REVIEWED[human.type]
+    reason = text.format(by=f" ({human.reviewer})" if human.reviewer else "")
+    if metadata.reason:
+        reason = f"{reason}; {metadata.reason}"
+    return metadata.model_copy(
+        update={"decision": decision, "passed": decision != "rejected", "reason": reason}
+    )

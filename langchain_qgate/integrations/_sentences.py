@@ -120,7 +120,8 @@ class QGateWarningEvent(TypedDict):
 
 class QGateDoneEvent(TypedDict):
     """The final answer: ``text`` is the delivered text (authoritative), ``decision`` the
-    gate's (``pass``, ``pass_with_warning``) or the reviewer's (``approve``, ``edit``)."""
+    gate's (``pass``, ``pass_with_warning``) or the reviewer's (``approved``, ``edited``), the
+    same value as the delivered message's ``response_metadata["qgate"]["decision"]``."""
 
     type: Literal["qgate.done"]
     attempt: int

@@ -47,6 +47,7 @@ from langchain_qgate.integrations._review import (
     HumanDecision,
     ask_human,
     require_checkpointer,
+    reviewed_metadata,
 )
 from langchain_qgate.integrations._sentences import (
     QGateStreamEvent,
@@ -116,7 +117,7 @@ def current_config() -> RunnableConfig | None:
         return None
 
 
-def default_gate(monitor: Any, policy: GatePolicy | None) -> QualityGate:
+def default_gate(monitor: Any, policy: GatePolicy | Mapping[str, Any] | None) -> QualityGate:
     """A gate whose load budget allows as many retries as the policy does (per call)."""
     return QualityGate(monitor=monitor, policy=policy)
 
@@ -384,14 +385,18 @@ class GateRunner:
         """Apply a reviewer's decision on an escalated draft."""
         review: dict[str, Any] = {"decision": decision.type, "reviewer": decision.reviewer}
         if decision.type == "approve":
-            return self._deliver(p, result, text=None, review=review, decision=decision)
+            approved = _reviewed(result, decision)
+            return self._deliver(p, approved, text=None, review=review, decision=decision)
         if decision.type == "edit":
             review["original_draft"] = message_text(p.draft)
             # The draft's claims do not describe the reviewer's text: grade the text itself
             # (for information; the reviewer's decision stands).
-            edited = self._regrade(p, decision.text or "")
+            edited = _reviewed(self._regrade(p, decision.text or ""), decision)
             return self._deliver(p, edited, text=decision.text, review=review, decision=decision)
-        return self._retry(p, result, decision.message or "", decision=decision)
+        rejected = result.model_copy(
+            update={"metadata": reviewed_metadata(result.metadata, decision)}
+        )
+        return self._retry(p, rejected, decision.message or "", decision=decision)
 
     def _regrade(self, p: Prepared, text: str) -> FilteredOutput | RejectedOutput:
         try:
@@ -535,17 +540,23 @@ class GateRunner:
                 config=current_config(),
                 floor=record.get("floor"),
             )
-            decision = step.decision.type if step.decision is not None else None
             events = delivery_events(
                 record,
                 step.result,
                 text=message_text(final),
-                decision=decision or step.result.metadata.decision,
+                decision=step.result.metadata.decision,
                 check=check,
                 show_held=step.decision is None,
                 check_alone=alone,
             )
         write_events(events)
+
+
+def _reviewed(
+    result: FilteredOutput | RejectedOutput, decision: HumanDecision
+) -> FilteredOutput | RejectedOutput:
+    """``result`` with the reviewer's decision in its metadata (``approved``, ...)."""
+    return result.model_copy(update={"metadata": reviewed_metadata(result.metadata, decision)})
 
 
 def _record(p: Prepared) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -124,7 +124,7 @@ class QualityGateCallbackHandler(BaseCallbackHandler):
         *,
         gate: QualityGate | None = None,
         monitor: Any = None,
-        policy: GatePolicy | None = None,
+        policy: GatePolicy | Mapping[str, Any] | None = None,
         evidence: Any = None,
         annotate: bool = True,
         max_checks: int = 1000,

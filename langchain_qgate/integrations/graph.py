@@ -24,6 +24,7 @@ escalation resumes with ``Command(resume=HumanDecision(...))`` -- in another pro
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal, NotRequired
 
 from langchain_core.messages import AIMessage, AnyMessage
@@ -138,7 +139,7 @@ def _runner(
     *,
     gate: QualityGate | None = None,
     monitor: Any = None,
-    policy: GatePolicy | None = None,
+    policy: GatePolicy | Mapping[str, Any] | None = None,
     evidence: Any = None,
     evidence_fn: EvidenceFn | None = None,
     evidence_key: str | None = "evidence",
@@ -189,7 +190,7 @@ def make_quality_gate_node(
     *,
     gate: QualityGate | None = None,
     monitor: Any = None,
-    policy: GatePolicy | None = None,
+    policy: GatePolicy | Mapping[str, Any] | None = None,
     evidence: Any = None,
     evidence_fn: EvidenceFn | None = None,
     evidence_key: str | None = "evidence",

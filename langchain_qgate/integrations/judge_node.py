@@ -13,6 +13,7 @@ import operator
 from collections.abc import Callable, Mapping
 from typing import Annotated, Any, TypedDict
 
+from langchain_core.runnables import RunnableLambda
 from pydantic import BaseModel, ConfigDict
 
 from langchain_qgate.errors import InvalidInputError
@@ -24,7 +25,7 @@ from langchain_qgate.judge import (
     JudgeLayer,
 )
 
-__all__ = ["JudgeRejection", "JudgeState", "judge_node"]
+__all__ = ["JudgeNode", "JudgeRejection", "JudgeState", "judge_node"]
 
 logger = logging.getLogger(__name__)
 
@@ -59,6 +60,21 @@ class JudgeState(TypedDict, total=False):
     rejections: Annotated[list[JudgeRejection], operator.add]
 
 
+class JudgeNode(RunnableLambda[Any, dict[str, Any]]):
+    """The node :func:`judge_node` builds: a runnable that ``StateGraph.add_node`` takes for
+    any state schema (it type-checks under ``mypy --strict`` with ``StateGraph(YourState)``),
+    and still a plain function of the state (``node(state)`` returns the update).
+    """
+
+    def __init__(self, func: Callable[[Mapping[str, Any]], dict[str, Any]]) -> None:
+        super().__init__(func, name="judge_node")
+        self._judge = func
+
+    def __call__(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        """The node's update for ``state`` (the same as ``invoke``, without a run)."""
+        return self._judge(state)
+
+
 def judge_node(
     judge: JudgeLayer | IdSource | None = None,
     *,
@@ -66,7 +82,7 @@ def judge_node(
     accepted_key: str = "accepted",
     rejections_key: str = "rejections",
     valid_ids: Callable[[Mapping[str, Any]], IdSource] | None = None,
-) -> Callable[[Mapping[str, Any]], dict[str, Any]]:
+) -> JudgeNode:
     """Build a node that filters the list of agent results in state.
 
     The node reads ``state[results_key]``, judges every result (see
@@ -85,7 +101,8 @@ def judge_node(
             graph retrieved); takes precedence over the judge's memory.
 
     Returns:
-        A function usable as a LangGraph node (``graph.add_node("judge", node)``).
+        A :class:`JudgeNode` for ``graph.add_node("judge", node)`` (a runnable, callable as
+        ``node(state)`` too).
 
     Raises:
         InvalidInputError: If neither ``judge`` nor ``valid_ids`` is given, or two keys clash.
@@ -131,7 +148,7 @@ def judge_node(
             rejections.append(rejection)
         return {accepted_key: accepted, rejections_key: rejections}
 
-    return node
+    return JudgeNode(node)
 
 
 def _name(result: Any) -> str | None:

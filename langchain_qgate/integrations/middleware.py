@@ -23,7 +23,7 @@ after it writes them.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, NotRequired, get_args
 
 from langchain.agents.middleware.types import (
@@ -85,7 +85,10 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
             and ``policy`` when omitted.
         monitor: Hallucination monitor for the default gate (the bundled model when omitted;
             loaded lazily on the first check).
-        policy: Gate policy for the default gate (thresholds, retry budget, exhaustion policy).
+        policy: Gate policy for the default gate (thresholds, retry budget, exhaustion policy):
+            a :class:`~langchain_qgate.gate.GatePolicy` or a mapping of its fields
+            (``{"max_retries": 1}``, ``{"profile": "strict"}``); an invalid mapping raises
+            :class:`~langchain_qgate.errors.InvalidInputError`.
         evidence: Static evidence checked alongside the harvested tool results.
         evidence_fn: ``evidence_fn(state) -> evidence`` for evidence kept elsewhere in state.
         annotate: Deliver the annotated rendering (citation markers) instead of the raw text.
@@ -137,7 +140,7 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
         *,
         gate: QualityGate | None = None,
         monitor: HallucinationMonitor | None = None,
-        policy: GatePolicy | None = None,
+        policy: GatePolicy | Mapping[str, Any] | None = None,
         evidence: Any = None,
         evidence_fn: EvidenceFn | None = None,
         annotate: bool = False,

@@ -48,6 +48,7 @@ from langchain_core.runnables import (
     RunnableSequence,
     ensure_config,
 )
+from langchain_core.runnables.base import RunnableLike, coerce_to_runnable
 from langchain_core.runnables.config import merge_configs
 from tenacity import (
     AsyncRetrying,
@@ -77,7 +78,7 @@ from langchain_qgate.integrations._harvest import (
     message_text,
     question_from_input,
 )
-from langchain_qgate.integrations._review import HumanDecision, parse_decision
+from langchain_qgate.integrations._review import HumanDecision, parse_decision, reviewed_metadata
 from langchain_qgate.integrations._sentences import (
     QGateStreamEvent,
     SentenceStream,
@@ -232,6 +233,27 @@ def _as_ai(draft: Any) -> AIMessage:
     return AIMessage(content=draft if isinstance(draft, str) else message_text(draft))
 
 
+_NO_REVIEWER = (
+    "on_exhausted='escalate' hands the answer to a human, but with_quality_gate runs outside a "
+    "LangGraph graph, where interrupt() cannot pause the run: pass on_escalate= (a function "
+    "that asks a reviewer and returns 'approve' or a HumanDecision), gate the model inside a "
+    "graph with a checkpointer (QualityGateMiddleware in create_agent, or add_quality_gate), or "
+    "set GatePolicy(on_exhausted='pass_with_warning') or on_exhausted='raise'"
+)
+
+
+def _as_runnable(runnable: RunnableLike[Any, Any]) -> Runnable[Any, Any]:
+    """``runnable`` coerced the way LCEL does (a function -> ``RunnableLambda``, a dict of
+    runnables -> ``RunnableParallel``); anything else is an :class:`InvalidInputError`."""
+    try:
+        return coerce_to_runnable(runnable)
+    except TypeError as exc:
+        raise InvalidInputError(
+            "runnable",
+            f"expected a Runnable, a callable or a dict of them, got {type(runnable).__name__}",
+        ) from exc
+
+
 class QualityGateRunnable(Runnable[Any, Any]):
     """A runnable whose output passes the quality gate (see :func:`with_quality_gate`).
 
@@ -242,7 +264,7 @@ class QualityGateRunnable(Runnable[Any, Any]):
 
     def __init__(
         self,
-        bound: Runnable[Any, Any],
+        bound: RunnableLike[Any, Any],
         *,
         gate: QualityGate,
         evidence: list[EvidenceItem],
@@ -260,6 +282,7 @@ class QualityGateRunnable(Runnable[Any, Any]):
         self.stream_mode = stream
         self.min_support = min_support
         self.stop_early = stop_early
+        bound = _as_runnable(bound)
         self.bound = bound
         self.gate = gate
         self.evidence = evidence
@@ -317,17 +340,22 @@ class QualityGateRunnable(Runnable[Any, Any]):
         answer = self.on_escalate(decision.escalation) if self.on_escalate is not None else None
         if answer is not None:
             human = parse_decision(answer, argument="on_escalate")
-            if human.type == "approve":
-                return self._deliver(output, decision)
-            if human.type == "edit":
+            if human.type in ("approve", "edit"):
+                reviewed = decision.model_copy(
+                    update={"metadata": reviewed_metadata(decision.metadata, human)}
+                )
+                if human.type == "approve":
+                    return self._deliver(output, reviewed)
                 text = human.text or ""
                 edited = (
                     output.model_copy(update={"content": text})
                     if isinstance(output, AIMessage)
                     else text
                 )
-                return self._deliver(edited, decision)
+                return self._deliver(edited, reviewed)
         reasons = [decision.escalation.reason, *decision.guidance.issues]
+        if self.on_escalate is None:
+            reasons.append(_NO_REVIEWER)
         raise QualityGateRejected(reasons, payload=decision)
 
     # -- the loop ---------------------------------------------------------------------------
@@ -501,10 +529,9 @@ class QualityGateRunnable(Runnable[Any, Any]):
         if isinstance(decision, RejectedOutput):
             events = rejection_events(record, decision, review=False)
             try:
-                self._settle(input, loop, output, draft, decision)
+                result = self._settle(input, loop, output, draft, decision)
             except _RetryWithGuidance:
                 return events, False
-            result = output
         else:
             events = []
             result = self._resolve(output, decision)
@@ -512,7 +539,7 @@ class QualityGateRunnable(Runnable[Any, Any]):
             record,
             decision,
             text=message_text(result) if not isinstance(result, str) else result,
-            decision=decision.metadata.decision,
+            decision=_decided(result, decision),
             check=stream.check,
             show_held=isinstance(decision, FilteredOutput),
             check_alone=stream.check_alone,
@@ -678,12 +705,24 @@ class QualityGateRunnable(Runnable[Any, Any]):
                 return
 
 
+def _decided(result: Any, decision: FilteredOutput | RejectedOutput) -> str:
+    """The decision as delivered: a reviewer's (``approved``, ``edited``) when the result
+    carries it in its metadata, else the gate's."""
+    if isinstance(result, (FilteredOutput, RejectedOutput)):
+        return result.metadata.decision
+    if isinstance(result, AIMessage):
+        meta = result.response_metadata.get("qgate")
+        if isinstance(meta, dict) and isinstance(meta.get("decision"), str):
+            return str(meta["decision"])
+    return decision.metadata.decision
+
+
 def with_quality_gate(
-    runnable: Runnable[Any, Any],
+    runnable: RunnableLike[Any, Any],
     *,
     evidence: Any = None,
     evidence_fn: Callable[[Any], Any] | None = None,
-    policy: GatePolicy | None = None,
+    policy: GatePolicy | Mapping[str, Any] | None = None,
     gate: QualityGate | None = None,
     monitor: Any = None,
     wait: float | wait_base = 0.0,
@@ -698,7 +737,9 @@ def with_quality_gate(
     """Wrap ``runnable`` so its output passes the quality gate, retrying with guidance.
 
     Args:
-        runnable: The chain or model to gate (its output: a message or a string).
+        runnable: The chain or model to gate (its output: a message or a string); a plain
+            function or a dict of runnables is coerced as LCEL does (``RunnableLambda``,
+            ``RunnableParallel``).
         evidence: Static evidence for every call.
         evidence_fn: ``evidence_fn(input) -> evidence`` (for example ``lambda x: x["context"]``).
         policy: Gate policy (thresholds, retry budget, exhaustion policy).
@@ -728,9 +769,14 @@ def with_quality_gate(
         The gated runnable.
 
     Raises:
-        ValueError: On contradictory arguments, a negative ``wait``, or a runnable whose
+        ValueError: On contradictory arguments, a negative ``wait``, a ``runnable`` that is
+            not a runnable, callable or dict (:class:`InvalidInputError`), or a runnable whose
             guidance would have nowhere to go (no chat model step, and a dict input without
             ``messages`` or ``guidance_key``).
+
+    Under ``on_exhausted="escalate"`` (the default) there is no graph to pause here: without
+    ``on_escalate`` a spent budget raises :class:`QualityGateRejected`, whose message says so
+    and what to set instead.
 
     A chain with a chat model step (``prompt | model``) is gated at the chat-model level: on a
     retry the model gets the prompt's messages, its rejected draft and a user turn with the

@@ -463,7 +463,7 @@ class QualityGateStreamer:
         *,
         gate: QualityGate | None = None,
         monitor: Any = None,
-        policy: GatePolicy | None = None,
+        policy: GatePolicy | Mapping[str, Any] | None = None,
         evidence: Any = None,
         evidence_fn: EvidenceFn | None = None,
         evidence_key: str | None = "evidence",

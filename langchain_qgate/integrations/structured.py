@@ -50,6 +50,7 @@ from langchain_qgate.integrations._review import (
     EscalationRequest,
     ask_human,
     require_checkpointer,
+    reviewed_metadata,
 )
 from langchain_qgate.integrations._step import current_config
 from langchain_qgate.judge import CitationJudge, IdSource, resolve_ids
@@ -255,7 +256,7 @@ class StructuredCitationMiddleware(AgentMiddleware[AgentState[ResponseT], Contex
                     "resume", f"the edited answer is not a valid {type(structured).__name__}: {exc}"
                 ) from exc
         if ai is not None:
-            meta = rejected.metadata.model_copy(
+            meta = reviewed_metadata(rejected.metadata, human).model_copy(
                 update={"warning": f"approved by a reviewer ({human.type})"}
             )
             update["messages"] = [_with_metadata(ai, meta)]

@@ -75,13 +75,13 @@ def test_demo_shows_rejection_guidance_correction_and_escalation(capsys):
     out = capsys.readouterr().out
     _first, second = DEMO_SCRIPT.values()
     assert "contradicted: the evidence says €48.2 million" in out
-    assert "REJECT -> retry with guidance" in out
+    assert "retry (rejected; the model answers again with guidance)" in out
     assert "guidance sent back to the model" in out
-    assert "PASS   grounding" in out
+    assert "[gate]   pass   grounding" in out
     assert "Sources:" in out
-    assert "REJECT -> budget spent, escalate to a human" in out
+    assert "escalate (rejected; retry budget spent, a human decides)" in out
     assert "interrupt()" in out
-    assert "decision applied: edit" in out
+    assert "decision applied: edited by support-lead" in out
     assert out.count("Audit:") == 2
     assert HUMAN_EDIT.split(";")[0] in out.replace("\n    ", " ")
     assert second[0].split(".")[0] in out

@@ -26,8 +26,8 @@ EXAMPLES = REPO / "examples"
 
 EXPECTED: dict[str, list[Expected]] = {
     "check_answer.py": [
-        "GROUNDED",
-        "FABRICATED",
+        "grounded",
+        "fabricated",
         said("€48.2 million", "€52.7 million"),
         "-> retry",
         "Your previous answer did not pass the fact check",
@@ -50,7 +50,7 @@ EXPECTED: dict[str, list[Expected]] = {
         said("14", "20"),
         "retries used: 1",
         "resumed; final answer: The Kestrel P3 runs for 14 hours on one charge.",
-        "metadata: pass",
+        "metadata: edited",  # the reviewer edited the answer (issue 25, item 3)
     ],
     "calibration_fit.py": [
         "held-out claims: 20",
@@ -161,11 +161,11 @@ def test_cli_check_prints_the_per_claim_report_and_the_decision(tmp_path):
     answer.write_text("The Kestrel P3 comes with a 36-month warranty.", encoding="utf-8")
     docs = sorted(str(p) for p in (EXAMPLES / "docs").glob("*.md"))
     out = _run(
-        ["-m", "langchain_qgate.cli", "check", "--evidence", *docs, "--answer", str(answer)], code=2
-    )  # exit 2: rejected
-    assert "FABRICATED" in out
+        ["-m", "langchain_qgate.cli", "check", "--evidence", *docs, "--answer", str(answer)], code=1
+    )  # exit 1: rejected
+    assert " fabricated " in out
     assert said("24", "36").search(out)
-    assert "Gate decision: REJECT" in out
+    assert "Gate decision: retry (rejected" in out
 
 
 def _readme_fragments() -> list[str]:
@@ -196,21 +196,21 @@ def test_cli_check_gives_the_same_report_on_both_embedding_backends(tmp_path):
     )
     docs = sorted(str(p) for p in (EXAMPLES / "docs").glob("*.md"))
     base = ["-m", "langchain_qgate.cli", "check", "--evidence", *docs, "--answer", str(answer)]
-    reports = [_run([*base, "--json", "--backend", b], code=2) for b in ("onnx", "torch")]
+    reports = [_run([*base, "--json", "--backend", b], code=1) for b in ("onnx", "torch")]
     onnx, torch_ = (json.loads(r)["report"] for r in reports)
     assert [v["grade"] for v in onnx["verdicts"]] == ["grounded", "fabricated"]
     assert [v["grade"] for v in torch_["verdicts"]] == ["grounded", "fabricated"]
     assert onnx["score"] == pytest.approx(torch_["score"], abs=1e-5)
 
 
-def test_item3_readme_cli_example_runs_and_exits_2_on_its_rejected_answer():
+def test_item3_readme_cli_example_runs_and_exits_1_on_its_rejected_answer():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     (line,) = [
         ln for ln in readme.splitlines() if ln.startswith("qgate check --evidence examples/check")
     ]
     args = line.split()[1:]
-    out = _run(["-m", "langchain_qgate.cli", *args], code=2)
-    assert "Gate decision: REJECT" in out
+    out = _run(["-m", "langchain_qgate.cli", *args], code=1)
+    assert "Gate decision: retry (rejected" in out
     assert said("12%", "15%").search(out)
 
 

@@ -30,7 +30,7 @@ NOTEBOOKS = REPO / "notebooks"
 
 EXPECTED: dict[str, list[Expected]] = {
     "01_quickstart.ipynb": [
-        "FABRICATED",
+        "fabricated factual",
         said("€48.2 million", "€52.7 million"),
         "Your previous answer did not pass the fact check",
         "pass\n",
@@ -42,7 +42,7 @@ EXPECTED: dict[str, list[Expected]] = {
         "removed the rejected draft",
         "[model] ai: In fiscal year 2024, Nordlicht Robotics reported revenue of €48.2 million",
         re.compile(r"pass 0\.\d+ retries used: 1"),
-        "[(1, 'retry', None), (2, 'escalate', 'edit'), (3, 'pass', 'edit')]",
+        "[(1, 'retry', None), (2, 'escalate', 'edit'), (3, 'edited', 'edit')]",
         "Retry budget spent",
         "last message while paused: [Held for review]",
         "Every Nordlicht robot, including the Kestrel P3, comes with a 24-month warranty.",
@@ -57,8 +57,8 @@ EXPECTED: dict[str, list[Expected]] = {
         "rejected draft: The Kestrel P3 runs for 20 hours on one charge.",
         said("14", "20"),
         "The Kestrel P3 runs for 14 hours on one charge and recharges in 90 minutes.",
-        re.compile(r"pass (0\.\d+|1\.0)"),
-        "[(1, 'retry', None), (2, 'escalate', 'edit'), (3, 'pass', 'edit')]",
+        re.compile(r"edited (0\.\d+|1\.0)"),  # a reviewer's edit (issue 25, item 3)
+        "[(1, 'retry', None), (2, 'escalate', 'edit'), (3, 'edited', 'edit')]",
     ],
     "04_calibration.ipynb": [
         "20 fit / 20 held out",

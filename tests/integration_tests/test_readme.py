@@ -26,8 +26,8 @@ PROGRAMS = re.findall(r"```python\n(.*?)```", README, flags=re.DOTALL)
 # What each program must print, keyed by a line that identifies it.
 EXPECTED: dict[str, list[str]] = {
     'DOCS = Path("examples/docs")': [
-        "GROUNDED ",
-        "FABRICATED",
+        "grounded ",
+        "fabricated",
         "the evidence says €48.2 million, not €52.7 million",
         "-> retry",
         "Your previous answer did not pass the fact check",
@@ -60,7 +60,7 @@ EXPECTED: dict[str, list[str]] = {
     ],
     "QualityGateCallbackHandler()": [
         "How many robots did Nordlicht ship in 2024? -> failed",
-        "FABRICATED Nordlicht shipped 1,500 robots in 2024.",
+        "fabricated Nordlicht shipped 1,500 robots in 2024.",
         "the evidence says 1,150, not 1,500",
     ],
 }

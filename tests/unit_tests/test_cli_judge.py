@@ -1,21 +1,18 @@
-"""``qgate judge``: verdicts printed per object, exit status 0 / 1 / 2."""
+"""``qgate judge``: verdicts printed per object, exit status 0 / 1 / 2 (through ``main``)."""
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
 import pytest
 
-from langchain_qgate.cli.judge import judge_file, register
+from langchain_qgate.cli import main
+from langchain_qgate.cli.judge import judge_file
 
 
 def run(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="qgate")
-    register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return int(args.func(args))
+    return main(argv)
 
 
 @pytest.fixture
@@ -43,8 +40,8 @@ def test_judge_prints_verdicts_and_exits_1_when_any_is_rejected(
     rpath, ipath = files
     assert run(["judge", str(rpath), "--ids", str(ipath)]) == 1
     assert capsys.readouterr().out.splitlines() == [
-        "PASS #0 'infra'",
-        "REJECT #1 'net': hypothesis 0 ('Loss') cites unknown signal id 's9'; "
+        "pass #0 'infra'",
+        "rejected #1 'net': hypothesis 0 ('Loss') cites unknown signal id 's9'; "
         "valid ids: ['s1', 's2']",
         "1 passed, 1 rejected",
     ]
@@ -78,5 +75,6 @@ def test_judge_generic_citations_path(tmp_path: Path) -> None:
 def test_judge_exits_2_on_unreadable_input(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert run(["judge", str(tmp_path / "missing.json"), "--ids", str(tmp_path / "x")]) == 2
-    assert "qgate judge:" in capsys.readouterr().err
+    missing = tmp_path / "missing.json"
+    assert run(["judge", str(missing), "--ids", str(tmp_path / "x")]) == 2
+    assert capsys.readouterr().err.startswith(f"qgate judge: error: cannot read {missing}: ")

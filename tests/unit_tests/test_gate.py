@@ -523,7 +523,9 @@ async def test_afilter_output_raises_under_raise_policy() -> None:
 def test_format_decision_shows_decision_figures_and_guidance() -> None:
     out = format_decision(_rejection())
     lines = out.splitlines()
-    assert lines[0] == "Gate decision: REJECT (retry)   [profile default]"
+    assert lines[0] == (
+        "Gate decision: retry (rejected; the model answers again with guidance)   [profile default]"
+    )
     assert lines[1] == "  grounding    0.20 (threshold 0.60)"
     assert "  retries      1 of 3 used" in lines
     assert "Guidance for the model:" in lines
@@ -532,7 +534,7 @@ def test_format_decision_shows_decision_figures_and_guidance() -> None:
 
 def test_format_decision_for_a_pass_has_no_guidance() -> None:
     out = format_decision(NoiseGate().filter_output(TEXT, GOOD, conf(0.9)))
-    assert out.startswith("Gate decision: PASS")
+    assert out.startswith("Gate decision: pass")
     assert "Guidance" not in out
 
 

@@ -1,6 +1,6 @@
 """Hostile, huge and malformed input (issue 15): one regression test group per item.
 
-1. linear-time regexes on long tokens      5. CLI: one line on stderr, exit 1, ``--debug``
+1. linear-time regexes on long tokens      5. CLI: one line on stderr, exit 2, ``--debug``
 2. 309-digit integers                      6. several store wrappers over one store
 3. lone surrogates                         7. escalation without a checkpointer
 4. config overrides, counters, logprobs, evidence shapes
@@ -331,17 +331,17 @@ JSONL = ["--answer", "a", "--evidence", "e.jsonl"]
         ({}, ["--answer", "-", "--evidence", "-"], b"Acme.", "not both"),
     ],
 )  # fmt: skip
-def test_cli_bad_input_exits_1_with_one_line(
+def test_cli_bad_input_exits_2_with_one_line(
     files, argv, stdin, message, tmp_path, monkeypatch, capsys, hashing_cli
 ) -> None:
     monkeypatch.chdir(tmp_path)
     for name, data in files.items():
         (tmp_path / name).write_bytes(data)
     code, out, err = _cli(["check", *argv], capsys, monkeypatch, stdin)
-    assert code == 1
+    assert code == 2
     assert out == ""
     assert err.count("\n") == 1
-    assert err.startswith("qgate: error: ")
+    assert err.startswith("qgate check: error: ")
     assert message in err
     assert "Traceback" not in err
 
@@ -351,15 +351,15 @@ def test_cli_bad_input_exits_1_with_one_line(
     [b'{"id": 1}\n', b"[1]\n", b"\xff\xfe", b'{"id": 1, "context": "c", "response": "r", '
      b'"label": ' + b"1" * 5000 + b"}\n"],
 )  # fmt: skip
-def test_cli_malformed_bench_jsonl_exits_1_with_one_line(
+def test_cli_malformed_bench_jsonl_exits_2_with_one_line_naming_the_file(
     content, tmp_path, monkeypatch, capsys, hashing_cli
 ) -> None:
     data = tmp_path / "rows.jsonl"
     data.write_bytes(content)
     code, _, err = _cli(["bench", "detection", "--data", str(data), "--quiet"], capsys, monkeypatch)
-    assert code == 1
+    assert code == 2
     assert err.count("\n") == 1
-    assert err.startswith("qgate: error: ")
+    assert err.startswith(f"qgate bench detection: error: invalid {data}: ")
 
 
 def test_cli_309_digit_number_is_checked(tmp_path, monkeypatch, capsys, hashing_cli) -> None:

@@ -270,7 +270,10 @@ def test_resume_with_approval_delivers_the_draft(monitor, decision):
     final = result["messages"][-1]
     assert final.content == BAD
     assert final.response_metadata["qgate_review"]["decision"] == "approve"
-    assert final.response_metadata["qgate"]["decision"] == "escalate"
+    meta = final.response_metadata["qgate"]
+    assert (meta["decision"], meta["passed"]) == ("approved", True)
+    assert meta["reason"] == "approved by a human reviewer after escalation"
+    assert meta["failed_dimensions"] == ["grounding"]  # the gate's own findings stay
 
 
 def test_resume_with_an_edit_delivers_the_reviewers_text(monitor):
@@ -282,6 +285,9 @@ def test_resume_with_an_edit_delivers_the_reviewers_text(monitor):
     assert final.content == GOOD
     review = final.response_metadata["qgate_review"]
     assert review == {"decision": "edit", "reviewer": "ana", "original_draft": BAD}
+    assert final.response_metadata["qgate"]["reason"].startswith(
+        "edited by a human reviewer (ana) after escalation"
+    )
     assert "__interrupt__" not in result
 
 
@@ -414,7 +420,9 @@ def test_edit_is_graded_for_the_record_and_the_escalated_draft_is_audited(monito
     agent.invoke({"messages": [("user", QUESTION)]}, _cfg())
     result = agent.invoke(Command(resume={"type": "edit", "text": GOOD}), _cfg())
     meta = result["messages"][-1].response_metadata
-    assert meta["qgate"]["decision"] == "pass"  # the reviewer's text, not the draft
+    assert meta["qgate"]["decision"] == "edited"  # the reviewer's text, not the draft
+    assert meta["qgate"]["passed"] is True
+    assert meta["qgate"]["failed_dimensions"] == []  # the reviewer's text passes on its own
     assert next(c["text"] for c in meta["qgate"]["claims"]).startswith("In fiscal year 2024")
     drafts = meta["qgate_rejected_drafts"]
     assert [d["draft"] for d in drafts] == [BAD, BAD]

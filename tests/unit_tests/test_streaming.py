@@ -239,7 +239,7 @@ def test_escalation_retracts_what_was_shown_and_resumes_with_done(monitor):
     assert state["messages"][-1].response_metadata["qgate_status"] == "held_for_review"
     resumed, state = _run(agent, thread="esc", payload=Command(resume={"type": "approve"}))
     assert _types(resumed) == ["qgate.done"]
-    assert resumed[0]["decision"] == "approve"
+    assert resumed[0]["decision"] == "approved"
     assert resumed[0]["text"] == STREAM_BAD
 
 

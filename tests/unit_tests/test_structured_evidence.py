@@ -291,5 +291,5 @@ def test_cli_reads_json_evidence_files(tmp_path: Path, capsys, monkeypatch) -> N
     assert "`listing.hours.Tuesday` says 11:00-21:00, not 10 pm" in out
     broken = tmp_path / "broken.json"
     broken.write_text("{not json", encoding="utf-8")
-    assert cli.main(["check", "--evidence", str(broken), "--answer", str(answer)]) == 1
-    assert "not valid JSON" in capsys.readouterr().err
+    assert cli.main(["check", "--evidence", str(broken), "--answer", str(answer)]) == 2
+    assert f"qgate check: error: {broken}: not valid JSON" in capsys.readouterr().err
