@@ -68,7 +68,7 @@ class GateAttempt(BaseModel):
         attempt: 1 for the first draft.
         draft: The draft's text.
         outcome: The gate's decision on it (``retry``, ``escalate``, ``pass``,
-            ``pass_with_warning``, ...).
+            ``pass_with_warning``, ...; ``approved`` / ``edited`` after a reviewer).
         human_decision: The reviewer's decision (``approve`` / ``edit`` / ``reject``) on this
             attempt's escalation, or, on the delivered answer, the decision that produced it
             (``edit``: the reviewer's text, graded for the record); else ``None``.

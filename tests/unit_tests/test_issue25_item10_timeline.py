@@ -89,7 +89,7 @@ def test_item10_timeline_of_an_escalated_turn_edited_by_a_human(monitor):
     assert _summary(attempts) == [
         (1, "retry", None, [("fabricated", True), ("fabricated", False)]),
         (2, "escalate", "edit", [("fabricated", True), ("fabricated", False)]),
-        (3, "pass", "edit", [("grounded", False), ("grounded", False)]),
+        (3, "edited", "edit", [("grounded", False), ("grounded", False)]),
     ]
     # without the interrupt's request the escalated draft's grading is unknown, not invented
     bare = attempt_timeline(final)
