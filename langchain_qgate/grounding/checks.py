@@ -21,9 +21,12 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
 from typing import Literal
+
+from langchain_qgate.grounding._bignum import exact_matches, exact_value
 
 __all__ = [
     "Quantity",
@@ -69,6 +72,8 @@ class Quantity:
         hedged: Written as an approximation or bound ("about 500", "more than 20").
         reference: The number of a part of a text ("step 4", "section 3.2"): it names a
             place, so it can be found in evidence but never disagrees with another value.
+        exact: The exact value of a number past a float (over 1.8e308; ``value`` is then
+            ``inf``), compared instead of ``value``; None for every other number.
     """
 
     kind: QuantityKind
@@ -82,6 +87,7 @@ class Quantity:
     alt: float | None = None
     hedged: bool = False
     reference: bool = False
+    exact: Decimal | None = None
 
     def values(self) -> tuple[float, ...]:
         """The value and its alternative reading, if any."""
@@ -327,8 +333,13 @@ def extract_quantities(text: str) -> list[Quantity]:
         if len(scale_word) == 1 and m.start("scale") != m.end("num"):
             scale_word = ""
         scale = _SCALES.get(scale_word, 1.0)
+        exact = None
         if not math.isfinite(value * scale):
-            continue  # over 1e308 ("1" followed by 309 digits): no float can compare it
+            # Over 1.8e308 ("1" followed by 309 digits): inf, with the exact value beside it.
+            exact = None if is_word else exact_value(digits, scale)
+            if exact is None:
+                continue
+            alt = None
         end = m.end("scale") if scale_word else m.end("num")
         start = m.start("num")
         currency = ""
@@ -382,6 +393,7 @@ def extract_quantities(text: str) -> list[Quantity]:
                 currency,
                 alt=alt * scale if alt is not None else None,
                 hedged=hedged,
+                exact=exact,
             )
         )
     for m in _ORDINAL_WORD.finditer(text):
@@ -448,6 +460,8 @@ def quantities_match(claim: Quantity, evidence: Quantity) -> bool:
     if not comparable(claim, evidence):
         return False
     digits = min(claim.precision, evidence.precision)
+    if claim.exact is not None or evidence.exact is not None:
+        return exact_matches(claim.exact, evidence.exact, digits)  # past a float: exactly
     return any(
         a == b or _round_sig(a, digits) == _round_sig(b, digits)
         for a in claim.values()

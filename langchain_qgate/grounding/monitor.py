@@ -290,7 +290,12 @@ class HallucinationMonitor:
         verdicts: list[VerifierVerdict],
         question: str | None,
     ) -> GroundingReport:
-        base = {"evidence_count": len(index), "question": question, "model_name": self.model_name}
+        base = {
+            "evidence_count": len(index),
+            "question": question,
+            "model_name": self.model_name,
+            "notes": list(index.notes),
+        }
         verdicts = apply_field_decisions(items, verdicts, index)  # structured evidence: fields
         if not claims:
             return GroundingReport(
