@@ -36,6 +36,7 @@ __all__ = [
     "Flattened",
     "flatten",
     "is_long",
+    "json_safe",
     "key_text",
     "scalar_text",
 ]
@@ -241,3 +242,59 @@ def flatten(data: Any, *, safe: Any) -> Flattened:
     walk = _Walk(safe)
     walk.walk(data, "", "", 0)
     return walk.out
+
+
+def json_safe(data: Any, *, safe: Any) -> tuple[Any, list[str]]:
+    """A copy of ``data`` that ``json.dumps`` always writes, within the same caps.
+
+    Tools hand the integrations artifacts of any shape; written as JSON text they become
+    structured evidence. ``json.dumps`` fails on cycles, keys that are not strings, integers
+    past 4,300 digits and deep nesting, and writes a shared structure once per path; this
+    copy keeps what ``flatten`` would read (keys as id segments, scalars as they read, at
+    most ``MAX_VALUES`` values, ``MAX_DEPTH`` levels, no cycle) and says what it left out.
+    """
+    cut = Flattened()
+    visited = 0
+    open_ids: set[int] = set()
+
+    def copy(value: Any, depth: int) -> Any:
+        nonlocal visited
+        if visited >= MAX_VALUES:
+            cut.note(f"more than {MAX_VALUES:,} values: the rest was not read")
+            return None
+        visited += 1
+        if not isinstance(value, Mapping | list | tuple):
+            if value is None or isinstance(value, bool | float):
+                return value
+            if isinstance(value, int) and abs(value).bit_length() <= _FAST_INT_BITS:
+                return int(value)
+            text = scalar_text(value)
+            if text is None and isinstance(value, int):
+                cut.note(f"an integer of more than {MAX_INT_DIGITS:,} digits was not read")
+            if text is None and not isinstance(value, int | str):
+                text = _object_text(value)
+            return text
+        if depth >= MAX_DEPTH:
+            cut.note(f"nested more than {MAX_DEPTH} levels: deeper values not read")
+            return None
+        if id(value) in open_ids:
+            cut.note("a value contains itself: the repeated part was not read again")
+            return None
+        open_ids.add(id(value))
+        try:
+            if isinstance(value, Mapping):
+                return {key_text(k, safe=safe): copy(v, depth + 1) for k, v in value.items()}
+            return [copy(v, depth + 1) for v in value[: max(0, MAX_VALUES - visited)]]
+        finally:
+            open_ids.discard(id(value))
+
+    return copy(data, 0), cut.cut
+
+
+def _object_text(value: Any) -> str | None:
+    """``str`` of another object (a date, a UUID, a Decimal), or None when it raises."""
+    try:
+        text = str(value)
+    except Exception:  # a user type's __str__ may raise anything: leave the value out
+        return None
+    return scalar_text(text)

@@ -28,19 +28,29 @@ import json
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from langchain_qgate._text import repair_text
 from langchain_qgate.errors import InvalidInputError
-from langchain_qgate.grounding._flatten import MAX_FIELDS, flatten, key_text
+from langchain_qgate.grounding._flatten import MAX_FIELDS, flatten, json_safe, key_text
 from langchain_qgate.grounding.segment import split_sentences
 from langchain_qgate.schemas import EvidenceChunk
 
-__all__ = ["FIELD_KEY", "FieldStatement", "StructuredSource", "field_info", "recognise"]
+__all__ = [
+    "CUT_KEY",
+    "FIELD_KEY",
+    "FieldStatement",
+    "StructuredSource",
+    "field_info",
+    "recognise",
+    "structured_text",
+]
 
 FIELD_KEY = "field"
 """Key of a field chunk's ``metadata`` holding ``{"path", "record", "value", "kind"}``."""
+CUT_KEY = "qgate_cut"
+"""Key of a ``Document``'s ``metadata`` saying what ``structured_text`` left unread."""
 
 _MAX_FIELDS = MAX_FIELDS  # statements per source; past this the rest is cut (and noted)
 _DOCUMENT_KEYS = frozenset({"id", "metadata", "type"})
@@ -293,7 +303,12 @@ def recognise(item: Any) -> StructuredSource | None:
         return recognise_text(item)
     if isinstance(item, Document):
         meta = dict(item.metadata or {})
-        return recognise_text(item.page_content, _name_from(meta, item.id), meta)
+        cut = meta.pop(CUT_KEY, None)
+        src = recognise_text(item.page_content, _name_from(meta, item.id), meta)
+        if src is not None and isinstance(cut, str) and cut:
+            parts = [*cut.split("; "), *(src.cut.split("; ") if src.cut else [])]
+            return replace(src, cut="; ".join(dict.fromkeys(parts)))  # each reason once
+        return src
     if isinstance(item, ToolMessage):
         meta = {"tool": item.name} if item.name else {}
         name = _key(item.name) if item.name else "tool"
@@ -313,6 +328,17 @@ def recognise(item: Any) -> StructuredSource | None:
     if isinstance(item, Mapping) and not _document_like(item):
         return _from_data(item, None, {})
     return None
+
+
+def structured_text(data: Any) -> tuple[str, str]:
+    """JSON text of a tool's structured output, whatever its shape, and what was left out.
+
+    ``json.dumps`` alone fails on cycles, odd keys, huge integers and deep nesting and
+    writes a shared structure once per path; the text holds what ``recognise`` would read
+    (grounding/_flatten.py). Put the second value under ``CUT_KEY`` in the metadata.
+    """
+    safe, cut = json_safe(data, safe=_ID_SAFE)
+    return json.dumps(safe, ensure_ascii=False), "; ".join(cut)
 
 
 def is_records(value: Any) -> bool:

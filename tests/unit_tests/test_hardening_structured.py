@@ -26,7 +26,8 @@ from langchain_qgate.grounding import HallucinationMonitor
 from langchain_qgate.grounding._flatten import LIST_ITEMS, MAX_DEPTH, MAX_FIELDS, MAX_VALUES
 from langchain_qgate.grounding.embeddings import HashingEmbedder
 from langchain_qgate.grounding.evidence import EvidenceIndex
-from langchain_qgate.grounding.structured import recognise
+from langchain_qgate.grounding.structured import CUT_KEY, recognise
+from langchain_qgate.integrations._harvest import tool_output_evidence
 from langchain_qgate.schemas import Grade
 
 REVENUE_EVIDENCE = "In fiscal year 2024, Nordlicht Robotics reported revenue of €48.2 million."
@@ -48,6 +49,13 @@ class SpyEmbedder(HashingEmbedder):
     def embed(self, texts: Any) -> Any:
         self.seen.extend(texts)
         return super().embed(texts)
+
+
+class BadKey:
+    """A key whose ``str`` raises."""
+
+    def __str__(self) -> str:
+        raise RuntimeError("boom")
 
 
 def _deep_json(levels: int) -> str:
@@ -210,6 +218,33 @@ def test_item4_self_referencing_dict_is_read_once_and_noted(m) -> None:
     assert report.verdicts[0].grade is Grade.GROUNDED
 
 
+def test_item4_shared_artifact_through_the_integrations_is_bounded_and_noted(m) -> None:
+    artifact = {"company": "Acme", "staff": 5, "tree": _shared(28)}
+    (doc,) = tool_output_evidence(ToolMessage(content="", artifact=artifact, tool_call_id="t"))
+    assert doc.page_content.count("null") < MAX_VALUES  # json.dumps wrote 2**28 of them
+    cut = f"more than {MAX_VALUES:,} values: the rest was not read"
+    assert doc.metadata[CUT_KEY] == cut
+    report = m.verify_grounding("Acme has 5 staff.", [doc])
+    assert report.notes == [f"evidence tool: {cut}"]
+    assert report.verdicts[0].grade is Grade.GROUNDED
+
+
+@pytest.mark.parametrize(
+    "artifact",
+    [
+        {"total": 5, "big": 10**5000, 10**5000: 1, "bad": {BadKey(): 2}},
+        {"total": 5, "loop": None},
+        {"total": 5, "deep": _deep_json(5)},
+    ],
+    ids=["odd-keys-and-huge-ints", "cycle", "json-in-a-string"],
+)
+def test_item4_item8_tool_artifact_json_text_reads_as_the_artifact(artifact) -> None:
+    if "loop" in artifact:
+        artifact["loop"] = artifact
+    (doc,) = tool_output_evidence(ToolMessage(content="", artifact=artifact, tool_call_id="t"))
+    assert _fields(doc) == _fields(artifact)
+
+
 # -- 5. long lists ---------------------------------------------------------------------------
 
 
@@ -299,11 +334,6 @@ def test_item7_the_same_huge_number_copied_is_not_contradicted(m) -> None:
 # -- 8. odd keys and cuts --------------------------------------------------------------------
 
 
-class BadKey:
-    def __str__(self) -> str:
-        raise RuntimeError("boom")
-
-
 def test_item8_key_whose_str_raises_is_named_by_its_type(m) -> None:
     assert _fields({BadKey(): 1, "b": 2}) == {"BadKey": "1", "b": "2"}
     report = m.verify_grounding("The b is 2.", [{BadKey(): 1, "b": 2}])
@@ -333,3 +363,17 @@ def test_item8_cli_prints_the_cut(tmp_path, monkeypatch, capsys) -> None:
     main(["check", "--answer", str(tmp_path / "a"), "--evidence", str(tmp_path / "orders.json")])
     out, _ = capsys.readouterr()
     assert f"note: evidence orders: more than {MAX_FIELDS:,} fields: the rest was not read" in out
+
+
+# -- the structured fuzz set (benchmarks/_hardening_structured.py), fixed seed, small -------
+
+
+def test_structured_fuzz_set_gives_no_foreign_error_and_no_contract_violation() -> None:
+    from benchmarks._hardening_structured import SHAPES, run_fuzz
+
+    result = run_fuzz(150, seed=26, scale=0.01, budget_s=60.0)
+    assert set(result["inputs_by_shape"]) == set(SHAPES)
+    assert result["foreign_errors"] == {}
+    assert result["contract_violations"] == []
+    assert result["verdicts"] + sum(result["documented_errors"].values()) == 150
+    assert result["over_budget"] == []  # a per-input budget of 60 s (10 s in the benchmark)
