@@ -412,13 +412,7 @@ def size_rows(rows: list[tuple[str, int]] | None = None) -> list[dict[str, Any]]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     for kind, size in rows or SIZE_ROWS:
         done = subprocess.run(
-            [
-                sys.executable,
-                str(ROOT / "benchmarks" / "bench_hardening.py"),
-                "--size-row",
-                kind,
-                str(size),
-            ],
+            [sys.executable, str(Path(__file__).resolve()), "--size-row", kind, str(size)],
             capture_output=True,
             text=True,
             env=env,
@@ -437,3 +431,38 @@ def size_rows(rows: list[tuple[str, int]] | None = None) -> list[dict[str, Any]]
         out.append(row)
         print(json.dumps(row), flush=True)
     return out
+
+
+OUT = ROOT / "benchmarks" / "results" / "hardening_structured.json"
+
+
+def run(structured: int, scale: float, sizes: bool, command: str) -> None:
+    """The ``--structured N`` and ``--sizes-table`` parts of ``bench_hardening.py``: print
+    and merge into ``benchmarks/results/hardening_structured.json``."""
+    import platform
+
+    result: dict[str, Any] = json.loads(OUT.read_text(encoding="utf-8")) if OUT.exists() else {}
+    result["machine"] = (
+        f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
+    if structured:
+        before = [round(x, 2) for x in os.getloadavg()]
+        fuzz = run_fuzz(structured, scale=scale, progress=lambda i: print("done", i, flush=True))
+        after = [round(x, 2) for x in os.getloadavg()]
+        result["fuzz"] = {"command": command, "load_average": [before, after], **fuzz}
+        print(json.dumps(result["fuzz"], indent=2, ensure_ascii=False))
+    if sizes:
+        before = [round(x, 2) for x in os.getloadavg()]
+        rows = size_rows()
+        after = [round(x, 2) for x in os.getloadavg()]
+        result["sizes"] = {"command": command, "load_average": [before, after], "rows": rows}
+    result["date"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":  # one size-table row in a fresh process: --size-row INPUT SIZE
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    print(json.dumps(size_row(sys.argv[2], int(sys.argv[3]))))

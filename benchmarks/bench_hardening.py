@@ -14,6 +14,10 @@
 
 Run: OMP_NUM_THREADS=2 python benchmarks/bench_hardening.py [--fuzz 3000] [--skip-linear]
 Writes benchmarks/results/hardening.json.
+
+Issue 26 (structured evidence, size): ``--structured 3000`` runs only the structured fuzz
+set and ``--sizes-table`` only the size table (benchmarks/_hardening_structured.py); they
+write benchmarks/results/hardening_structured.json.
 """
 
 from __future__ import annotations
@@ -205,7 +209,17 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=3, help="runs per linear-time figure")
     ap.add_argument("--sizes", default=",".join(map(str, SIZES)), help="answer sizes (chars)")
     ap.add_argument("--skip-linear", action="store_true")
+    ap.add_argument("--structured", type=int, default=0, help="structured fuzz inputs (only)")
+    ap.add_argument("--structured-scale", type=float, default=1.0, help="shrink its big shapes")
+    ap.add_argument("--sizes-table", action="store_true", help="the size table (only)")
     args = ap.parse_args()
+    if args.structured or args.sizes_table:
+        import _hardening_structured
+
+        command = f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '')} python "
+        command += f"benchmarks/bench_hardening.py {' '.join(sys.argv[1:])}"
+        _hardening_structured.run(args.structured, args.structured_scale, args.sizes_table, command)
+        return
     result: dict[str, Any] = {
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}",
