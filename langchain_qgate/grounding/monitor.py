@@ -249,6 +249,9 @@ class HallucinationMonitor:
         asked = question.strip() if question else ""
         q = asked if (asked and self.policy.verify_question) else None
         claims = self.extractor(text, question=q)
+        limit = self.policy.max_claims
+        if limit is not None and len(claims) > limit:  # the verifier's time grows per claim
+            raise InputTooLargeError("output", len(claims), limit, "claims")
         index = self.build_index(evidence)
         if not claims:
             return claims, index, []

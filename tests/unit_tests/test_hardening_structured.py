@@ -21,7 +21,8 @@ import pytest
 from langchain_core.messages import ToolMessage
 
 from langchain_qgate.cli import main
-from langchain_qgate.errors import InvalidInputError
+from langchain_qgate.config import GroundingPolicy
+from langchain_qgate.errors import InputTooLargeError, InvalidInputError
 from langchain_qgate.grounding import HallucinationMonitor
 from langchain_qgate.grounding._flatten import LIST_ITEMS, MAX_DEPTH, MAX_FIELDS, MAX_VALUES
 from langchain_qgate.grounding.embeddings import HashingEmbedder
@@ -377,3 +378,26 @@ def test_structured_fuzz_set_gives_no_foreign_error_and_no_contract_violation() 
     assert result["contract_violations"] == []
     assert result["verdicts"] + sum(result["documented_errors"].values()) == 150
     assert result["over_budget"] == []  # a per-input budget of 60 s (10 s in the benchmark)
+
+
+# -- 13. size: the claim cap -----------------------------------------------------------------
+
+
+def test_item13_answer_over_the_claim_cap_is_a_clear_error_before_any_model_runs() -> None:
+    spy = SpyEmbedder()
+    monitor = HallucinationMonitor(embedder=spy)
+    answer = "Acme Corp was founded in 2020 in Berlin. " * 2_001
+    with pytest.raises(InputTooLargeError, match="2,001 claims is over the limit of 2,000 claims"):
+        monitor.verify_grounding(answer, [REVENUE_EVIDENCE])
+    assert spy.seen == []  # nothing was embedded
+
+
+def test_item13_claim_cap_is_a_setting() -> None:
+    answer = "Acme Corp was founded in 2020 in Berlin. " * 30
+    capped = HallucinationMonitor(embedder=HashingEmbedder(), policy=GroundingPolicy(max_claims=20))
+    with pytest.raises(InvalidInputError, match="30 claims is over the limit of 20 claims"):
+        capped.verify_grounding(answer, [REVENUE_EVIDENCE])
+    free = HallucinationMonitor(embedder=HashingEmbedder(), policy=GroundingPolicy(max_claims=None))
+    assert len(free.verify_grounding(answer, [REVENUE_EVIDENCE]).verdicts) == 30
+    with pytest.raises(ValueError, match="max_claims must be None or >= 1"):
+        GroundingPolicy(max_claims=0)
