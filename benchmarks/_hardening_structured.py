@@ -93,7 +93,7 @@ class Record:
     employees: int
 
 
-def _noise(shape: str, rng: random.Random, scale: float) -> Any:
+def _noise(shape: str, rng: random.Random, scale: float, *, text: bool = False) -> Any:
     def n(lo: int, hi: int) -> int:
         return rng.randint(lo, max(lo, int(hi * scale)))
 
@@ -103,10 +103,13 @@ def _noise(shape: str, rng: random.Random, scale: float) -> Any:
             value = {"a": value} if rng.random() < 0.7 else [value]
         return value
     if shape == "wide":
-        return {f"k{i}": rng.choice([i, f"v{i}", None, [i]]) for i in range(n(100, 12_000))}
+        width = rng.randint(100, max(6_000, int(12_000 * scale)))  # past the field cap too
+        return {f"k{i}": rng.choice([i, f"v{i}", None, [i]]) for i in range(width)}
     if shape == "shared":
         value = rng.choice([None, 1, {"city": "Berlin"}])
-        for _ in range(rng.randint(8, 30)):  # 2**30 paths at any scale: the budget stops it
+        # 2**30 paths at any scale, the budget stops the walk; as JSON text (which cannot
+        # share) at most 2**14 copies, or the generator itself would write gigabytes
+        for _ in range(rng.randint(8, 14 if text else 30)):
             value = {"a": value, "b": value} if rng.random() < 0.8 else [value, value, value]
         return value
     if shape == "cyclic":
@@ -141,9 +144,9 @@ def _noise(shape: str, rng: random.Random, scale: float) -> Any:
             "value": _BadStr(),
         }
     if shape == "long_list":
-        return list(range(n(150, 600_000)))
+        return list(range(rng.randint(150, max(25_000, int(600_000 * scale)))))  # past the budget
     # mixed: a bit of everything, smaller
-    return {s: _noise(s, rng, scale / 20) for s in rng.sample(SHAPES[:-1], 3)}
+    return {s: _noise(s, rng, scale / 20, text=text) for s in rng.sample(SHAPES[:-1], 3)}
 
 
 def _carry(carrier: str, data: dict[str, Any], rng: random.Random) -> Any:
@@ -183,7 +186,8 @@ def records(seed: int, n: int, *, scale: float = 1.0) -> Iterator[Record]:
         carrier = rng.choice(CARRIERS)
         employees = rng.randint(2, 9_999)
         data: dict[str, Any] = {"company": "Acme", "employees": employees}
-        data["noise"] = _noise(shape, rng, scale)
+        as_text = carrier not in ("dict", "records", "tool_artifact")
+        data["noise"] = _noise(shape, rng, scale, text=as_text)
         said = rng.choice([employees + rng.randint(1, 500), 10 ** rng.randint(309, 400) - 1])
         answer = f"Acme has {said} employees."
         yield Record(shape, carrier, _carry(carrier, data, rng), answer, employees)
@@ -206,7 +210,7 @@ def _check(record: Record, report: GroundingReport) -> list[str]:
     return out
 
 
-def _cli(record: Record) -> tuple[int, str]:
+def _cli(record: Record, pair_model: str | None) -> tuple[int, str]:
     """``qgate check --json`` on the record's file: (exit code, stdout or stderr)."""
     from contextlib import redirect_stderr, redirect_stdout
 
@@ -219,7 +223,8 @@ def _cli(record: Record) -> tuple[int, str]:
         ans.write_text(record.answer, encoding="utf-8")
         out, err = io.StringIO(), io.StringIO()
         with redirect_stdout(out), redirect_stderr(err):
-            code = main(["check", "--answer", str(ans), "--evidence", str(ev), "--json"])
+            argv = ["check", "--answer", str(ans), "--evidence", str(ev), "--json"]
+            code = main([*argv, "--pair-model", str(pair_model)])
     return code, out.getvalue() if code in (0, 2) else err.getvalue()
 
 
@@ -232,13 +237,13 @@ def _hashing_cli() -> contextlib.AbstractContextManager[Any]:
     return mock.patch.object(embeddings, "default_embedder", return_value=StrictEmbedder())
 
 
-def _one(record: Record, entry: str) -> tuple[str, list[str]]:
+def _one(record: Record, entry: str, pair_model: str | None) -> tuple[str, list[str]]:
     """Run one input: ("verdict", violations) or raise."""
     from tests.unit_tests.test_fuzz import GATE, MONITOR, _run
 
     if record.carrier == "file":
         with _hashing_cli():
-            code, text = _cli(record)
+            code, text = _cli(record, pair_model)
         if code == 1:
             if text.count("\n") != 1 or not text.startswith("qgate: error: "):
                 return "verdict", [f"CLI error not one line: {text[:200]!r}"]
@@ -278,6 +283,7 @@ def run_fuzz(
     *,
     scale: float = 1.0,
     budget_s: float = 10.0,
+    pair_model: str | None = "bundled",
     progress: Callable[[int], None] | None = None,
 ) -> dict[str, Any]:
     """Run ``n`` structured fuzz inputs; counts as described in the module docstring.
@@ -287,6 +293,9 @@ def run_fuzz(
         seed: Seed of the generator (same seed, same inputs).
         scale: Shrinks the big shapes (CI runs a small scale).
         budget_s: Inputs that take longer are listed in ``over_budget``.
+        pair_model: ``GroundingPolicy.pair_model`` of the monitor, the gate and the CLI
+            (``None``: the rules alone, several times cheaper per input on a busy machine;
+            the walk, the parsing and the caps under test are the same).
         progress: Called with the number of inputs done, every 100.
     """
     rng = random.Random(seed + 1)
@@ -299,37 +308,40 @@ def run_fuzz(
     over: list[dict[str, Any]] = []
     slowest: dict[str, Any] = {"seconds": 0.0}
     start_all = time.perf_counter()
-    for i, record in enumerate(records(seed, n, scale=scale)):
-        entry = "cli" if record.carrier == "file" else rng.choice(ENTRIES)
-        shapes[record.shape] += 1
-        carriers[record.carrier] += 1
-        start = time.perf_counter()
-        try:
-            _, found = _one(record, entry)
-            verdicts += 1
-            violations.extend(f"{record.shape}/{record.carrier}/{entry}: {v}" for v in found)
-        except _CliDocumentedError as exc:
-            documented["CliError" if "nested" not in str(exc) else "CliError (nesting)"] += 1
-        except QGateError as exc:
-            documented[type(exc).__name__] += 1
-        except AssertionError as exc:
-            violations.append(f"{record.shape}/{record.carrier}/{entry}: {exc}")
-        except Exception as exc:  # the count that must stay 0
-            foreign[f"{type(exc).__name__} in {entry} ({record.shape}/{record.carrier})"] += 1
-            if sum(foreign.values()) <= 3:
-                traceback.print_exc()
-        took = time.perf_counter() - start
-        where = {"shape": record.shape, "carrier": record.carrier, "entry": entry}
-        if took > budget_s:
-            over.append({**where, "seconds": round(took, 2)})
-        if took > slowest["seconds"]:
-            slowest = {**where, "seconds": round(took, 3)}
-        if progress is not None and (i + 1) % 100 == 0:
-            progress(i + 1)
+    with _pair_model(pair_model):
+        for i, record in enumerate(records(seed, n, scale=scale)):
+            entry = "cli" if record.carrier == "file" else rng.choice(ENTRIES)
+            shapes[record.shape] += 1
+            carriers[record.carrier] += 1
+            start = time.perf_counter()
+            where = {"shape": record.shape, "carrier": record.carrier, "entry": entry}
+            tag = f"{record.shape}/{record.carrier}/{entry}"
+            try:
+                _, found = _one(record, entry, pair_model)
+                verdicts += 1
+                violations.extend(f"{tag}: {v}" for v in found)
+            except _CliDocumentedError as exc:
+                documented["CliError" if "nested" not in str(exc) else "CliError (nesting)"] += 1
+            except QGateError as exc:
+                documented[type(exc).__name__] += 1
+            except AssertionError as exc:
+                violations.append(f"{tag}: {exc}")
+            except Exception as exc:  # the count that must stay 0
+                foreign[f"{type(exc).__name__} in {tag}"] += 1
+                if sum(foreign.values()) <= 3:
+                    traceback.print_exc()
+            took = time.perf_counter() - start
+            if took > budget_s:
+                over.append({**where, "seconds": round(took, 2)})
+            if took > slowest["seconds"]:
+                slowest = {**where, "seconds": round(took, 3)}
+            if progress is not None and (i + 1) % 100 == 0:
+                progress(i + 1)
     return {
         "inputs": n,
         "seed": seed,
         "scale": scale,
+        "pair_model": pair_model,
         "inputs_by_shape": dict(sorted(shapes.items())),
         "inputs_by_carrier": dict(sorted(carriers.items())),
         "verdicts": verdicts,
@@ -342,6 +354,23 @@ def run_fuzz(
         "slowest_input": slowest,
         "seconds": round(time.perf_counter() - start_all, 1),
     }
+
+
+def _pair_model(pair_model: str | None) -> contextlib.AbstractContextManager[Any]:
+    """The fuzz tests' monitor and gate with another pair model (unchanged for "bundled")."""
+    from unittest import mock
+
+    from langchain_qgate.config import GroundingPolicy
+    from langchain_qgate.gate import QualityGate
+    from langchain_qgate.grounding import HallucinationMonitor
+    from tests.unit_tests import test_fuzz
+
+    if pair_model == "bundled":
+        return contextlib.nullcontext()
+    policy = GroundingPolicy(pair_model=pair_model)
+    monitor = HallucinationMonitor(embedder=test_fuzz.StrictEmbedder(), policy=policy)
+    gate = QualityGate(monitor=monitor, policy=test_fuzz.POLICY)
+    return mock.patch.multiple(test_fuzz, MONITOR=monitor, GATE=gate)
 
 
 # -- size table ------------------------------------------------------------------------------
@@ -440,7 +469,9 @@ def size_rows(rows: list[tuple[str, int]] | None = None) -> list[dict[str, Any]]
 OUT = ROOT / "benchmarks" / "results" / "hardening_structured.json"
 
 
-def run(structured: int, scale: float, sizes: bool, command: str) -> None:
+def run(
+    structured: int, scale: float, sizes: bool, command: str, pair_model: str = "bundled"
+) -> None:
     """The ``--structured N`` and ``--sizes-table`` parts of ``bench_hardening.py``: print
     and merge into ``benchmarks/results/hardening_structured.json``."""
     import platform
@@ -451,7 +482,12 @@ def run(structured: int, scale: float, sizes: bool, command: str) -> None:
     )
     if structured:
         before = [round(x, 2) for x in os.getloadavg()]
-        fuzz = run_fuzz(structured, scale=scale, progress=lambda i: print("done", i, flush=True))
+        fuzz = run_fuzz(
+            structured,
+            scale=scale,
+            pair_model=None if pair_model.lower() == "none" else pair_model,
+            progress=lambda i: print("done", i, flush=True),
+        )
         after = [round(x, 2) for x in os.getloadavg()]
         result["fuzz"] = {"command": command, "load_average": [before, after], **fuzz}
         print(json.dumps(result["fuzz"], indent=2, ensure_ascii=False))

@@ -211,6 +211,7 @@ def main() -> None:
     ap.add_argument("--skip-linear", action="store_true")
     ap.add_argument("--structured", type=int, default=0, help="structured fuzz inputs (only)")
     ap.add_argument("--structured-scale", type=float, default=1.0, help="shrink its big shapes")
+    ap.add_argument("--structured-pair-model", default="bundled", help="'none': rules only")
     ap.add_argument("--sizes-table", action="store_true", help="the size table (only)")
     args = ap.parse_args()
     if args.structured or args.sizes_table:
@@ -218,7 +219,13 @@ def main() -> None:
 
         command = f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '')} python "
         command += f"benchmarks/bench_hardening.py {' '.join(sys.argv[1:])}"
-        _hardening_structured.run(args.structured, args.structured_scale, args.sizes_table, command)
+        _hardening_structured.run(
+            args.structured,
+            args.structured_scale,
+            args.sizes_table,
+            command,
+            args.structured_pair_model,
+        )
         return
     result: dict[str, Any] = {
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, "

@@ -372,7 +372,7 @@ def test_item8_cli_prints_the_cut(tmp_path, monkeypatch, capsys) -> None:
 def test_structured_fuzz_set_gives_no_foreign_error_and_no_contract_violation() -> None:
     from benchmarks._hardening_structured import SHAPES, run_fuzz
 
-    result = run_fuzz(150, seed=26, scale=0.01, budget_s=60.0)
+    result = run_fuzz(150, seed=26, scale=0.01, budget_s=60.0, pair_model=None)  # rules only
     assert set(result["inputs_by_shape"]) == set(SHAPES)
     assert result["foreign_errors"] == {}
     assert result["contract_violations"] == []
