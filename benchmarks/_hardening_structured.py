@@ -377,6 +377,7 @@ def _pair_model(pair_model: str | None) -> contextlib.AbstractContextManager[Any
 
 SIZE_ROWS: list[tuple[str, int]] = [
     ("answer_chars", 10_000),
+    ("answer_chars", 50_000),
     ("answer_chars", 100_000),
     ("answer_chars", 1_000_000),
     ("evidence_chars", 100_000),

@@ -386,8 +386,8 @@ def test_structured_fuzz_set_gives_no_foreign_error_and_no_contract_violation() 
 def test_item13_answer_over_the_claim_cap_is_a_clear_error_before_any_model_runs() -> None:
     spy = SpyEmbedder()
     monitor = HallucinationMonitor(embedder=spy)
-    answer = "Acme Corp was founded in 2020 in Berlin. " * 1_501
-    with pytest.raises(InputTooLargeError, match="1,501 claims is over the limit of 1,500 claims"):
+    answer = "Acme Corp was founded in 2020 in Berlin. " * 1_001
+    with pytest.raises(InputTooLargeError, match="1,001 claims is over the limit of 1,000 claims"):
         monitor.verify_grounding(answer, [REVENUE_EVIDENCE])
     assert spy.seen == []  # nothing was embedded
 
