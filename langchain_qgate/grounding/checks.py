@@ -45,6 +45,7 @@ __all__ = [
     "negations_about",
     "quantities_match",
     "reference_spans",
+    "same_written_value",
     "stem",
     "untokenise",
     "word_weight",
@@ -431,6 +432,16 @@ def comparable(claim: Quantity, evidence: Quantity) -> bool:
     if (claim.kind == "time") != (evidence.kind == "time") or claim.ordinal != evidence.ordinal:
         return False
     return (claim.kind == "percent") == (evidence.kind == "percent")
+
+
+def same_written_value(a: Quantity, b: Quantity) -> bool:
+    """Whether two quantities hold the same value, as written (no rounding tolerated).
+
+    Numbers past a float compare their exact values: two of them are both ``inf``.
+    """
+    if a.exact is not None or b.exact is not None:
+        return a.exact is not None and a.exact == b.exact
+    return bool(set(a.values()) & set(b.values()))
 
 
 def quantities_match(claim: Quantity, evidence: Quantity) -> bool:

@@ -401,3 +401,14 @@ def test_item13_claim_cap_is_a_setting() -> None:
     assert len(free.verify_grounding(answer, [REVENUE_EVIDENCE]).verdicts) == 30
     with pytest.raises(ValueError, match="max_claims must be None or >= 1"):
         GroundingPolicy(max_claims=0)
+
+
+def test_item7_two_numbers_past_a_float_are_the_same_value_only_when_equal() -> None:
+    from langchain_qgate.grounding.checks import extract_quantities, same_written_value
+
+    (a,) = extract_quantities("9" * 320)
+    (b,) = extract_quantities("9" * 319 + "8")
+    (c,) = extract_quantities("9" * 320)
+    assert a.value == b.value == float("inf")  # as floats they look equal
+    assert not same_written_value(a, b)
+    assert same_written_value(a, c)
