@@ -19,6 +19,10 @@
 Run: OMP_NUM_THREADS=2 python benchmarks/bench_hardening.py [--fuzz 3000] [--skip-linear]
      OMP_NUM_THREADS=2 python benchmarks/bench_hardening.py --streaming 400
 Writes benchmarks/results/hardening.json.
+
+Issue 26 (structured evidence, size): ``--structured 3000`` runs only the structured fuzz
+set and ``--sizes-table`` only the size table (benchmarks/_hardening_structured.py); they
+write benchmarks/results/hardening_structured.json.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from langchain_qgate.config import GroundingPolicy  # noqa: E402
 from langchain_qgate.errors import QGateError  # noqa: E402
 from langchain_qgate.gate import GatePolicy, QualityGate  # noqa: E402
 from langchain_qgate.grounding import HallucinationMonitor, extract_claims  # noqa: E402
@@ -95,7 +100,7 @@ def timed(fn: Any) -> float:
 
 
 def linear_rows(repeats: int, sizes: list[int]) -> list[dict[str, Any]]:
-    monitor = HallucinationMonitor()
+    monitor = HallucinationMonitor(policy=GroundingPolicy(max_claims=None))  # 1 MB answers
     docs = load_docs(ROOT / "examples" / "docs")
     index = monitor.build_index(docs)
     monitor.verify_grounding("Nordlicht Robotics reported revenue of €48.2 million.", index)
@@ -213,7 +218,24 @@ def main() -> None:
     ap.add_argument("--skip-linear", action="store_true")
     ap.add_argument("--streaming", type=int, default=0, help="run only N streaming cases")
     ap.add_argument("--seed", type=int, default=26, help="seed of the streaming cases")
+    ap.add_argument("--structured", type=int, default=0, help="structured fuzz inputs (only)")
+    ap.add_argument("--structured-scale", type=float, default=1.0, help="shrink its big shapes")
+    ap.add_argument("--structured-pair-model", default="bundled", help="'none': rules only")
+    ap.add_argument("--sizes-table", action="store_true", help="the size table (only)")
     args = ap.parse_args()
+    if args.structured or args.sizes_table:
+        from benchmarks import _hardening_structured
+
+        command = f"OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '')} python "
+        command += f"benchmarks/bench_hardening.py {' '.join(sys.argv[1:])}"
+        _hardening_structured.run(
+            args.structured,
+            args.structured_scale,
+            args.sizes_table,
+            command,
+            args.structured_pair_model,
+        )
+        return
     result: dict[str, Any] = {
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}",

@@ -71,6 +71,12 @@ class GroundingPolicy:
             searches every chunk (slower on long evidence; BENCHMARKS.md, issue 18).
         no_claims_score: Score of an output with no checkable claims (it says why).
         max_output_chars: Longer outputs raise ``InputTooLargeError``.
+        max_claims: Outputs with more claims raise ``InputTooLargeError`` (an
+            ``InvalidInputError``) right after claim extraction, before any model runs. Each
+            claim is read by the verifier with its evidence windows (one model call per pair,
+            a few milliseconds each), so the time grows with the claims: 1,000 claims (about
+            80 KB of prose) stay under 10 s on an idle 2-core machine (BENCHMARKS.md, issue 26).
+            ``None`` checks any number (a 1 MB report takes about a minute).
         max_evidence_chunks: More chunks raise ``InputTooLargeError``.
         approximate_index_threshold: Past this many chunks FAISS uses an approximate index.
         verify_question: Check short answers together with the question ("Q? A" as the claim).
@@ -93,6 +99,7 @@ class GroundingPolicy:
     prefilter_k: int | None = 5
     no_claims_score: float = 1.0
     max_output_chars: int = 2_000_000
+    max_claims: int | None = 1_000
     max_evidence_chunks: int = 200_000
     approximate_index_threshold: int = 20_000
     verify_question: bool = True
@@ -139,3 +146,7 @@ class GroundingPolicy:
         for name in ("max_output_chars", "max_evidence_chunks", "approximate_index_threshold"):
             if getattr(self, name) < 1:
                 raise ValueError(f"GroundingPolicy.{name} must be >= 1")
+        if self.max_claims is not None and self.max_claims < 1:
+            raise ValueError(
+                f"GroundingPolicy.max_claims must be None or >= 1, got {self.max_claims}"
+            )

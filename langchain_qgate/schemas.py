@@ -222,6 +222,8 @@ class GroundingReport(_Model):
         evidence_count: Number of evidence chunks searched.
         question: The question the output answers, when given.
         model_name: The embedding model used.
+        notes: What of the evidence was left unread ("evidence orders: more than 5,000
+            fields: the rest was not read"), so a cut is never silent.
     """
 
     score: float = Field(ge=0.0, le=1.0)
@@ -230,6 +232,7 @@ class GroundingReport(_Model):
     evidence_count: int = Field(default=0, ge=0)
     question: str | None = None
     model_name: str = ""
+    notes: list[str] = Field(default_factory=list)
 
     @property
     def counts(self) -> dict[Grade, int]:

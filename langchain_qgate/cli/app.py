@@ -68,6 +68,8 @@ def _jsonl_document(p: str, n: int, line: str) -> Any:
         item = json.loads(line)
     except ValueError as exc:  # JSONDecodeError, or an integer over Python's digit limit
         raise CliError(f"{p} line {n}: not valid JSON ({exc})") from exc
+    except RecursionError:
+        raise CliError(f"{p} line {n}: JSON nested too deep to read; flatten it") from None
     if not isinstance(item, dict):
         raise CliError(f"{p} line {n}: expected a JSON object, got {type(item).__name__}")
     meta = item.get("metadata", {})
@@ -82,6 +84,8 @@ def _check_json(p: str, text: str) -> None:
         json.loads(text)
     except ValueError as exc:
         raise CliError(f"{p}: not valid JSON ({exc})") from exc
+    except RecursionError:
+        raise CliError(f"{p}: JSON nested too deep to read; flatten it") from None
 
 
 def _evidence_docs(paths: Sequence[str]) -> list[Any]:
@@ -127,6 +131,7 @@ def format_report(report: GroundingReport) -> str:
     lines.append(f"grounding score: {report.score:.2f} ({counts})")
     if report.reason:
         lines.append(f"note: {report.reason}")
+    lines.extend(f"note: {n}" for n in report.notes)
     return "\n".join(lines)
 
 

@@ -21,9 +21,12 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
 from typing import Literal
+
+from langchain_qgate.grounding._bignum import exact_matches, exact_value
 
 __all__ = [
     "Quantity",
@@ -42,6 +45,7 @@ __all__ = [
     "negations_about",
     "quantities_match",
     "reference_spans",
+    "same_written_value",
     "stem",
     "untokenise",
     "word_weight",
@@ -69,6 +73,8 @@ class Quantity:
         hedged: Written as an approximation or bound ("about 500", "more than 20").
         reference: The number of a part of a text ("step 4", "section 3.2"): it names a
             place, so it can be found in evidence but never disagrees with another value.
+        exact: The exact value of a number past a float (over 1.8e308; ``value`` is then
+            ``inf``), compared instead of ``value``; None for every other number.
     """
 
     kind: QuantityKind
@@ -82,6 +88,7 @@ class Quantity:
     alt: float | None = None
     hedged: bool = False
     reference: bool = False
+    exact: Decimal | None = None
 
     def values(self) -> tuple[float, ...]:
         """The value and its alternative reading, if any."""
@@ -327,8 +334,13 @@ def extract_quantities(text: str) -> list[Quantity]:
         if len(scale_word) == 1 and m.start("scale") != m.end("num"):
             scale_word = ""
         scale = _SCALES.get(scale_word, 1.0)
+        exact = None
         if not math.isfinite(value * scale):
-            continue  # over 1e308 ("1" followed by 309 digits): no float can compare it
+            # Over 1.8e308 ("1" followed by 309 digits): inf, with the exact value beside it.
+            exact = None if is_word else exact_value(digits, scale)
+            if exact is None:
+                continue
+            alt = None
         end = m.end("scale") if scale_word else m.end("num")
         start = m.start("num")
         currency = ""
@@ -382,6 +394,7 @@ def extract_quantities(text: str) -> list[Quantity]:
                 currency,
                 alt=alt * scale if alt is not None else None,
                 hedged=hedged,
+                exact=exact,
             )
         )
     for m in _ORDINAL_WORD.finditer(text):
@@ -421,6 +434,16 @@ def comparable(claim: Quantity, evidence: Quantity) -> bool:
     return (claim.kind == "percent") == (evidence.kind == "percent")
 
 
+def same_written_value(a: Quantity, b: Quantity) -> bool:
+    """Whether two quantities hold the same value, as written (no rounding tolerated).
+
+    Numbers past a float compare their exact values: two of them are both ``inf``.
+    """
+    if a.exact is not None or b.exact is not None:
+        return a.exact is not None and a.exact == b.exact
+    return bool(set(a.values()) & set(b.values()))
+
+
 def quantities_match(claim: Quantity, evidence: Quantity) -> bool:
     """Whether ``evidence`` states the same value as ``claim`` (rounding tolerated).
 
@@ -448,6 +471,8 @@ def quantities_match(claim: Quantity, evidence: Quantity) -> bool:
     if not comparable(claim, evidence):
         return False
     digits = min(claim.precision, evidence.precision)
+    if claim.exact is not None or evidence.exact is not None:
+        return exact_matches(claim.exact, evidence.exact, digits)  # past a float: exactly
     return any(
         a == b or _round_sig(a, digits) == _round_sig(b, digits)
         for a in claim.values()

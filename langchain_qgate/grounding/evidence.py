@@ -231,6 +231,9 @@ class EvidenceIndex:
         self.open: list[bool] = []
         self._ids: set[str] = set()
         self._source_ids: set[str] = set()
+        self._next_suffix: dict[str, int] = {}  # base id -> first "~n" not yet tried
+        # What was left unread (a structured source cut at a cap), for the report.
+        self.notes: list[str] = []
         self._vectors: NDArray[np.float32] | None = None
         self._embedded: NDArray[np.bool_] = np.zeros(0, dtype=bool)  # rows of _vectors filled
         self._index: Any = None
@@ -252,6 +255,7 @@ class EvidenceIndex:
         new: list[EvidenceChunk] = []
         views: list[str] = []
         opened: list[bool] = []
+        notes: list[str] = []
         for src in to_sources(evidence):
             if isinstance(src, EvidenceChunk):
                 # Lone surrogates -> U+FFFD in everything that reaches the model or a report.
@@ -269,6 +273,8 @@ class EvidenceIndex:
                     src.root if src.root not in self._source_ids else self._free_source_id(src.root)
                 )
                 self._source_ids.add(root)
+                if src.cut:
+                    notes.append(f"evidence {root}: {src.cut}")
                 for chunk in src.chunks(root):
                     if chunk.id not in self._ids:
                         new.append(chunk)
@@ -304,6 +310,7 @@ class EvidenceIndex:
             self.chunks.extend(new)
             self.views.extend(views)
             self.open.extend(opened)
+            self.notes.extend(notes)
             self._index = None
             self.__dict__.pop("all_stems", None)
             self.__dict__.pop("all_quantities", None)
@@ -313,9 +320,12 @@ class EvidenceIndex:
         return new
 
     def _free_source_id(self, base: str) -> str:
-        n = 2
+        """``base~n`` with the least free ``n >= 2``; amortised O(1) per duplicate (every
+        suffix below the remembered one is taken, as ids are never removed)."""
+        n = self._next_suffix.get(base, 2)
         while f"{base}~{n}" in self._source_ids:
             n += 1
+        self._next_suffix[base] = n + 1
         return f"{base}~{n}"
 
     @property

@@ -254,6 +254,9 @@ class HallucinationMonitor:
         asked = question.strip() if question else ""
         q = asked if (asked and self.policy.verify_question) else None
         claims = self.extractor(text, question=q)
+        limit = self.policy.max_claims
+        if limit is not None and len(claims) > limit:  # the verifier's time grows per claim
+            raise InputTooLargeError("output", len(claims), limit, "claims")
         index = self.build_index(evidence)
         if not claims:
             return claims, index, []
@@ -295,7 +298,12 @@ class HallucinationMonitor:
         verdicts: list[VerifierVerdict],
         question: str | None,
     ) -> GroundingReport:
-        base = {"evidence_count": len(index), "question": question, "model_name": self.model_name}
+        base = {
+            "evidence_count": len(index),
+            "question": question,
+            "model_name": self.model_name,
+            "notes": list(index.notes),
+        }
         verdicts = apply_field_decisions(items, verdicts, index)  # structured evidence: fields
         if not claims:
             return GroundingReport(

@@ -43,6 +43,7 @@ from langchain_qgate.grounding.checks import (
     negation_count,
     negations_about,
     quantities_match,
+    same_written_value,
     stem,
     word_weight,
 )
@@ -339,11 +340,9 @@ def _states_exactly(p: Passage, v: Value) -> bool:
     "$6"; a title's "(2005 film)" does not state "August 8, 2005")."""
     if v.quantity is None:
         return found_in(v, p)
-    wanted = set(v.quantity.values())
+    q = v.quantity
     return any(
-        o.quantity is not None
-        and o.quantity.kind == v.quantity.kind
-        and bool(wanted & set(o.quantity.values()))
+        o.quantity is not None and o.quantity.kind == q.kind and same_written_value(q, o.quantity)
         for o in p.values
     )
 

@@ -26,21 +26,33 @@ import csv
 import io
 import json
 import re
+import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from langchain_qgate._text import repair_text
+from langchain_qgate.errors import InvalidInputError
+from langchain_qgate.grounding._flatten import MAX_FIELDS, flatten, json_safe, key_text
 from langchain_qgate.grounding.segment import split_sentences
 from langchain_qgate.schemas import EvidenceChunk
 
-__all__ = ["FIELD_KEY", "FieldStatement", "StructuredSource", "field_info", "recognise"]
+__all__ = [
+    "CUT_KEY",
+    "FIELD_KEY",
+    "FieldStatement",
+    "StructuredSource",
+    "field_info",
+    "recognise",
+    "structured_text",
+]
 
 FIELD_KEY = "field"
 """Key of a field chunk's ``metadata`` holding ``{"path", "record", "value", "kind"}``."""
+CUT_KEY = "qgate_cut"
+"""Key of a ``Document``'s ``metadata`` saying what ``structured_text`` left unread."""
 
-_MAX_FIELDS = 5_000  # statements per source; past this the rest is dropped
-_MAX_DEPTH = 32
-_LONG_TEXT = 160  # a string value this long (or with several sentences) stays prose
+_MAX_FIELDS = MAX_FIELDS  # statements per source; past this the rest is cut (and noted)
 _DOCUMENT_KEYS = frozenset({"id", "metadata", "type"})
 _KV_LINE = re.compile(r"^\s*(?:[-*]\s+)?([A-Za-z][\w .()/#-]{0,38}?)\s*:\s+(\S.{0,200})$")
 _MD_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
@@ -75,12 +87,15 @@ class StructuredSource:
         metadata: Metadata of the source (tool name, file name...).
         named: Whether ``root`` was given (a document id, a tool or file name) rather than
             chosen from the shape (``record``, ``records``, ``table``).
+        cut: What was left unread (nesting, size caps, cycles), or ``""`` when nothing
+            was; the evidence index reports it (``GroundingReport.notes``).
     """
 
     root: str
     fields: list[FieldStatement]
     metadata: dict[str, Any] = field(default_factory=dict)
     named: bool = False
+    cut: str = ""
 
     def chunks(self, root: str | None = None) -> list[EvidenceChunk]:
         """One chunk per field (long text: one per sentence), ids starting with ``root``."""
@@ -120,54 +135,13 @@ def _join(root: str, path: str) -> str:
 
 
 def _key(key: Any) -> str:
-    text = _ID_SAFE.sub("_", str(key)).strip() or "_"
-    return text[:60]
+    return key_text(key, safe=_ID_SAFE)
 
 
-def _scalar(value: Any) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return str(value)
-    if isinstance(value, str):
-        text = " ".join(value.split())
-        return text or None
-    return None
-
-
-def _is_long(text: str) -> bool:
-    return len(text) > _LONG_TEXT or len(split_sentences(text)) > 1
-
-
-def _linearise(data: Any) -> list[FieldStatement]:
-    out: list[FieldStatement] = []
-
-    def walk(value: Any, path: str, record: str, depth: int) -> None:
-        if len(out) >= _MAX_FIELDS or depth > _MAX_DEPTH:
-            return
-        if isinstance(value, Mapping):
-            for k, v in value.items():
-                sub = f"{path}.{_key(k)}" if path else _key(k)
-                walk(v, sub, record, depth + 1)
-            return
-        if isinstance(value, list | tuple):
-            scalars = [_scalar(v) for v in value]
-            if value and all(s is not None and not _is_long(s) for s in scalars):
-                out.append(FieldStatement(path, record, ", ".join(s for s in scalars if s)))
-                return
-            for i, v in enumerate(value):
-                sub = f"{path}[{i}]"
-                walk(v, sub, sub if isinstance(v, Mapping) else record, depth + 1)
-            return
-        text = _scalar(value)
-        if text is not None and path:
-            kind = "text" if isinstance(value, str) and _is_long(text) else "value"
-            out.append(FieldStatement(path, record, text, kind))
-
-    walk(data, "", "", 0)
-    return out
+def _linearise(data: Any) -> tuple[list[FieldStatement], str]:
+    """The fields of ``data`` and what was cut (bounded walk: grounding/_flatten.py)."""
+    flat = flatten(data, safe=_ID_SAFE)
+    return [FieldStatement(*f) for f in flat.fields], "; ".join(flat.cut)
 
 
 def _document_like(item: Mapping[str, Any]) -> bool:
@@ -188,10 +162,10 @@ def _from_data(data: Any, name: str | None, metadata: dict[str, Any]) -> Structu
         if isinstance(data[only], Mapping | list):
             root, data = _key(only), data[only]  # {"listing": {...}} reads listing.<field>
     default = "records" if isinstance(data, list | tuple) else "record"
-    fields = _linearise(data)
-    if not fields:
-        return None
-    return StructuredSource(root or default, fields, metadata, named=root is not None)
+    fields, cut = _linearise(data)
+    if not fields and not cut:
+        return None  # nothing read and nothing cut: not structured evidence
+    return StructuredSource(root or default, fields, metadata, named=root is not None, cut=cut)
 
 
 def _parse_json(text: str) -> Any:
@@ -202,8 +176,14 @@ def _parse_json(text: str) -> Any:
         return None
     try:
         data = json.loads(stripped)
-    except ValueError:
+    except ValueError:  # not JSON, or an integer over Python's digit limit: prose
         return None
+    except RecursionError:
+        raise InvalidInputError(
+            "evidence",
+            "JSON nested deeper than Python's parser reads (about "
+            f"{sys.getrecursionlimit():,} levels); flatten it before passing it as evidence",
+        ) from None
     if isinstance(data, Mapping) and data:
         return data
     if isinstance(data, list) and data and any(isinstance(d, Mapping) for d in data):
@@ -232,7 +212,7 @@ def _table_fields(header: list[str], rows: list[list[str]]) -> list[FieldStateme
             value = " ".join(cell.split())
             if value:
                 out.append(FieldStatement(f"{record}.{_key(h)}", record, value))
-    return out[:_MAX_FIELDS]
+    return out
 
 
 def _parse_table(text: str) -> list[FieldStatement]:
@@ -273,6 +253,7 @@ def recognise_text(
 ) -> StructuredSource | None:
     """Structured evidence in a string (JSON, a markdown/CSV table, "key: value" lines)."""
     meta = dict(metadata or {})
+    text = repair_text(text)  # lone surrogates -> U+FFFD (values, keys and table cells)
     if "{" in text[:4] or "[" in text[:4] or text.lstrip().startswith("```"):
         data = _parse_json(text)
         if data is not None:
@@ -281,7 +262,14 @@ def recognise_text(
         return None
     rows = _parse_table(text)
     if rows:
-        return StructuredSource(name or "table", rows, meta, named=name is not None)
+        cut = f"more than {_MAX_FIELDS:,} cells: the rest was not read"
+        return StructuredSource(
+            name or "table",
+            rows[:_MAX_FIELDS],
+            meta,
+            named=name is not None,
+            cut=cut if len(rows) > _MAX_FIELDS else "",
+        )
     pairs = _parse_key_values(text)
     if pairs is not None:
         return _from_data(pairs, name, meta)
@@ -315,7 +303,12 @@ def recognise(item: Any) -> StructuredSource | None:
         return recognise_text(item)
     if isinstance(item, Document):
         meta = dict(item.metadata or {})
-        return recognise_text(item.page_content, _name_from(meta, item.id), meta)
+        cut = meta.pop(CUT_KEY, None)
+        src = recognise_text(item.page_content, _name_from(meta, item.id), meta)
+        if src is not None and isinstance(cut, str) and cut:
+            parts = [*cut.split("; "), *(src.cut.split("; ") if src.cut else [])]
+            return replace(src, cut="; ".join(dict.fromkeys(parts)))  # each reason once
+        return src
     if isinstance(item, ToolMessage):
         meta = {"tool": item.name} if item.name else {}
         name = _key(item.name) if item.name else "tool"
@@ -335,6 +328,17 @@ def recognise(item: Any) -> StructuredSource | None:
     if isinstance(item, Mapping) and not _document_like(item):
         return _from_data(item, None, {})
     return None
+
+
+def structured_text(data: Any) -> tuple[str, str]:
+    """JSON text of a tool's structured output, whatever its shape, and what was left out.
+
+    ``json.dumps`` alone fails on cycles, odd keys, huge integers and deep nesting and
+    writes a shared structure once per path; the text holds what ``recognise`` would read
+    (grounding/_flatten.py). Put the second value under ``CUT_KEY`` in the metadata.
+    """
+    safe, cut = json_safe(data, safe=_ID_SAFE)
+    return json.dumps(safe, ensure_ascii=False), "; ".join(cut)
 
 
 def is_records(value: Any) -> bool:

@@ -9,7 +9,6 @@ items the hallucination monitor accepts (``str``, ``Document``, ``EvidenceChunk`
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeAlias
@@ -18,7 +17,7 @@ from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
 
 from langchain_qgate.errors import InvalidInputError
-from langchain_qgate.grounding.structured import is_records
+from langchain_qgate.grounding.structured import CUT_KEY, is_records, structured_text
 from langchain_qgate.schemas import EvidenceChunk
 
 __all__ = [
@@ -147,8 +146,9 @@ def tool_output_evidence(
         }
         data = output.artifact  # a dict or records: structured evidence (grounding/structured)
         if (isinstance(data, Mapping) and "page_content" not in data) or is_records(data):
-            text = json.dumps(data, default=str, ensure_ascii=False)
-            return [Document(page_content=text, metadata=source, id=output.tool_call_id or None)]
+            text, cut = structured_text(data)
+            meta = {**source, CUT_KEY: cut} if cut else source
+            return [Document(page_content=text, metadata=meta, id=output.tool_call_id or None)]
         if output.artifact is not None:
             items = _artifact_items(output.artifact, source)
             if items is not None:
@@ -168,7 +168,9 @@ def tool_output_evidence(
     if items is not None:
         return items
     if isinstance(output, Mapping | list | tuple):
-        text = json.dumps(output, default=str, ensure_ascii=False)
+        text, cut = structured_text(output)
+        if cut:
+            source[CUT_KEY] = cut
     elif isinstance(output, int | float | bool):
         text = str(output)
     else:

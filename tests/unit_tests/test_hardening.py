@@ -15,7 +15,9 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import math
 import threading
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -133,10 +135,14 @@ def test_long_run_of_negations_keeps_each_scope() -> None:
 # -- 2. 309-digit integers -------------------------------------------------------------------
 
 
-def test_309_digit_integer_is_skipped_not_compared() -> None:
+def test_309_digit_integer_is_kept_with_its_exact_value() -> None:
+    # Issue 26 item 7: past a float the value is inf and the exact value is compared.
     quantities = extract_quantities(f"Acme has {HUGE} users and 12 staff.")
-    assert [q.value for q in quantities] == [12.0]
-    assert extract_quantities(f"${HUGE} trillion") == []
+    assert [q.value for q in quantities] == [math.inf, 12.0]
+    assert [q.exact for q in quantities] == [Decimal(HUGE), None]
+    (money,) = extract_quantities(f"${HUGE} trillion")
+    assert (money.kind, money.currency) == ("money", "USD")
+    assert money.exact == Decimal(HUGE + "0" * 12)
 
 
 def test_309_digit_integer_in_answer_and_evidence_gives_a_report(monitor) -> None:

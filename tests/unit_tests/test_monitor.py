@@ -203,7 +203,8 @@ def test_huge_output_is_a_clear_error_not_a_hang() -> None:
 
 def test_one_megabyte_output_within_a_raised_limit_gets_a_report() -> None:
     big = HallucinationMonitor(
-        embedder=HashingEmbedder(), policy=GroundingPolicy(max_output_chars=2_000_000)
+        embedder=HashingEmbedder(),
+        policy=GroundingPolicy(max_output_chars=2_000_000, max_claims=None),
     )
     text = "Acme Corp was founded in 2020 in Berlin. " * 25_000  # ~1 MB
     report = big.verify_grounding(text, DOCS)
