@@ -211,7 +211,8 @@ def _check(record: Record, report: GroundingReport) -> list[str]:
 
 
 def _cli(record: Record, pair_model: str | None) -> tuple[int, str]:
-    """``qgate check --json`` on the record's file: (exit code, stdout or stderr)."""
+    """``qgate check --json`` on the record's file: (exit code, stdout for a verdict (0 pass,
+    1 rejected) or stderr for an input error (2))."""
     from contextlib import redirect_stderr, redirect_stdout
 
     from langchain_qgate.cli import main
@@ -225,7 +226,7 @@ def _cli(record: Record, pair_model: str | None) -> tuple[int, str]:
         with redirect_stdout(out), redirect_stderr(err):
             argv = ["check", "--answer", str(ans), "--evidence", str(ev), "--json"]
             code = main([*argv, "--pair-model", str(pair_model)])
-    return code, out.getvalue() if code in (0, 2) else err.getvalue()
+    return code, out.getvalue() if code in (0, 1) else err.getvalue()
 
 
 def _hashing_cli() -> contextlib.AbstractContextManager[Any]:
@@ -244,8 +245,8 @@ def _one(record: Record, entry: str, pair_model: str | None) -> tuple[str, list[
     if record.carrier == "file":
         with _hashing_cli():
             code, text = _cli(record, pair_model)
-        if code == 1:
-            if text.count("\n") != 1 or not text.startswith("qgate: error: "):
+        if code == 2:  # an input error: one line, "qgate check: error: <file>: ..."
+            if text.count("\n") != 1 or not text.startswith("qgate check: error: "):
                 return "verdict", [f"CLI error not one line: {text[:200]!r}"]
             raise _CliDocumentedError(text)
         report = GroundingReport.model_validate(json.loads(text)["report"])
@@ -377,17 +378,18 @@ def _pair_model(pair_model: str | None) -> contextlib.AbstractContextManager[Any
 
 SIZE_ROWS: list[tuple[str, int]] = [
     ("answer_chars", 10_000),
-    ("answer_chars", 50_000),
+    ("answer_chars", 19_500),  # just under the default max_claims (250)
     ("answer_chars", 100_000),
     ("answer_chars", 1_000_000),
     ("evidence_chars", 100_000),
     ("evidence_chars", 1_000_000),
+    ("evidence_chars", 3_000_000),  # just under the default max_evidence_chunks (40,000)
     ("evidence_chars", 10_000_000),
     ("documents_with_ids", 1_000),
-    ("documents_with_ids", 5_000),
+    ("documents_with_ids", 10_000),
     ("documents_with_ids", 20_000),
     ("documents_without_ids", 1_000),
-    ("documents_without_ids", 5_000),
+    ("documents_without_ids", 10_000),
     ("documents_without_ids", 20_000),
 ]
 SHORT_ANSWER = (

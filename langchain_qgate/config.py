@@ -74,10 +74,16 @@ class GroundingPolicy:
         max_claims: Outputs with more claims raise ``InputTooLargeError`` (an
             ``InvalidInputError``) right after claim extraction, before any model runs. Each
             claim is read by the verifier with its evidence windows (one model call per pair,
-            a few milliseconds each), so the time grows with the claims: 1,000 claims (about
-            80 KB of prose) stay under 10 s on an idle 2-core machine (BENCHMARKS.md, issue 26).
+            a few milliseconds each), so the time grows with the claims: 248 claims (19.5 KB
+            of prose) took 8.5 s on a 2-core machine at load average 6 (BENCHMARKS.md, issue
+            26).
             ``None`` checks any number (a 1 MB report takes about a minute).
-        max_evidence_chunks: More chunks raise ``InputTooLargeError``.
+        max_evidence_chunks: More chunks raise ``InputTooLargeError`` while the evidence is
+            indexed, before any model runs. Every chunk's figures are read (whether a claim's
+            figure is stated anywhere needs them all), so the time grows with the chunks:
+            40,000 chunks (about 3 MB of prose, or 11,000 short documents) stay under 10 s and
+            500 MB on a 2-core machine (BENCHMARKS.md, issue 26). Raise it for larger
+            evidence (10 MB takes about 40 s and 850 MB).
         approximate_index_threshold: Past this many chunks FAISS uses an approximate index.
         verify_question: Check short answers together with the question ("Q? A" as the claim).
         pair_model: The claim-evidence verifier that reads each claim with its nearest
@@ -99,8 +105,8 @@ class GroundingPolicy:
     prefilter_k: int | None = 5
     no_claims_score: float = 1.0
     max_output_chars: int = 2_000_000
-    max_claims: int | None = 1_000
-    max_evidence_chunks: int = 200_000
+    max_claims: int | None = 250
+    max_evidence_chunks: int = 40_000
     approximate_index_threshold: int = 20_000
     verify_question: bool = True
     pair_model: str | None = "bundled"

@@ -54,15 +54,26 @@ class InputTooLargeError(InvalidInputError):
     Attributes:
         size: The size that was given.
         limit: The configured limit.
+        setting: The setting that holds the limit (``GroundingPolicy.max_claims``, ...).
     """
 
-    def __init__(self, argument: str, size: int, limit: int, unit: str = "characters") -> None:
+    def __init__(
+        self,
+        argument: str,
+        size: int,
+        limit: int,
+        unit: str = "characters",
+        *,
+        setting: str | None = None,
+    ) -> None:
         self.size = size
         self.limit = limit
+        self.setting = setting
+        where = setting if setting is not None else "the limit in the config"
         super().__init__(
             argument,
-            f"{size:,} {unit} is over the limit of {limit:,} {unit}; raise the limit "
-            "in the config or split the input",
+            f"{size:,} {unit} is over the limit of {limit:,} {unit}; raise {where} "
+            "or split the input",
         )
 
 

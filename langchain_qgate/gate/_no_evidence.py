@@ -55,7 +55,7 @@ def warn_if_no_evidence(evidence: Any) -> None:
     if warn and _is_empty(evidence):
         where = "quality gate" if surface == "gate" else f"quality gate ({surface})"
         logger.warning(
-            "%s: no evidence given, so every factual claim is graded FABRICATED; "
+            "%s: no evidence given, so every factual claim is graded fabricated; "
             "check that your documents or retriever results reach the gate",
             where,
         )

@@ -189,6 +189,17 @@ def _iter_words(text: str, start: int, end: int) -> Iterable[tuple[int, str]]:
         pos += len(word)
 
 
+@dataclass
+class _Batch:
+    """What one :meth:`EvidenceIndex.add` call chunks, before it joins the index."""
+
+    new: list[EvidenceChunk] = field(default_factory=list)
+    views: list[str] = field(default_factory=list)
+    opened: list[bool] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    roots: list[str] = field(default_factory=list)
+
+
 class EvidenceIndex:
     """Chunks of evidence with embeddings and a FAISS inner-product index.
 
@@ -213,7 +224,7 @@ class EvidenceIndex:
         *,
         embedder: Embedder | None = None,
         approximate_threshold: int = 20_000,
-        max_chunks: int = 200_000,
+        max_chunks: int = 40_000,
     ) -> None:
         if embedder is None:
             from langchain_qgate.grounding.embeddings import default_embedder
@@ -252,10 +263,48 @@ class EvidenceIndex:
 
     def add(self, evidence: EvidenceInput) -> list[EvidenceChunk]:
         """Chunk and add evidence; returns the new chunks."""
-        new: list[EvidenceChunk] = []
-        views: list[str] = []
-        opened: list[bool] = []
-        notes: list[str] = []
+        batch = _Batch()
+        try:
+            self._add_sources(evidence, batch)
+        except InputTooLargeError:  # nothing of this call stays in the index
+            self._ids.difference_update(c.id for c in batch.new)
+            self._source_ids.difference_update(batch.roots)
+            raise
+        new, views, opened, notes = batch.new, batch.views, batch.opened, batch.notes
+        with self._lock:
+            self.chunks.extend(new)
+            self.views.extend(views)
+            self.open.extend(opened)
+            self.notes.extend(notes)
+            self._index = None
+            self.__dict__.pop("all_stems", None)
+            self.__dict__.pop("all_quantities", None)
+            self.__dict__.pop("_quantities_by_chunk", None)
+            self.__dict__.pop("all_entities_text", None)
+            self.__dict__.pop("_postings", None)
+        return new
+
+    def _add_sources(self, evidence: EvidenceInput, batch: _Batch) -> None:
+        """Chunk ``evidence`` into ``batch``; stops with ``InputTooLargeError`` as soon as the
+        index would pass ``max_chunks``, so a huge input is refused before it is all chunked."""
+        new, views, opened, notes, roots = (
+            batch.new,
+            batch.views,
+            batch.opened,
+            batch.notes,
+            batch.roots,
+        )
+
+        def room() -> None:
+            if len(self.chunks) + len(new) > self.max_chunks:
+                raise InputTooLargeError(
+                    "evidence",
+                    len(self.chunks) + len(new),
+                    self.max_chunks,
+                    "chunks",
+                    setting="GroundingPolicy.max_evidence_chunks",
+                )
+
         for src in to_sources(evidence):
             if isinstance(src, EvidenceChunk):
                 # Lone surrogates -> U+FFFD in everything that reaches the model or a report.
@@ -267,12 +316,14 @@ class EvidenceIndex:
                     views.append(untokenise(given.text))
                     opened.append(open_subject(views[-1]))
                     self._ids.add(given.id)
+                    room()
                 continue
             if isinstance(src, StructuredSource):  # one chunk per field, id = its path
                 root = (
                     src.root if src.root not in self._source_ids else self._free_source_id(src.root)
                 )
                 self._source_ids.add(root)
+                roots.append(root)
                 if src.cut:
                     notes.append(f"evidence {root}: {src.cut}")
                 for chunk in src.chunks(root):
@@ -281,10 +332,12 @@ class EvidenceIndex:
                         views.append(untokenise(chunk.text))
                         opened.append(False)
                         self._ids.add(chunk.id)
+                        room()
                 continue
             base = repair_text(src.id)
             sid = base if base not in self._source_ids else self._free_source_id(base)
             self._source_ids.add(sid)
+            roots.append(sid)
             text = repair_text(src.text)  # lone surrogates -> U+FFFD, same offsets
             previous = ""
             for k, (s, e) in enumerate(_chunk_spans(text)):
@@ -302,22 +355,7 @@ class EvidenceIndex:
                 )
                 new.append(chunk)
                 self._ids.add(chunk.id)
-        if len(self.chunks) + len(new) > self.max_chunks:
-            raise InputTooLargeError(
-                "evidence", len(self.chunks) + len(new), self.max_chunks, "chunks"
-            )
-        with self._lock:
-            self.chunks.extend(new)
-            self.views.extend(views)
-            self.open.extend(opened)
-            self.notes.extend(notes)
-            self._index = None
-            self.__dict__.pop("all_stems", None)
-            self.__dict__.pop("all_quantities", None)
-            self.__dict__.pop("_quantities_by_chunk", None)
-            self.__dict__.pop("all_entities_text", None)
-            self.__dict__.pop("_postings", None)
-        return new
+                room()
 
     def _free_source_id(self, base: str) -> str:
         """``base~n`` with the least free ``n >= 2``; amortised O(1) per duplicate (every

@@ -246,7 +246,12 @@ class HallucinationMonitor:
         """Extract claims, index the evidence and compute every claim's signals."""
         text = _output_text(output)
         if len(text) > self.policy.max_output_chars:
-            raise InputTooLargeError("output", len(text), self.policy.max_output_chars)
+            raise InputTooLargeError(
+                "output",
+                len(text),
+                self.policy.max_output_chars,
+                setting="GroundingPolicy.max_output_chars",
+            )
         if question is not None and not isinstance(question, str):
             raise InvalidInputError("question", f"expected a string, got {type(question).__name__}")
         question = repair_text(question) if question is not None else None
@@ -256,7 +261,9 @@ class HallucinationMonitor:
         claims = self.extractor(text, question=q)
         limit = self.policy.max_claims
         if limit is not None and len(claims) > limit:  # the verifier's time grows per claim
-            raise InputTooLargeError("output", len(claims), limit, "claims")
+            raise InputTooLargeError(
+                "output", len(claims), limit, "claims", setting="GroundingPolicy.max_claims"
+            )
         index = self.build_index(evidence)
         if not claims:
             return claims, index, []

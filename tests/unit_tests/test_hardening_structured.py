@@ -103,7 +103,7 @@ def test_item1_moderately_deep_json_is_parsed_and_cut(m) -> None:
     ("name", "content"),
     [("e.json", _deep_json(10_000)), ("e.jsonl", '{"text": ' + _deep_json(10_000) + "}")],
 )
-def test_item1_cli_deep_json_file_exits_1_with_one_line(
+def test_item1_cli_deep_json_file_exits_2_with_one_line(
     name, content, tmp_path, monkeypatch, capsys
 ) -> None:
     import langchain_qgate.grounding.embeddings as embeddings
@@ -114,9 +114,9 @@ def test_item1_cli_deep_json_file_exits_1_with_one_line(
     (tmp_path / name).write_text(content, encoding="utf-8")
     code = main(["check", "--answer", str(tmp_path / "a"), "--evidence", str(tmp_path / name)])
     out, err = capsys.readouterr()
-    assert (code, out) == (1, "")
+    assert (code, out) == (2, "")  # an input error (issue 25's exit codes)
     assert err.count("\n") == 1
-    assert err.startswith("qgate: error: ")
+    assert err.startswith(f"qgate check: error: {tmp_path / name}")  # names the file
     assert "nested too deep" in err
     assert "Traceback" not in err
 
@@ -386,8 +386,8 @@ def test_structured_fuzz_set_gives_no_foreign_error_and_no_contract_violation() 
 def test_item13_answer_over_the_claim_cap_is_a_clear_error_before_any_model_runs() -> None:
     spy = SpyEmbedder()
     monitor = HallucinationMonitor(embedder=spy)
-    answer = "Acme Corp was founded in 2020 in Berlin. " * 1_001
-    with pytest.raises(InputTooLargeError, match="1,001 claims is over the limit of 1,000 claims"):
+    answer = "Acme Corp was founded in 2020 in Berlin. " * 251
+    with pytest.raises(InputTooLargeError, match="251 claims is over the limit of 250 claims"):
         monitor.verify_grounding(answer, [REVENUE_EVIDENCE])
     assert spy.seen == []  # nothing was embedded
 
@@ -401,6 +401,34 @@ def test_item13_claim_cap_is_a_setting() -> None:
     assert len(free.verify_grounding(answer, [REVENUE_EVIDENCE]).verdicts) == 30
     with pytest.raises(ValueError, match="max_claims must be None or >= 1"):
         GroundingPolicy(max_claims=0)
+
+
+def test_item13_evidence_over_the_chunk_cap_is_refused_before_it_is_all_chunked() -> None:
+    spy = SpyEmbedder()
+    monitor = HallucinationMonitor(embedder=spy)
+    assert monitor.policy.max_evidence_chunks == 40_000  # about 3 MB of prose
+    one_source = "Acme reported revenue of 5 million in 2020. " * 100_000  # 4.4 MB, one text
+    with pytest.raises(InputTooLargeError, match=r"GroundingPolicy\.max_evidence_chunks") as err:
+        monitor.verify_grounding("Acme reported revenue of 5 million.", [one_source])
+    assert err.value.limit == 40_000
+    assert err.value.size == 40_001  # it stopped at the first chunk past the cap
+    assert spy.seen == []  # nothing was embedded
+
+
+def test_item13_a_refused_evidence_batch_leaves_the_index_as_it_was() -> None:
+    index = EvidenceIndex(embedder=HashingEmbedder(), max_chunks=3)
+    index.add(["Acme has 5 staff."])
+    before = [c.id for c in index.chunks]
+    with pytest.raises(InputTooLargeError, match="4 chunks is over the limit of 3 chunks"):
+        index.add(["Acme is in Berlin.", "Acme sells robots.", "Acme was founded in 2020."])
+    assert [c.id for c in index.chunks] == before  # nothing of the refused batch stays
+    added = index.add(["Acme is in Berlin.", "Acme sells robots."])
+    fresh = EvidenceIndex(embedder=HashingEmbedder(), max_chunks=3)
+    fresh.add(["Acme has 5 staff."])
+    expected = fresh.add(["Acme is in Berlin.", "Acme sells robots."])
+    # its source ids were released: the same evidence gets the same ids as if never refused
+    assert [c.id for c in added] == [c.id for c in expected]
+    assert len(index) == 3
 
 
 def test_item7_two_numbers_past_a_float_are_the_same_value_only_when_equal() -> None:
