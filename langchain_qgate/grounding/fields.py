@@ -474,19 +474,19 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
                 return out
 
     free = [q for q in claim_qs if not any(s <= q.start < e for s, e in used_spans)]
-    days = _days_covered(toks, words, scope)
-    if days is not None:  # "every day", "on weekdays", "Fridays and Saturdays": every field
+    spans = _days_covered(toks, words, scope)
+    if spans is not None:  # "every day", "on weekdays", "Fridays and Saturdays": every field
         times = [q for q in free if q.kind == "time"]
-        outcome = _check_days(text, times, days, decided, index)
+        outcome = _check_days(times, spans, decided, index)
         if isinstance(outcome, Contradiction):
             out.contradiction = outcome
-            out.chunk = next(f.chunk for f in days[0] if f is not None and f.id == outcome.field)
+            out.chunk = next(f.chunk for f in spans[0] if f is not None and f.id == outcome.field)
             out.structured = True
             return out
         if not outcome:
             out.structured = True
             return out  # holds for some covered days only, or a day lacks its field
-        held = [f for f in days[0] if f is not None]
+        held = [f for f in spans[0] if f is not None]
         stated.extend(held)
         for f in held:
             covered.update(f.key_set)
@@ -685,7 +685,6 @@ _CLOSED = frozenset({"closed", "close", "none", "n/a", "-"})
 
 
 def _check_days(
-    text: str,
     times: list[Quantity],
     days: tuple[list[_Field | None], bool],
     decided: bool,
