@@ -24,7 +24,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["VocabTerm", "boolean_said", "claim_tokens", "summary_days", "vocabulary_term"]
+__all__ = [
+    "VocabTerm",
+    "boolean_said",
+    "claim_tokens",
+    "in_vocabulary",
+    "summary_days",
+    "unlisted_term",
+    "vocabulary_term",
+]
 
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?|[.,;:!?]")
 _GENERIC = frozenset(
@@ -156,11 +164,36 @@ def boolean_said(
 class _Vocabulary:
     keys: frozenset[str]  # joined key words the vocabulary belongs to
     classes: tuple[tuple[str, ...], ...]  # equivalence classes of terms, in order
-    anchors: frozenset[str]  # words one of the ambiguous terms must stand next to
-    ambiguous: frozenset[str]
+    anchors: frozenset[str] = frozenset()  # words an ambiguous term must stand next to
+    ambiguous: frozenset[str] = frozenset()
     ordered: bool = False  # a band: only the two ends contradict each other
+    soft: frozenset[str] = frozenset()  # general words: never a contradiction nor an addition
 
 
+_CARRIERS = (
+    "ups", "dhl", "fedex", "usps", "royal mail", "dpd", "gls", "hermes", "evri", "tnt",
+    "canada post", "australia post", "la poste", "postnl", "yodel", "ontrac", "purolator",
+    "correos", "parcelforce", "amazon logistics",
+)  # fmt: skip
+_CUISINES = (
+    "english", "chinese", "french", "italian", "indian", "japanese", "thai", "mexican",
+    "spanish", "greek", "korean", "vietnamese", "turkish", "lebanese",
+)  # fmt: skip
+_CENTRE = (
+    "city centre", "city center", "centre of the city", "center of the city", "downtown",
+    "town centre", "town center",
+)  # fmt: skip
+_PRICE_WORDS = frozenset({"price", "priced", "prices", "pricing", "cost", "costs"})
+_PRICE_AMBIGUOUS = frozenset(
+    {"low", "mid", "average", "high", "moderate", "moderately", "reasonable", "reasonably"}
+)  # fmt: skip
+_RATING_WORDS = frozenset(
+    {"rating", "rated", "ratings", "rate", "review", "reviews", "reviewed", "star", "stars",
+     "score", "customer", "customers"}
+)  # fmt: skip
+_RATING_LOW = ("low", "poor", "poorly", "bad", "badly", "1 out of 5")
+_RATING_MID = ("average", "mediocre", "middling", "decent", "3 out of 5")
+_RATING_HIGH = ("high", "highly", "excellent", "top", "great", "good", "5 out of 5")
 _VOCABULARIES: tuple[_Vocabulary, ...] = (
     _Vocabulary(
         keys=frozenset({"status", "orderstatus", "state", "shipmentstatus", "deliverystatus"}),
@@ -171,68 +204,26 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
             ("cancelled", "canceled"),
             ("returned", "refunded"),
         ),
-        anchors=frozenset(),
-        ambiguous=frozenset(),
     ),
     _Vocabulary(
         keys=frozenset({"carrier", "courier", "shipper", "shippingcarrier", "shippedvia"}),
-        classes=tuple(
-            (c,)
-            for c in (
-                "ups",
-                "dhl",
-                "fedex",
-                "usps",
-                "royal mail",
-                "dpd",
-                "gls",
-                "hermes",
-                "evri",
-                "tnt",
-                "canada post",
-                "australia post",
-                "la poste",
-                "postnl",
-                "yodel",
-                "ontrac",
-                "purolator",
-                "correos",
-                "parcelforce",
-                "amazon logistics",
-            )
-        ),
-        anchors=frozenset(),
-        ambiguous=frozenset(),
+        classes=tuple((c,) for c in _CARRIERS),
     ),
     _Vocabulary(
         keys=frozenset({"food", "cuisine", "category", "categories", "foodtype"}),
-        classes=tuple(
-            (c,)
-            for c in (
-                "english",
-                "chinese",
-                "french",
-                "italian",
-                "indian",
-                "japanese",
-                "thai",
-                "mexican",
-                "spanish",
-                "greek",
-                "korean",
-                "vietnamese",
-                "turkish",
-                "lebanese",
-            )
-        ),
-        anchors=frozenset(),
-        ambiguous=frozenset(),
+        classes=tuple((c,) for c in _CUISINES),
     ),
     _Vocabulary(
         keys=frozenset({"eattype", "venuetype", "type", "kind"}),
-        classes=(("coffee shop", "cafe", "café", "coffeehouse"), ("pub",)),
-        anchors=frozenset(),
-        ambiguous=frozenset(),
+        classes=(("coffee shop", "cafe", "café", "coffeehouse"), ("pub",), ("restaurant",)),
+        soft=frozenset({"restaurant"}),
+    ),
+    _Vocabulary(
+        keys=frozenset({"area", "neighborhood", "neighbourhood", "district", "location"}),
+        classes=(
+            ("riverside", "river side", "by the river", "on the river", "waterfront"),
+            _CENTRE,
+        ),
     ),
     _Vocabulary(
         keys=frozenset({"pricerange", "price", "pricelevel", "priceband", "cost"}),
@@ -241,52 +232,15 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
             ("moderate", "moderately", "mid", "average", "reasonable", "reasonably", "£20-25"),
             ("expensive", "pricey", "costly", "high", "more than £30"),
         ),
-        anchors=frozenset({"price", "priced", "prices", "pricing", "cost", "costs", "range"}),
-        ambiguous=frozenset(
-            {"low", "mid", "average", "high", "moderate", "moderately", "reasonable", "reasonably"}
-        ),
+        anchors=_PRICE_WORDS,
+        ambiguous=_PRICE_AMBIGUOUS,
         ordered=True,
     ),
     _Vocabulary(
         keys=frozenset({"customerrating", "rating", "ratings", "stars", "score"}),
-        classes=(
-            ("low", "poor", "poorly", "bad", "badly", "1 out of 5"),
-            ("average", "mediocre", "middling", "decent", "3 out of 5"),
-            ("high", "highly", "excellent", "top", "5 out of 5"),
-        ),
-        anchors=frozenset(
-            {
-                "rating",
-                "rated",
-                "ratings",
-                "rate",
-                "review",
-                "reviews",
-                "reviewed",
-                "star",
-                "stars",
-                "score",
-                "customer",
-                "customers",
-            }
-        ),
-        ambiguous=frozenset(
-            {
-                "low",
-                "poor",
-                "poorly",
-                "bad",
-                "badly",
-                "average",
-                "mediocre",
-                "middling",
-                "decent",
-                "high",
-                "highly",
-                "excellent",
-                "top",
-            }
-        ),
+        classes=(_RATING_LOW, _RATING_MID, _RATING_HIGH),
+        anchors=_RATING_WORDS,
+        ambiguous=frozenset(_RATING_LOW + _RATING_MID + _RATING_HIGH) - {"1 out of 5"},
         ordered=True,
     ),
 )
@@ -324,9 +278,13 @@ def _at(tokens: list[str], term: list[str]) -> list[int]:
     return [i for i in range(len(tokens) - n + 1) if tokens[i : i + n] == term]
 
 
-def _vocabulary(keys: list[str], value: str) -> tuple[_Vocabulary, int] | None:
+def _joined(keys: list[str]) -> str:
     joined = "".join(keys)
-    joined += "s" if joined.endswith("statu") else ""  # keys come singularised: "statu"
+    return joined + "s" if joined.endswith("statu") else joined  # keys come singularised
+
+
+def _vocabulary(keys: list[str], value: str) -> tuple[_Vocabulary, int] | None:
+    joined = _joined(keys)
     for vocab in _VOCABULARIES:
         if joined in vocab.keys:
             mine = _class_of(vocab, value)
@@ -371,11 +329,38 @@ def vocabulary_term(
                 if i == mine:
                     agree = agree or VocabTerm(term, True, False, said)
                     continue
-                far = not vocab.ordered or abs(i - mine) > 1
+                far = (not vocab.ordered or abs(i - mine) > 1) and term not in vocab.soft
                 differ = differ or VocabTerm(term, False, far, said)
     if agree is not None:
         return agree
     return differ
+
+
+def unlisted_term(tokens: list[str], keys: list[list[str]], values: list[str]) -> str | None:
+    """A term of a closed vocabulary whose field the record lacks ("cheap" about a record
+    with no price), or None. ``keys`` are the key words of the record's fields, ``values``
+    its values: a term inside one of them ("Café Brazil", "Raja Indian Cuisine") is that
+    field's."""
+    present = {_joined(k) for k in keys}
+    tokens = list(tokens)
+    for value in values:
+        words = claim_tokens(value)
+        if len(words) > 1:
+            for at in _at(tokens, words):
+                tokens[at : at + len(words)] = [""] * len(words)
+    for vocab in _VOCABULARIES:
+        if vocab.keys & present:
+            continue
+        for cls in vocab.classes:
+            for term in cls:
+                if term in vocab.soft:
+                    continue
+                words = claim_tokens(term)
+                for at in _at(tokens, words):
+                    if term in vocab.ambiguous and _anchor(tokens, at, len(words), vocab) is None:
+                        continue
+                    return term
+    return None
 
 
 def _anchor(tokens: list[str], at: int, n: int, vocab: _Vocabulary) -> str | None:

@@ -39,6 +39,7 @@ from langchain_qgate.grounding._record_words import (
     claim_tokens,
     in_vocabulary,
     summary_days,
+    unlisted_term,
     vocabulary_term,
 )
 from langchain_qgate.grounding.checks import (
@@ -97,7 +98,8 @@ _FILLER = frozenset(
      "value", "amount", "paid", "placed", "status", "currently", "accept", "range",
      "lie", "sit", "home", "contain", "include", "hold", "have", "people", "live",
      "venue", "establishment", "facility", "called", "named", "name", "area", "option",
-     "sited", "found", "yes", "there", "visit", "establish", "find", "along", "next"}
+     "sited", "found", "yes", "there", "visit", "establish", "find", "along", "next",
+     "considered"}
 )  # fmt: skip
 _WEEKDAYS = frozenset(
     {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
@@ -456,6 +458,12 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
                 if any(quantities_match(q, e) for e in f.quantities):
                     used_spans.append((q.start, q.end))
             continue
+        bound = [q for q in claim_qs if within_band(q, f.band, f.quantities)]
+        if bound:  # "priced under £20" for ``"less than £20"``
+            stated.append(f)
+            covered.update(f.keys)
+            used_spans.extend((q.start, q.end) for q in bound)
+            continue
         letters = [w for w in f.words if not w.isdigit()]
         if decided and len(letters) >= 2:
             pattern = r"\b" + r"\W+".join(r"\d+" if w.isdigit() else re.escape(w) for w in f.words)
@@ -633,8 +641,11 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
     if not stated:
         return out
     out.structured = True
-    if blocked:
-        return out
+    if (
+        blocked
+        or unlisted_term(toks, [f.keys for f in scope], [f.value for f in scope]) is not None
+    ):
+        return out  # a neighbouring band, or a value of a field the record lacks: unsupported
     for f in stated:
         covered.update(f.aliases())
     # Every weekday the claim names must be a key of a field that states it.
