@@ -45,6 +45,8 @@ _KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
     "kid": ("kids", "child", "children", "family", "families"),
     "child": ("kid", "kids", "children", "family", "families"),
     "outdoor": ("outside", "patio", "terrace", "alfresco"),
+    "seating": ("seat", "seats", "sit", "table", "tables"),
+    "allowed": ("welcome", "permitted", "allow", "allows"),
     "reservation": ("reserve", "booking", "book"),
     "wifi": ("internet", "wi"),
     "takeout": ("takeaway", "carryout"),
@@ -123,6 +125,8 @@ def _negated(tokens: list[str], start: int, end: int) -> bool:
             break
         if tok in (",", "and") and j + 1 < start and tokens[j + 1] in _CLAUSE_STARTS:
             break
+        if tok == "non" and j < start - 2:
+            continue  # "non family-friendly pub": "non" governs its compound only
         if _negator(tok):
             return True
     for j in range(end + 1, min(len(tokens), end + 1 + _WINDOW_AHEAD)):
@@ -151,13 +155,14 @@ def boolean_said(
     group = [p for p in parents if p not in _GENERIC]
     if group and len(leaf) == 1 and not any(_names(t, g) for t in tokens for g in group):
         return None  # "a lot of food" is not ``BusinessParking.lot``
-    span = _find(tokens, leaf)
+    span = _find(tokens, leaf) or _find(tokens, ["".join(leaf)])  # "take out", "takeout"
     if span is None:
         return None
     named = [t for t in tokens[span[0] : span[1] + 1] if t not in _NEGATORS]
     named += [t for t in tokens if t in _PREDICATES]
     named += [t for t in tokens if any(_names(t, g) for g in group)]
-    return not _negated(tokens, *span), named
+    inside = any(_negator(t) for t in tokens[span[0] : span[1] + 1])  # "dogs are not allowed"
+    return not (inside or _negated(tokens, *span)), named
 
 
 @dataclass(frozen=True)

@@ -88,6 +88,8 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "year": ("in",),
     "wifi": ("wi", "internet"),
     "category": ("type", "kind", "cuisine"),
+    "depart": ("leave", "leaves", "leaving", "departure"),
+    "arrive": ("arrival", "reach", "reaches", "due"),
 }
 _FILLER = frozenset(
     {"restaurant", "place", "spot", "business", "shop", "store", "eatery", "located",
@@ -99,7 +101,7 @@ _FILLER = frozenset(
      "lie", "sit", "home", "contain", "include", "hold", "have", "people", "live",
      "venue", "establishment", "facility", "called", "named", "name", "area", "option",
      "sited", "found", "yes", "there", "visit", "establish", "find", "along", "next",
-     "considered"}
+     "considered", "stay", "non", "meal"}
 )  # fmt: skip
 _WEEKDAYS = frozenset(
     {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
@@ -443,9 +445,12 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             at = _contains(words, n)
             if at >= 0:  # the name says which record; its words are no field's value
                 words = [*words[:at], *([""] * len(n)), *words[at + len(n) :]]
+    in_names = {w for rec in records for n in table.names.get(rec, []) for w in n if w.isdigit()}
     claim_qs = [
-        _as_number(text, q) for q in extract_quantities(text) if not (q.ordinal or q.reference)
-    ]
+        _as_number(text, q)
+        for q in extract_quantities(text)
+        if not (q.ordinal or q.reference or (q.kind == "number" and q.raw in in_names))
+    ]  # a figure of the record's name ("ICE 578") is no value
 
     # Text values with figures ("112 Pier St"): stated, or the same words with another figure.
     for f in scope:
@@ -498,7 +503,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         stated.extend(held)
         for f in held:
             covered.update(f.key_set)
-        covered.update(toks)
+        covered.update(_norm(t) for t in toks)
         free = [q for q in free if q.kind != "time"]
     numeric = [f for f in scope if f.quantities and f.numeric]
     for q in free:
