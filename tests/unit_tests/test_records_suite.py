@@ -230,6 +230,8 @@ def test_contradictions_quote_the_field_path() -> None:
     monitor = make_monitor()
     pair = next(p for p in load_pairs() if p.sentence.endswith("has outdoor seating."))
     report = monitor.verify_grounding(pair.sentence, [pair.data])
-    (found,) = report.contradictions
+    (verdict,) = report.contradictions
+    found = verdict.contradiction
+    assert found is not None
     assert found.field == "business.attributes.OutdoorSeating"
     assert "`business.attributes.OutdoorSeating`" in found.describe()
