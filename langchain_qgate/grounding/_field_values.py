@@ -23,9 +23,9 @@ if TYPE_CHECKING:
 __all__ = ["normalise_times", "normalise_value", "within_band"]
 
 _SHORT_MINUTES = re.compile(r"(?<![\d:.])(\d{1,2}):(\d)(?![\d:])")
-_MONEY_RANGE = re.compile(r"([£$€¥])\s?(\d+(?:\.\d+)?)\s?(-|–|to)\s?(?=\d)")
-_UPPER = re.compile(r"\b(?:less than|under|below|up to|at most|max(?:imum)?)\s*$", re.I)
-_LOWER = re.compile(r"\b(?:more than|over|above|at least|from|min(?:imum)?)\s*$", re.I)
+_MONEY_RANGE = re.compile(r"([£$€¥])(\d+(?:\.\d+)?)(\s?(?:-|–|to)\s?)(?=\d)")
+_UPPER = re.compile(r"\b(?:less than|under|below|up to|at most|max(?:imum)?)$", re.I)
+_LOWER = re.compile(r"\b(?:more than|over|above|at least|from|min(?:imum)?)$", re.I)
 _BAND_KINDS = frozenset({"money", "number", "percent"})
 
 
@@ -58,7 +58,7 @@ def within_band(q: Quantity, value: str, quantities: list[Quantity]) -> bool:
             return lo <= q.value <= hi
     if len(same) == 1:
         e = same[0]
-        before = value[: e.start]
+        before = value[: e.start].rstrip()
         if _UPPER.search(before):
             return q.value <= e.value
         if _LOWER.search(before):

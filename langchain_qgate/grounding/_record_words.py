@@ -308,7 +308,7 @@ def vocabulary_term(
 ) -> VocabTerm | None:
     """The term of the field's closed vocabulary the claim uses, compared with ``value``.
 
-    ``other_values`` are the record's other values: a term inside a longer one ("Raja Indian
+    ``other_values`` are the record's values: a term inside a longer one ("Raja Indian
     Cuisine" for ``near``) is that field's, not this one's. None when the field has no known
     vocabulary, its value is not in it, or the claim uses no term of it (or negates it).
     """
