@@ -547,7 +547,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
     # Booleans by polarity, closed vocabularies by class, lists by item, other text by words.
     blocked = False
     named_by: list[_Field] = []
-    values = [g.value for g in scope]
+    record_values = [g.value for g in scope]
     for f in scope:
         if f.quantities and f.numeric:
             continue
@@ -579,7 +579,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
                 out.structured = True
                 return out
             continue
-        term = vocabulary_term(toks, f.keys, f.value, values)
+        term = vocabulary_term(toks, f.keys, f.value, record_values)
         if term is not None and term.agrees:
             stated.append(f)
             covered.update(_words(" ".join(term.words)))
@@ -649,7 +649,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
     out.structured = True
     if (
         blocked
-        or unlisted_term(toks, [f.keys for f in scope], values) is not None
+        or unlisted_term(toks, [f.keys for f in scope], record_values) is not None
     ):
         return out  # a neighbouring band, or a value of a field the record lacks: unsupported
     for f in stated:
