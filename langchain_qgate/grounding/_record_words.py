@@ -87,7 +87,9 @@ def claim_tokens(text: str) -> list[str]:
     return _TOKEN.findall(text.lower().replace("’", "'"))
 
 
-def _negator(tok: str) -> bool:
+def _negator(tok: str, after: str = "") -> bool:
+    if tok == "not" and after == "only":
+        return False  # "not only ... but also"
     return tok in _NEGATORS or tok.endswith("n't")
 
 
@@ -127,13 +129,13 @@ def _negated(tokens: list[str], start: int, end: int) -> bool:
             break
         if tok == "non" and j < start - 2:
             continue  # "non family-friendly pub": "non" governs its compound only
-        if _negator(tok):
+        if _negator(tok, tokens[j + 1]):
             return True
     for j in range(end + 1, min(len(tokens), end + 1 + _WINDOW_AHEAD)):
         tok = tokens[j]
         if tok in _BREAKS or tok in (",", "and", "or"):
             break
-        if _negator(tok):
+        if _negator(tok, tokens[j + 1] if j + 1 < len(tokens) else ""):
             return True
     return False
 
@@ -161,7 +163,7 @@ def boolean_said(
     named = [t for t in tokens[span[0] : span[1] + 1] if t not in _NEGATORS]
     named += [t for t in tokens if t in _PREDICATES]
     named += [t for t in tokens if any(_names(t, g) for g in group)]
-    inside = any(_negator(t) for t in tokens[span[0] : span[1] + 1])  # "dogs are not allowed"
+    inside = any(_negator(t, "") for t in tokens[span[0] : span[1] + 1])  # "dogs are not allowed"
     return not (inside or _negated(tokens, *span)), named
 
 
@@ -173,6 +175,7 @@ class _Vocabulary:
     ambiguous: frozenset[str] = frozenset()
     ordered: bool = False  # a band: only the two ends contradict each other
     soft: frozenset[str] = frozenset()  # general words: never a contradiction nor an addition
+    relational: bool = False  # "north of the city centre" names a place, not the value
 
 
 _CARRIERS = (
@@ -229,6 +232,7 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
             ("riverside", "river side", "by the river", "on the river", "waterfront"),
             _CENTRE,
         ),
+        relational=True,
     ),
     _Vocabulary(
         keys=frozenset({"pricerange", "price", "pricelevel", "priceband", "cost"}),
@@ -330,6 +334,8 @@ def vocabulary_term(
                     continue
                 if _negated(tokens, at, at + len(words) - 1):
                     continue
+                if vocab.relational and _related(tokens, at):
+                    continue
                 said = (*words, *((anchor,) if anchor else ()))
                 if i == mine:
                     agree = agree or VocabTerm(term, True, False, said)
@@ -366,6 +372,17 @@ def unlisted_term(tokens: list[str], keys: list[list[str]], values: list[str]) -
                         continue
                     return term
     return None
+
+
+_RELATIONS = frozenset(
+    {"north", "south", "east", "west", "outside", "outskirts", "beyond", "near", "from",
+     "away", "edge", "close", "off", "past"}
+)  # fmt: skip
+
+
+def _related(tokens: list[str], at: int) -> bool:
+    """Whether a place word stands in a relation ("north of the city centre")."""
+    return any(t in _RELATIONS for t in tokens[max(0, at - 4) : at])
 
 
 def _anchor(tokens: list[str], at: int, n: int, vocab: _Vocabulary) -> str | None:

@@ -390,6 +390,12 @@ def _value_match(text: str, q: Quantity, f: _Field) -> str:
     return "same"
 
 
+def _loose_money(text: str, q: Quantity, f: _Field) -> bool:
+    """A bare figure ("a 5 star place") read against a money field: no currency says so."""
+    money = any(e.kind == "money" for e in f.quantities)
+    return money and q.kind != "money" and not _claim_currency(text, q)
+
+
 def _alignment(f: _Field, claim_words: set[str]) -> int:
     leaf = {k for k in f.keys if k not in _GENERIC_KEYS}
     joined = "".join(f.keys)
@@ -524,6 +530,8 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         target = unit[0] if unit else (top[0] if len(values) == 1 else None)
         if target is None or not decided or q.hedged:
             return out  # no single slot for the value: unsupported, never contradicted
+        if (unit and target.band != target.value) or _loose_money(text, q, target):
+            return out  # a band in another currency, a bare figure against money: unsupported
         chunk = index.chunks[target.chunk]
         shown = q.raw
         claim_unit = _claim_unit(text, q) or _claim_currency(text, q)
@@ -647,10 +655,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
     if not stated:
         return out
     out.structured = True
-    if (
-        blocked
-        or unlisted_term(toks, [f.keys for f in scope], record_values) is not None
-    ):
+    if blocked or unlisted_term(toks, [f.keys for f in scope], record_values) is not None:
         return out  # a neighbouring band, or a value of a field the record lacks: unsupported
     for f in stated:
         covered.update(f.aliases())
