@@ -53,6 +53,7 @@ _KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
     "wheelchair": ("accessible", "accessibility"),
     "ambience": ("atmosphere", "vibe", "feel", "setting", "mood", "decor"),
     "parking": ("park",),
+    "friendly": ("welcome", "welcomes", "welcoming", "accept", "accepts", "suitable"),
     "wrap": ("wrapped", "wrapping"),
     "delivery": ("deliver", "delivers", "delivered"),
     "alcohol": ("drinks", "booze", "wine", "beer"),
@@ -140,6 +141,19 @@ def _negated(tokens: list[str], start: int, end: int) -> bool:
     return False
 
 
+_FAMILY = frozenset({"family", "kid", "child", "children", "kids"})
+
+
+def _adults_only(tokens: list[str]) -> bool:
+    for i, tok in enumerate(tokens):
+        if tok in ("adult", "adults"):
+            after = tokens[i + 1] if i + 1 < len(tokens) else ""
+            before = tokens[i - 1] if i else ""
+            if after == "only" or before in ("for", "only"):
+                return True
+    return False
+
+
 def boolean_said(
     tokens: list[str], keys: list[str], parents: list[str]
 ) -> tuple[bool, list[str]] | None:
@@ -159,6 +173,8 @@ def boolean_said(
         return None  # "a lot of food" is not ``BusinessParking.lot``
     span = _find(tokens, leaf) or _find(tokens, ["".join(leaf)])  # "take out", "takeout"
     if span is None:
+        if _FAMILY & set(leaf) and _adults_only(tokens):
+            return False, ["adult", "adults", "only"]  # "adults only": not for families
         return None
     named = [t for t in tokens[span[0] : span[1] + 1] if t not in _NEGATORS]
     named += [t for t in tokens if t in _PREDICATES]
@@ -199,9 +215,15 @@ _RATING_WORDS = frozenset(
     {"rating", "rated", "ratings", "rate", "review", "reviews", "reviewed", "star", "stars",
      "score", "customer", "customers"}
 )  # fmt: skip
-_RATING_LOW = ("low", "poor", "poorly", "bad", "badly", "1 out of 5")
-_RATING_MID = ("average", "mediocre", "middling", "decent", "3 out of 5")
-_RATING_HIGH = ("high", "highly", "excellent", "top", "great", "good", "5 out of 5")
+_RATING_LOW = ("low", "poor", "poorly", "bad", "badly", "1 out of 5", "one star", "1 star")
+_RATING_MID = (
+    "average", "mediocre", "middling", "decent", "3 out of 5", "three star", "three stars",
+    "3 star", "3 stars",
+)  # fmt: skip
+_RATING_HIGH = (
+    "high", "highly", "excellent", "top", "great", "good", "5 out of 5", "five star",
+    "five stars", "5 star", "5 stars",
+)  # fmt: skip
 _VOCABULARIES: tuple[_Vocabulary, ...] = (
     _Vocabulary(
         keys=frozenset({"status", "orderstatus", "state", "shipmentstatus", "deliverystatus"}),
@@ -249,7 +271,10 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
         keys=frozenset({"customerrating", "rating", "ratings", "stars", "score"}),
         classes=(_RATING_LOW, _RATING_MID, _RATING_HIGH),
         anchors=_RATING_WORDS,
-        ambiguous=frozenset(_RATING_LOW + _RATING_MID + _RATING_HIGH) - {"1 out of 5"},
+        ambiguous=frozenset(
+            t for t in _RATING_LOW + _RATING_MID + _RATING_HIGH if not t[0].isdigit()
+        )
+        - {"one star", "three star", "three stars", "five star", "five stars"},
         ordered=True,
     ),
 )

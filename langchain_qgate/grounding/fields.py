@@ -101,7 +101,8 @@ _FILLER = frozenset(
      "lie", "sit", "home", "contain", "include", "hold", "have", "people", "live",
      "venue", "establishment", "facility", "called", "named", "name", "area", "option",
      "sited", "found", "yes", "there", "visit", "establish", "find", "along", "next",
-     "considered", "stay", "non", "meal"}
+     "considered", "stay", "non", "meal", "menu", "dish", "entree", "cuisine", "costing",
+     "satisfaction", "ranking", "adult", "only"}
 )  # fmt: skip
 _WEEKDAYS = frozenset(
     {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
@@ -492,6 +493,17 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
                 out.structured = True
                 return out
 
+    # A closed vocabulary's term with a figure ("rated one star", "5 stars") is its field's.
+    record_values = [g.value for g in scope]
+    for f in scope:
+        if f in stated or not in_vocabulary(f.keys, f.value):
+            continue
+        term = vocabulary_term(toks, f.keys, f.value, record_values)
+        if term is not None and term.agrees and any(w.isdigit() for w in term.words):
+            stated.append(f)
+            covered.update(_words(" ".join(term.words)))
+            covered.update(f.keys)
+            used_spans.extend((q.start, q.end) for q in claim_qs if q.raw in term.words)
     free = [q for q in claim_qs if not any(s <= q.start < e for s, e in used_spans)]
     spans = _days_covered(toks, words, scope)
     if spans is not None:  # "every day", "on weekdays", "Fridays and Saturdays": every field
@@ -555,7 +567,6 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
     # Booleans by polarity, closed vocabularies by class, lists by item, other text by words.
     blocked = False
     named_by: list[_Field] = []
-    record_values = [g.value for g in scope]
     for f in scope:
         if f.quantities and f.numeric:
             continue
