@@ -4,8 +4,14 @@ A claim about a record is compared with the record's fields by value type, not a
 
 - numbers, money and percentages with their units and currency ("2.5 kg", ``"total": 42.5``
   with ``"currency": "EUR"``), dates in any notation, times of day and ranges
-  (``"11:00-21:00"`` is "from 11 am to 9 pm");
-- booleans by polarity (``"WiFi": "free"`` is "offers free Wi-Fi"; ``false`` is "no Wi-Fi");
+  (``"11:00-21:00"`` is "from 11 am to 9 pm"; ``"17:30-23:0"`` and ``"11:30-2:0"`` as sources
+  write them), price bands and bounds (``"£20-25"``, ``"less than £20"``: ``_field_values``);
+- booleans by the sentence's polarity against the value, the key split into words and read
+  with its group ("There is no valet, garage or lot parking" states ``BusinessParking.garage``
+  false: ``_record_words``);
+- closed vocabularies by class (order status, carrier, cuisine, venue type, area, price and
+  rating bands: "cheap" is ``"less than £20"``, "delivered" is not ``"shipped"``);
+- summaries over per-day fields ("every day", "on weekdays", "most days"), against each day;
 - enumerations and lists by item ("Noodles, Ramen" supports "a ramen restaurant");
 - other text by its words ("112 Pier St").
 
@@ -17,8 +23,12 @@ usual keys). The decision, precision first:
   about, and the claim's other words are the record's name, the fields' keys or filler;
 - **contradicted**: a value fills the slot of exactly one field of that record (same key, same
   type) and differs from it, or it is a sibling record's value of the same field;
+- **partial**: fields state part of the claim and its other words are neither the record's
+  nor filler ("a casual, relaxed atmosphere"): the learned verifier decides, grounding it
+  (citing those fields) when it entails the claim from the record;
 - anything else is left to the prose path, except that a contradiction the prose path reads
-  in a field statement is dropped: a field without a typed conflict is "unsupported".
+  in a field statement is dropped: a field without a typed conflict is "unsupported", as is a
+  value of a closed vocabulary whose field the record lacks ("cheap" with no price).
 """
 
 from __future__ import annotations
