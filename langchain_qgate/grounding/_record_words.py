@@ -124,6 +124,8 @@ def _negated(tokens: list[str], start: int, end: int) -> bool:
     """Whether a negation governs the words ``tokens[start : end + 1]``."""
     for j in range(start - 1, max(-1, start - 1 - _WINDOW_BACK), -1):
         tok = tokens[j]
+        if tok == "so" and j > 0 and tokens[j - 1] == "not":
+            return True  # "a not so children friendly place"
         if tok in _BREAKS:
             break
         if tok in (",", "and") and j + 1 < start and tokens[j + 1] in _CLAUSE_STARTS:

@@ -62,6 +62,9 @@ def test_a_figure_inside_a_band_or_on_the_side_of_a_bound(
         ("Dogs are not allowed.", ["dog", "allowed"], [], False),
         ("It is not expensive, and it has outdoor seating.", ["outdoor", "seating"], [], True),
         ("Takeout is available.", ["restaurant", "take", "out"], [], True),
+        ("It is a not so children friendly place.", ["family", "friendly"], [], False),
+        ("It is for adults only.", ["family", "friendly"], [], False),
+        ("It is not only cheap but also kid friendly.", ["family", "friendly"], [], True),
     ],
 )
 def test_boolean_polarity_is_read_from_the_sentence(
