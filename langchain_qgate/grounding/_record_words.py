@@ -48,7 +48,7 @@ _KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
     "seating": ("seat", "seats", "sit", "table", "tables"),
     "allowed": ("welcome", "permitted", "allow", "allows"),
     "reservation": ("reserve", "booking", "book"),
-    "wifi": ("internet", "wi"),
+    "wifi": ("internet",),
     "takeout": ("takeaway", "carryout"),
     "wheelchair": ("accessible", "accessibility"),
     "ambience": ("atmosphere", "vibe", "feel", "setting", "mood", "decor"),
@@ -83,9 +83,12 @@ _WINDOW_BACK = 8
 _WINDOW_AHEAD = 5
 
 
+_WIFI = re.compile(r"\bwi[- ]?fi\b")
+
+
 def claim_tokens(text: str) -> list[str]:
-    """Lower-case words and clause punctuation ("doesn't" stays one word)."""
-    return _TOKEN.findall(text.lower().replace("’", "'"))
+    """Lower-case words and clause punctuation ("doesn't" stays one word, "Wi-Fi" is "wifi")."""
+    return _TOKEN.findall(_WIFI.sub("wifi", text.lower().replace("’", "'")))
 
 
 def _negator(tok: str, after: str = "") -> bool:
@@ -98,6 +101,8 @@ def _stem_match(tok: str, word: str) -> bool:
     if tok == word or tok.rstrip("s") == word:
         return True
     n = max(4, len(word) - 3)
+    if len(tok) < len(word) - 2:
+        return False  # "take" does not name "takeout"
     return len(word) >= 4 and len(tok) >= n and tok[:n] == word[:n]
 
 
@@ -319,10 +324,14 @@ def _joined(keys: list[str]) -> str:
     return joined + "s" if joined.endswith("statu") else joined  # keys come singularised
 
 
+def _names_vocabulary(vocab: _Vocabulary, joined: str) -> bool:
+    return joined in vocab.keys or joined + "s" in vocab.keys  # "star" for ``stars``
+
+
 def _vocabulary(keys: list[str], value: str) -> tuple[_Vocabulary, int] | None:
     joined = _joined(keys)
     for vocab in _VOCABULARIES:
-        if joined in vocab.keys:
+        if _names_vocabulary(vocab, joined):
             mine = _class_of(vocab, value)
             if mine >= 0:
                 return vocab, mine
@@ -381,19 +390,21 @@ def unlisted_term(tokens: list[str], keys: list[list[str]], values: list[str]) -
     field's."""
     present = {_joined(k) for k in keys}
     tokens = list(tokens)
+    stated: set[str] = set()  # words of the record's values ("Cafes, Tea" states "cafe")
     for value in values:
         words = claim_tokens(value)
+        stated.update(w.rstrip("s") for w in words)
         if len(words) > 1:
             for at in _at(tokens, words):
                 tokens[at : at + len(words)] = [""] * len(words)
     for vocab in _VOCABULARIES:
-        if vocab.keys & present:
+        if any(_names_vocabulary(vocab, k) for k in present):
             continue
         for cls in vocab.classes:
             for term in cls:
-                if term in vocab.soft:
-                    continue
                 words = claim_tokens(term)
+                if term in vocab.soft or all(w.rstrip("s") in stated for w in words):
+                    continue
                 for at in _at(tokens, words):
                     if term in vocab.ambiguous and _anchor(tokens, at, len(words), vocab) is None:
                         continue
