@@ -110,7 +110,10 @@ def main() -> int:
     t0 = time.perf_counter()
     for path in args.data:
         res = run_rows(path, args.split, monitor)
-        out["files"][path.stem] = res
+        # Only ids go to the JSON: the benchmark data stays outside the repository.
+        out["files"][path.stem] = res | {
+            "listed": [{"id": x["id"], "label": x["label"]} for x in res["listed"]]
+        }
         print(
             f"{path.stem} ({args.split}, {res['label0']} faithful / {res['label1']} label 1): "
             f"faithful with a FABRICATED claim {res['faithful_fabricated']:.1%}, "
