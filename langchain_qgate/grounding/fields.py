@@ -4,8 +4,14 @@ A claim about a record is compared with the record's fields by value type, not a
 
 - numbers, money and percentages with their units and currency ("2.5 kg", ``"total": 42.5``
   with ``"currency": "EUR"``), dates in any notation, times of day and ranges
-  (``"11:00-21:00"`` is "from 11 am to 9 pm");
-- booleans by polarity (``"WiFi": "free"`` is "offers free Wi-Fi"; ``false`` is "no Wi-Fi");
+  (``"11:00-21:00"`` is "from 11 am to 9 pm"; ``"17:30-23:0"`` and ``"11:30-2:0"`` as sources
+  write them), price bands and bounds (``"£20-25"``, ``"less than £20"``: ``_field_values``);
+- booleans by the sentence's polarity against the value, the key split into words and read
+  with its group ("There is no valet, garage or lot parking" states ``BusinessParking.garage``
+  false: ``_record_words``);
+- closed vocabularies by class (order status, carrier, cuisine, venue type, area, price and
+  rating bands: "cheap" is ``"less than £20"``, "delivered" is not ``"shipped"``);
+- summaries over per-day fields ("every day", "on weekdays", "most days"), against each day;
 - enumerations and lists by item ("Noodles, Ramen" supports "a ramen restaurant");
 - other text by its words ("112 Pier St").
 
@@ -17,8 +23,12 @@ usual keys). The decision, precision first:
   about, and the claim's other words are the record's name, the fields' keys or filler;
 - **contradicted**: a value fills the slot of exactly one field of that record (same key, same
   type) and differs from it, or it is a sibling record's value of the same field;
+- **partial**: fields state part of the claim and its other words are neither the record's
+  nor filler ("a casual, relaxed atmosphere"): the learned verifier decides, grounding it
+  (citing those fields) when it entails the claim from the record;
 - anything else is left to the prose path, except that a contradiction the prose path reads
-  in a field statement is dropped: a field without a typed conflict is "unsupported".
+  in a field statement is dropped: a field without a typed conflict is "unsupported", as is a
+  value of a closed vocabulary whose field the record lacks ("cheap" with no price).
 """
 
 from __future__ import annotations
@@ -29,11 +39,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from langchain_qgate.grounding._field_values import (
+    normalise_times,
+    normalise_value,
+    within_band,
+)
+from langchain_qgate.grounding._record_words import (
+    boolean_said,
+    claim_tokens,
+    in_vocabulary,
+    summary_days,
+    unlisted_term,
+    vocabulary_term,
+)
 from langchain_qgate.grounding.checks import (
     Quantity,
     comparable,
     extract_quantities,
-    negated_spans,
     quantities_match,
     tokens,
     untokenise,
@@ -76,6 +98,8 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "year": ("in",),
     "wifi": ("wi", "internet"),
     "category": ("type", "kind", "cuisine"),
+    "depart": ("leave", "leaves", "leaving", "departure"),
+    "arrive": ("arrival", "reach", "reaches", "due"),
 }
 _FILLER = frozenset(
     {"restaurant", "place", "spot", "business", "shop", "store", "eatery", "located",
@@ -84,7 +108,11 @@ _FILLER = frozenset(
      "listing", "record", "customer", "available", "also", "each", "per", "every", "total",
      "order", "item", "city", "town", "state", "street", "list", "listed", "show", "say",
      "value", "amount", "paid", "placed", "status", "currently", "accept", "range",
-     "lie", "sit", "home", "contain", "include", "hold", "have", "people", "live"}
+     "lie", "sit", "home", "contain", "include", "hold", "have", "people", "live",
+     "venue", "establishment", "facility", "called", "named", "name", "area", "option",
+     "sited", "found", "yes", "there", "visit", "establish", "find", "along", "next",
+     "considered", "stay", "non", "meal", "menu", "dish", "entree", "cuisine", "costing",
+     "satisfaction", "ranking", "adult", "only"}
 )  # fmt: skip
 _WEEKDAYS = frozenset(
     {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
@@ -108,9 +136,14 @@ _ABBREV = {"st": "street", "ave": "avenue", "rd": "road", "blvd": "boulevard", "
 _COVERED = 0.8  # share of the claim's content weight the record must account for
 
 
+_CLITIC = re.compile(r"'(?:s|re|ll|ve|d|m)$")
+
+
 def _norm(word: str) -> str:
-    w = word.lower()
+    w = _CLITIC.sub("", word.lower())  # "it's", "there's": the word before the clitic
     w = _ABBREV.get(w, w)
+    if word_weight(w) <= 0:
+        return w  # a function word stays whole ("this" is no plural)
     if len(w) > 4 and w.endswith("ies"):
         return w[:-3] + "y"
     if len(w) > 4 and w.endswith(("ches", "shes", "sses", "xes")):
@@ -158,6 +191,7 @@ class _Field:
     unit: str = ""
     currency: str = ""
     numeric: bool = False
+    band: str = ""  # the value with padded times and both ends of a band (``_field_values``)
 
     @property
     def key_set(self) -> set[str]:
@@ -190,9 +224,13 @@ class FieldDecision:
         chunk: Index of the contradicting field's chunk.
         records: The records the claim is about (carried to the next claim).
         structured: Whether the claim is about structured evidence at all.
+        partial: Chunk indexes of fields that state part of the claim when its other words
+            are neither the record's nor filler ("a casual, relaxed atmosphere"): the learned
+            verifier decides (``apply_field_decisions``).
     """
 
     grounded: list[int] = field(default_factory=list)
+    partial: list[int] = field(default_factory=list)
     contradiction: Contradiction | None = None
     chunk: int = -1
     records: set[str] = field(default_factory=set)
@@ -220,7 +258,8 @@ def _table(index: EvidenceIndex) -> _Table | None:
         segments = [s for s in re.split(r"\.(?![^(]*\))", rel) if s]
         keys = _key_words(segments[-1]) if segments else []
         context = [w for s in segments[:-1] for w in _key_words(s)]
-        quantities = extract_quantities(value)
+        band = normalise_value(value)
+        quantities = extract_quantities(band)
         low = value.strip().lower()
         truth = True if low in _TRUE else False if low in _FALSE else None
         items = [_item(p) for p in value.split(",")] if "," in value else [_item(value)]
@@ -236,7 +275,8 @@ def _table(index: EvidenceIndex) -> _Table | None:
             words=_words(value),
             items=[it for it in items if it],
             truth=truth,
-            numeric=_numeric(value, quantities),
+            numeric=_numeric(band, quantities),
+            band=band,
         )
         f.unit = _field_unit(f)
         fields.append(f)
@@ -351,7 +391,7 @@ def _close(q: Quantity, e: Quantity) -> bool:
 def _value_match(text: str, q: Quantity, f: _Field) -> str:
     """``same``, ``unit`` (same figure, another unit or currency) or ``differs``."""
     if not any(quantities_match(q, e) and _close(q, e) for e in f.quantities):
-        return "differs"
+        return "same" if within_band(q, f.band, f.quantities) else "differs"
     claim_unit = _claim_unit(text, q)
     if claim_unit and f.unit and claim_unit != f.unit:
         return "unit"
@@ -359,6 +399,12 @@ def _value_match(text: str, q: Quantity, f: _Field) -> str:
     if currency and f.currency and currency != f.currency:
         return "unit"
     return "same"
+
+
+def _loose_money(text: str, q: Quantity, f: _Field) -> bool:
+    """A bare figure ("a 5 star place") read against a money field: no currency says so."""
+    money = any(e.kind == "money" for e in f.quantities)
+    return money and q.kind != "money" and not _claim_currency(text, q)
 
 
 def _alignment(f: _Field, claim_words: set[str]) -> int:
@@ -379,7 +425,8 @@ def _alignment(f: _Field, claim_words: set[str]) -> int:
 
 
 def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -> FieldDecision:
-    text = untokenise(text)
+    text = normalise_times(untokenise(text))
+    toks = claim_tokens(text)
     words = _words(text)
     word_set = set(words)
     # The records the claim names, else the one the previous claim was about.
@@ -415,10 +462,12 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             at = _contains(words, n)
             if at >= 0:  # the name says which record; its words are no field's value
                 words = [*words[:at], *([""] * len(n)), *words[at + len(n) :]]
+    in_names = {w for rec in records for n in table.names.get(rec, []) for w in n if w.isdigit()}
     claim_qs = [
-        _as_number(text, q) for q in extract_quantities(text) if not (q.ordinal or q.reference)
-    ]
-    low = text.lower()
+        _as_number(text, q)
+        for q in extract_quantities(text)
+        if not (q.ordinal or q.reference or (q.kind == "number" and q.raw in in_names))
+    ]  # a figure of the record's name ("ICE 578") is no value
 
     # Text values with figures ("112 Pier St"): stated, or the same words with another figure.
     for f in scope:
@@ -430,6 +479,12 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             for q in claim_qs:
                 if any(quantities_match(q, e) for e in f.quantities):
                     used_spans.append((q.start, q.end))
+            continue
+        bound = [q for q in claim_qs if within_band(q, f.band, f.quantities)]
+        if bound:  # "priced under £20" for ``"less than £20"``
+            stated.append(f)
+            covered.update(f.keys)
+            used_spans.extend((q.start, q.end) for q in bound)
             continue
         letters = [w for w in f.words if not w.isdigit()]
         if decided and len(letters) >= 2:
@@ -448,7 +503,36 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
                 out.structured = True
                 return out
 
+    # A closed vocabulary's term with a figure ("rated one star", "5 stars") is its field's.
+    record_values = [g.value for g in scope]
+    for f in scope:
+        if f in stated or not in_vocabulary(f.keys, f.value):
+            continue
+        term = vocabulary_term(toks, f.keys, f.value, record_values)
+        if term is not None and term.agrees and any(w.isdigit() for w in term.words):
+            stated.append(f)
+            covered.update(_words(" ".join(term.words)))
+            covered.update(f.keys)
+            used_spans.extend((q.start, q.end) for q in claim_qs if q.raw in term.words)
     free = [q for q in claim_qs if not any(s <= q.start < e for s, e in used_spans)]
+    spans = _days_covered(toks, words, scope)
+    if spans is not None:  # "every day", "on weekdays", "Fridays and Saturdays": every field
+        times = [q for q in free if q.kind == "time"]
+        outcome = _check_days(times, spans, decided, index)
+        if isinstance(outcome, Contradiction):
+            out.contradiction = outcome
+            out.chunk = next(f.chunk for f in spans[0] if f is not None and f.id == outcome.field)
+            out.structured = True
+            return out
+        if not outcome:
+            out.structured = True
+            return out  # holds for some covered days only, or a day lacks its field
+        held = [f for f in spans[0] if f is not None]
+        stated.extend(held)
+        for f in held:
+            covered.update(f.key_set)
+        covered.update(_norm(t) for t in toks)
+        free = [q for q in free if q.kind != "time"]
     numeric = [f for f in scope if f.quantities and f.numeric]
     for q in free:
         candidates = [f for f in numeric if any(comparable(q, e) for e in f.quantities)]
@@ -468,6 +552,8 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         target = unit[0] if unit else (top[0] if len(values) == 1 else None)
         if target is None or not decided or q.hedged:
             return out  # no single slot for the value: unsupported, never contradicted
+        if (unit and target.band != target.value) or _loose_money(text, q, target):
+            return out  # a band in another currency, a bare figure against money: unsupported
         chunk = index.chunks[target.chunk]
         shown = q.raw
         claim_unit = _claim_unit(text, q) or _claim_currency(text, q)
@@ -488,23 +574,25 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         out.structured = True
         return out
 
-    # Booleans by polarity, lists by item, other text by its words.
-    negated = negated_spans(text)
+    # Booleans by polarity, closed vocabularies by class, lists by item, other text by words.
+    blocked = False
+    named_by: list[_Field] = []
     for f in scope:
         if f.quantities and f.numeric:
             continue
         if f in stated:
             continue
         if f.truth is not None or (f.value.lower() in ("free", "paid") and f.keys):
-            pos = _key_position(low, f)
-            if pos < 0:
+            mention = boolean_said(toks, f.keys, f.context)
+            if mention is None:
                 continue
-            said = not any(s <= pos < e for s, e in negated)
+            said, naming = mention
             truth = f.truth if f.truth is not None else True
             if said == truth:
                 stated.append(f)
                 covered.update(f.keys)
                 covered.update(f.words)
+                covered.update(_norm(w) for w in naming)
                 continue
             if decided:
                 chunk = index.chunks[f.chunk]
@@ -520,9 +608,32 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
                 out.structured = True
                 return out
             continue
+        term = vocabulary_term(toks, f.keys, f.value, record_values)
+        if term is not None and term.agrees:
+            stated.append(f)
+            covered.update(_words(" ".join(term.words)))
+            covered.update(f.keys)
+            continue
+        if term is not None and term.contradicts and decided:
+            chunk = index.chunks[f.chunk]
+            out.contradiction = Contradiction(
+                kind="entity",
+                claim_value=_original(text, term.term),
+                evidence_value=f.value,
+                evidence_id=chunk.id,
+                quote=chunk.text,
+                field=f.id,
+            )
+            out.chunk = f.chunk
+            out.structured = True
+            return out
+        blocked = blocked or term is not None  # a neighbouring band: unsupported
+        if term is None and in_vocabulary(f.keys, f.value):
+            continue  # "low" alone is no rating: a band's words count next to their key
         hit = [it for it in f.items if _contains(words, it) >= 0]
         if hit:
             if "".join(f.keys) in _NAME_KEYS and not f.context and len(scope) > 1:
+                named_by.append(f)
                 continue  # the name says which record; it states no fact on its own
             stated.append(f)
             for it in hit:
@@ -556,9 +667,17 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
                     out.structured = True
                     return out
 
+    if not stated:  # "It is called The Cricketers": the name is the fact
+        stated = named_by or [
+            f
+            for f in scope
+            if f.record in named and "".join(f.keys) in _NAME_KEYS and not f.context
+        ]
     if not stated:
         return out
     out.structured = True
+    if blocked or unlisted_term(toks, [f.keys for f in scope], record_values) is not None:
+        return out  # a neighbouring band, or a value of a field the record lacks: unsupported
     for f in stated:
         covered.update(f.aliases())
     # Every weekday the claim names must be a key of a field that states it.
@@ -575,27 +694,78 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         total += weight
         if w in covered or w in _FILLER:
             got += weight
-    if total and got / total < _COVERED:
-        return out
     # Identifiers last: "Order 1043 totals €42.50" cites the total first.
     ordered = sorted(stated, key=lambda f: "".join(f.keys) in _NAME_KEYS | _ID_KEYS)
-    out.grounded = list(dict.fromkeys(f.chunk for f in ordered))
+    chunks = list(dict.fromkeys(f.chunk for f in ordered))
+    if total and got / total < _COVERED:
+        out.partial = chunks
+        return out
+    out.grounded = chunks
     return out
 
 
-def _key_position(low: str, f: _Field) -> int:
-    """Where the claim names a boolean field's key (its words, joined or apart), or -1."""
-    keys = [k for k in f.keys if k not in _GENERIC_KEYS]
-    if not keys:
-        return -1
-    variants = ["".join(keys), " ".join(keys), "-".join(keys)]
-    norm = re.sub(r"wi[- ]?fi", "wifi", low)
-    norm = re.sub(r"take[- ]out", "takeout", norm)
-    for v in variants:
-        m = re.search(rf"\b{re.escape(v)}", norm)
-        if m is not None:
-            return m.start()
-    return -1
+def _days_covered(
+    toks: list[str], words: list[str], scope: list[_Field]
+) -> tuple[list[_Field | None], bool] | None:
+    """The per-day fields a claim covers ("every day": all seven, "Fridays and Saturdays":
+    two; None for the day's field missing) and whether it claims only most of them. None when
+    the claim covers fewer than two days or the record has no per-day fields."""
+    by_day = {"".join(f.keys): f for f in scope if len(f.keys) == 1 and f.keys[0] in _WEEKDAYS}
+    if not by_day:
+        return None
+    summary = summary_days(toks)
+    if summary is not None:
+        days, most = summary
+    else:
+        days, most = tuple(d for d in _DAY_ORDER if d in words), False
+        if len(days) < 2:
+            return None
+    return [by_day.get(d) for d in days], most
+
+
+_DAY_ORDER = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_CLOSED = frozenset({"closed", "close", "none", "n/a", "-"})
+
+
+def _check_days(
+    times: list[Quantity],
+    days: tuple[list[_Field | None], bool],
+    decided: bool,
+    index: EvidenceIndex,
+) -> bool | Contradiction:
+    """Whether times (or being open) hold on the covered days: True for all of them (most of
+    them for "most days"); a contradiction when they hold on none and every covered day
+    states the same other hours; False (unsupported) otherwise."""
+    fields, most = days
+
+    def holds(f: _Field | None) -> bool:
+        if f is None or f.value.strip().lower() in _CLOSED:
+            return False
+        return all(any(quantities_match(q, e) for e in f.quantities) for q in times)
+
+    held = sum(holds(f) for f in fields)
+    if held == len(fields) or (most and held * 2 > len(fields)):
+        return True
+    present = [f for f in fields if f is not None]
+    if (
+        held == 0
+        and times
+        and decided
+        and not most
+        and len(present) == len(fields)
+        and len({f.band for f in present}) == 1
+    ):
+        f = present[0]
+        chunk = index.chunks[f.chunk]
+        return Contradiction(
+            kind="time",
+            claim_value=" - ".join(q.raw for q in times),
+            evidence_value=f.value,
+            evidence_id=chunk.id,
+            quote=chunk.text,
+            field=f.id,
+        )
+    return False
 
 
 def _original(text: str, normalised: str) -> str:
@@ -624,6 +794,7 @@ def decide_claims(texts: Sequence[str], index: EvidenceIndex) -> list[FieldDecis
 
 
 _GROUNDED_SUPPORT = 0.95  # support of a claim every value of which a field states
+_PAIR_GROUNDS = 0.9  # P(entailed) with which the verifier grounds a partly stated claim
 _CONTRADICTED_SUPPORT = 0.05
 _UNSTATED_SUPPORT = 0.3  # a claim about a record that no field states: unsupported
 
@@ -662,9 +833,12 @@ def apply_field_decisions(
                 )
             )
             continue
-        if decision.grounded:
-            sig.top = [(i, scores.get(i, 1.0)) for i in decision.grounded]  # the fields only
-            sig.aligned = decision.grounded[0]
+        grounded = decision.grounded
+        if not grounded and decision.partial and sig.pair_entailed >= _PAIR_GROUNDS:
+            grounded = decision.partial  # the rest of its words: the verifier reads the record
+        if grounded:
+            sig.top = [(i, scores.get(i, 1.0)) for i in grounded]  # the fields only
+            sig.aligned = grounded[0]
             sig.contradiction = None
             sig.missing = []
             out.append(
@@ -672,7 +846,7 @@ def apply_field_decisions(
                     verdict,
                     support=max(verdict.support, _GROUNDED_SUPPORT),
                     contradicted=False,
-                    evidence_id=index.chunks[decision.grounded[0]].id,
+                    evidence_id=index.chunks[grounded[0]].id,
                 )
             )
             continue

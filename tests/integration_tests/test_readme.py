@@ -63,6 +63,12 @@ EXPECTED: dict[str, list[str]] = {
         "fabricated Nordlicht shipped 1,500 robots in 2024.",
         "the evidence says 1,150, not 1,500",
     ],
+    '"OutdoorSeating": False': [
+        "GROUNDED   Outdoor seating is not available.  [business.attributes.OutdoorSeating]",
+        "GROUNDED   There is no valet, garage or lot parking.",
+        "FABRICATED On Sundays it closes at 3 pm.  [business.hours.Sunday]",
+        "`business.hours.Sunday` says 8:0-14:0, not 3 pm",
+    ],
 }
 
 

@@ -1,0 +1,66 @@
+"""Field values the way sources write them, read the way people restate them.
+
+Helpers of ``fields`` for the values of real records:
+
+- times written without their second minute digit (``"17:30-23:0"``, ``"8:0-14:0"``) are
+  padded (``"17:30-23:00"``) before figures are read, in fields and in claims alike; a range
+  past midnight (``"11:30-2:0"``) needs nothing more, its closing time is 2 am;
+- a price band (``"£20-25"``) states both its ends (``"£20-£25"``), and a figure inside the
+  band or at its edge ("25 pounds") agrees with it;
+- a bound (``"less than £20"``, ``"more than £30"``) agrees with a figure on its side.
+
+Every pattern here is linear-time (no nested quantifiers).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from langchain_qgate.grounding.checks import Quantity
+
+__all__ = ["normalise_times", "normalise_value", "within_band"]
+
+_SHORT_MINUTES = re.compile(r"(?<![\d:.])(\d{1,2}):(\d)(?![\d:])")
+_MONEY_RANGE = re.compile(r"([£$€¥])(\d+(?:\.\d+)?)(\s?(?:-|–|to)\s?)(?=\d)")
+_UPPER = re.compile(r"\b(?:less than|under|below|up to|at most|max(?:imum)?)$", re.I)
+_LOWER = re.compile(r"\b(?:more than|over|above|at least|from|min(?:imum)?)$", re.I)
+_BAND_KINDS = frozenset({"money", "number", "percent"})
+
+
+def normalise_times(text: str) -> str:
+    """``"23:0"`` -> ``"23:00"``, ``"8:0 to 14:0"`` -> ``"8:00 to 14:00"``."""
+    if ":" not in text:
+        return text
+    return _SHORT_MINUTES.sub(r"\1:\g<2>0", text)
+
+
+def normalise_value(value: str) -> str:
+    """A field value with padded times and both ends of a price band written out."""
+    text = normalise_times(value)
+    return _MONEY_RANGE.sub(lambda m: f"{m[1]}{m[2]}{m[3]}{m[1]}", text)
+
+
+def within_band(q: Quantity, value: str, quantities: list[Quantity]) -> bool:
+    """Whether the claim's figure ``q`` lies in the band or on the side of the bound that the
+    field ``value`` (read as ``quantities``) states: 22 in ``"£20-£25"``, 15 under ``"less
+    than £20"``. Times are never bands here (an opening range is not "open at 3 pm")."""
+    if q.kind not in _BAND_KINDS:
+        return False
+    same = [e for e in quantities if e.kind == q.kind and e.currency == q.currency]
+    if not same:
+        return False
+    if len(same) == 2 and len(quantities) == 2:
+        between = value[same[0].end : same[1].start].strip().lower()
+        if between in ("-", "–", "to", "and"):
+            lo, hi = sorted((same[0].value, same[1].value))
+            return lo <= q.value <= hi
+    if len(same) == 1:
+        e = same[0]
+        before = value[: e.start].rstrip()
+        if _UPPER.search(before):
+            return q.value <= e.value
+        if _LOWER.search(before):
+            return q.value >= e.value
+    return False

@@ -1,0 +1,457 @@
+"""How people name a record's fields: boolean keys and their polarity, closed vocabularies,
+summaries over days.
+
+Helpers of ``fields``:
+
+- :func:`boolean_said` finds where a claim names a boolean field (its key split into words,
+  ``OutdoorSeating`` -> "outdoor seating", with a few synonyms: "kid friendly" for
+  ``familyFriendly``; a key inside a group also needs its group named: "garage" counts for
+  ``BusinessParking.garage`` only next to "parking") and reads the polarity the claim gives
+  it: "no outdoor seating", "Outdoor seating is not available", "non family-friendly",
+  "There is no valet, garage or lot parking" all say false. The sentence's negation is
+  compared with the value, never the words alone;
+- :func:`vocabulary_term` reads a value of a closed vocabulary (order status, carrier,
+  cuisine, venue type, price band, rating band) the claim gives a field, as an equivalence
+  class, so "cheap" agrees with ``"less than £20"`` and "delivered" differs from
+  ``"shipped"``;
+- :func:`summary_days` reads "every day", "daily", "on weekdays", "most days".
+
+All matching is on word lists (no regex backtracking).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "VocabTerm",
+    "boolean_said",
+    "claim_tokens",
+    "in_vocabulary",
+    "summary_days",
+    "unlisted_term",
+    "vocabulary_term",
+]
+
+_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?|[.,;:!?]")
+_GENERIC = frozenset(
+    {"attribute", "attributes", "info", "data", "detail", "details", "restaurant",
+     "restaurants", "business", "has", "is", "good", "for", "the", "of", "record"}
+)  # fmt: skip
+# Other words for a key word (compared by stem prefix, see ``_stem_match``).
+_KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "family": ("kid", "kids", "child", "children", "families", "famil"),
+    "kid": ("kids", "child", "children", "family", "families"),
+    "child": ("kid", "kids", "children", "family", "families"),
+    "outdoor": ("outside", "patio", "terrace", "alfresco"),
+    "seating": ("seat", "seats", "sit", "table", "tables"),
+    "allowed": ("welcome", "permitted", "allow", "allows"),
+    "reservation": ("reserve", "booking", "book"),
+    "wifi": ("internet",),
+    "takeout": ("takeaway", "carryout"),
+    "wheelchair": ("accessible", "accessibility"),
+    "ambience": ("atmosphere", "vibe", "feel", "setting", "mood", "decor"),
+    "parking": ("park",),
+    "friendly": ("welcome", "welcomes", "welcoming", "accept", "accepts", "suitable"),
+    "wrap": ("wrapped", "wrapping"),
+    "delivery": ("deliver", "delivers", "delivered"),
+    "alcohol": ("drinks", "booze", "wine", "beer"),
+    "dog": ("dogs", "pets", "pet"),
+    "tv": ("tvs", "television"),
+}
+_NEGATORS = frozenset(
+    {"no", "not", "non", "never", "without", "nor", "neither", "none", "lacks", "lack",
+     "lacking", "cannot", "unavailable", "nope"}
+)  # fmt: skip
+_BREAKS = frozenset(
+    {".", ";", ":", "!", "?", "but", "although", "though", "while", "whereas", "however",
+     "yet", "which", "who", "that", "because", "so", "whilst"}
+)  # fmt: skip
+# After "," or "and", these start a new clause (", and has outdoor seating").
+_CLAUSE_STARTS = frozenset(
+    {"is", "are", "was", "were", "has", "have", "had", "it", "they", "we", "there", "its",
+     "offers", "offer", "serves", "serve", "provides", "does", "do", "accepts", "takes",
+     "features", "comes", "also", "you", "this", "their", "our"}
+)  # fmt: skip
+# Words that say a boolean holds ("kid friendly", "reservations accepted").
+_PREDICATES = frozenset(
+    {"friendly", "welcome", "welcomed", "welcomes", "suitable", "allowed", "available",
+     "offered", "accepted", "accepts", "provided", "possible", "option", "options"}
+)  # fmt: skip
+_WINDOW_BACK = 8
+_WINDOW_AHEAD = 5
+
+
+_WIFI = re.compile(r"\bwi[- ]?fi\b")
+
+
+def claim_tokens(text: str) -> list[str]:
+    """Lower-case words and clause punctuation ("doesn't" stays one word, "Wi-Fi" is "wifi")."""
+    return _TOKEN.findall(_WIFI.sub("wifi", text.lower().replace("’", "'")))
+
+
+def _negator(tok: str, after: str = "") -> bool:
+    if tok == "not" and after == "only":
+        return False  # "not only ... but also"
+    return tok in _NEGATORS or tok.endswith("n't")
+
+
+def _stem_match(tok: str, word: str) -> bool:
+    if tok == word or tok.rstrip("s") == word:
+        return True
+    n = max(4, len(word) - 3)
+    if len(tok) < len(word) - 2:
+        return False  # "take" does not name "takeout"
+    return len(word) >= 4 and len(tok) >= n and tok[:n] == word[:n]
+
+
+def _names(tok: str, word: str) -> bool:
+    return _stem_match(tok, word) or any(_stem_match(tok, s) for s in _KEY_SYNONYMS.get(word, ()))
+
+
+def _find(tokens: list[str], words: list[str]) -> tuple[int, int] | None:
+    """The first span of ``tokens`` naming every word of ``words`` within a short window."""
+    if not words:
+        return None
+    width = len(words) + 2
+    for i, tok in enumerate(tokens):
+        if not any(_names(tok, w) for w in words):
+            continue
+        window = tokens[i : i + width]
+        hits = [next((j for j, t in enumerate(window) if _names(t, w)), -1) for w in words]
+        if all(h >= 0 for h in hits):
+            return i, i + max(hits)
+    return None
+
+
+def _negated(tokens: list[str], start: int, end: int) -> bool:
+    """Whether a negation governs the words ``tokens[start : end + 1]``."""
+    for j in range(start - 1, max(-1, start - 1 - _WINDOW_BACK), -1):
+        tok = tokens[j]
+        if tok == "so" and j > 0 and tokens[j - 1] == "not":
+            return True  # "a not so children friendly place"
+        if tok in _BREAKS:
+            break
+        if tok in (",", "and") and j + 1 < start and tokens[j + 1] in _CLAUSE_STARTS:
+            break
+        if tok == "non" and j < start - 2:
+            continue  # "non family-friendly pub": "non" governs its compound only
+        if _negator(tok, tokens[j + 1]):
+            return True
+    for j in range(end + 1, min(len(tokens), end + 1 + _WINDOW_AHEAD)):
+        tok = tokens[j]
+        if tok in _BREAKS or tok in (",", "and", "or"):
+            break
+        if _negator(tok, tokens[j + 1] if j + 1 < len(tokens) else ""):
+            return True
+    return False
+
+
+_FAMILY = frozenset({"family", "kid", "child", "children", "kids"})
+
+
+def _adults_only(tokens: list[str]) -> bool:
+    for i, tok in enumerate(tokens):
+        if tok in ("adult", "adults"):
+            after = tokens[i + 1] if i + 1 < len(tokens) else ""
+            before = tokens[i - 1] if i else ""
+            if after == "only" or before in ("for", "only"):
+                return True
+    return False
+
+
+def boolean_said(
+    tokens: list[str], keys: list[str], parents: list[str]
+) -> tuple[bool, list[str]] | None:
+    """What the claim says of a boolean field (True or False) and the words naming it, or None
+    when it does not name it.
+
+    Args:
+        tokens: The claim's :func:`claim_tokens`.
+        keys: The leaf key's words (``["outdoor", "seating"]``).
+        parents: The words of the groups the key sits in (``["business", "parking"]``).
+    """
+    leaf = [k for k in keys if k not in _GENERIC]
+    if not leaf:
+        return None
+    group = [p for p in parents if p not in _GENERIC]
+    if group and len(leaf) == 1 and not any(_names(t, g) for t in tokens for g in group):
+        return None  # "a lot of food" is not ``BusinessParking.lot``
+    span = _find(tokens, leaf) or _find(tokens, ["".join(leaf)])  # "take out", "takeout"
+    if span is None:
+        if _FAMILY & set(leaf) and _adults_only(tokens):
+            return False, ["adult", "adults", "only"]  # "adults only": not for families
+        return None
+    named = [t for t in tokens[span[0] : span[1] + 1] if t not in _NEGATORS]
+    named += [t for t in tokens if t in _PREDICATES]
+    named += [t for t in tokens if any(_names(t, g) for g in group)]
+    inside = any(_negator(t, "") for t in tokens[span[0] : span[1] + 1])  # "dogs are not allowed"
+    return not (inside or _negated(tokens, *span)), named
+
+
+@dataclass(frozen=True)
+class _Vocabulary:
+    keys: frozenset[str]  # joined key words the vocabulary belongs to
+    classes: tuple[tuple[str, ...], ...]  # equivalence classes of terms, in order
+    anchors: frozenset[str] = frozenset()  # words an ambiguous term must stand next to
+    ambiguous: frozenset[str] = frozenset()
+    ordered: bool = False  # a band: only the two ends contradict each other
+    soft: frozenset[str] = frozenset()  # general words: never a contradiction nor an addition
+    relational: bool = False  # "north of the city centre" names a place, not the value
+
+
+_CARRIERS = (
+    "ups", "dhl", "fedex", "usps", "royal mail", "dpd", "gls", "hermes", "evri", "tnt",
+    "canada post", "australia post", "la poste", "postnl", "yodel", "ontrac", "purolator",
+    "correos", "parcelforce", "amazon logistics",
+)  # fmt: skip
+_CUISINES = (
+    "english", "chinese", "french", "italian", "indian", "japanese", "thai", "mexican",
+    "spanish", "greek", "korean", "vietnamese", "turkish", "lebanese",
+)  # fmt: skip
+_CENTRE = (
+    "city centre", "city center", "centre of the city", "center of the city", "downtown",
+    "town centre", "town center",
+)  # fmt: skip
+_PRICE_WORDS = frozenset({"price", "priced", "prices", "pricing", "cost", "costs"})
+_PRICE_AMBIGUOUS = frozenset(
+    {"low", "mid", "average", "high", "moderate", "moderately", "reasonable", "reasonably"}
+)  # fmt: skip
+_RATING_WORDS = frozenset(
+    {"rating", "rated", "ratings", "rate", "review", "reviews", "reviewed", "star", "stars",
+     "score", "customer", "customers"}
+)  # fmt: skip
+_RATING_LOW = ("low", "poor", "poorly", "bad", "badly", "1 out of 5", "one star", "1 star")
+_RATING_MID = (
+    "average", "mediocre", "middling", "decent", "3 out of 5", "three star", "three stars",
+    "3 star", "3 stars",
+)  # fmt: skip
+_RATING_HIGH = (
+    "high", "highly", "excellent", "top", "great", "good", "5 out of 5", "five star",
+    "five stars", "5 star", "5 stars",
+)  # fmt: skip
+_VOCABULARIES: tuple[_Vocabulary, ...] = (
+    _Vocabulary(
+        keys=frozenset({"status", "orderstatus", "state", "shipmentstatus", "deliverystatus"}),
+        classes=(
+            ("pending", "processing", "on hold", "awaiting shipment"),
+            ("shipped", "dispatched", "in transit", "out for delivery"),
+            ("delivered",),
+            ("cancelled", "canceled"),
+            ("returned", "refunded"),
+        ),
+    ),
+    _Vocabulary(
+        keys=frozenset({"carrier", "courier", "shipper", "shippingcarrier", "shippedvia"}),
+        classes=tuple((c,) for c in _CARRIERS),
+    ),
+    _Vocabulary(
+        keys=frozenset({"food", "cuisine", "category", "categories", "foodtype"}),
+        classes=tuple((c,) for c in _CUISINES),
+    ),
+    _Vocabulary(
+        keys=frozenset({"eattype", "venuetype", "type", "kind"}),
+        classes=(("coffee shop", "cafe", "café", "coffeehouse"), ("pub",), ("restaurant",)),
+        soft=frozenset({"restaurant"}),
+    ),
+    _Vocabulary(
+        keys=frozenset({"area", "neighborhood", "neighbourhood", "district", "location"}),
+        classes=(
+            ("riverside", "river side", "by the river", "on the river", "waterfront"),
+            _CENTRE,
+        ),
+        relational=True,
+    ),
+    _Vocabulary(
+        keys=frozenset({"pricerange", "price", "pricelevel", "priceband", "cost"}),
+        classes=(
+            ("cheap", "inexpensive", "affordable", "budget", "low", "less than £20"),
+            ("moderate", "moderately", "mid", "average", "reasonable", "reasonably", "£20-25"),
+            ("expensive", "pricey", "costly", "high", "more than £30"),
+        ),
+        anchors=_PRICE_WORDS,
+        ambiguous=_PRICE_AMBIGUOUS,
+        ordered=True,
+    ),
+    _Vocabulary(
+        keys=frozenset({"customerrating", "rating", "ratings", "stars", "score"}),
+        classes=(_RATING_LOW, _RATING_MID, _RATING_HIGH),
+        anchors=_RATING_WORDS,
+        ambiguous=frozenset(
+            t for t in _RATING_LOW + _RATING_MID + _RATING_HIGH if not t[0].isdigit()
+        )
+        - {"one star", "three star", "three stars", "five star", "five stars"},
+        ordered=True,
+    ),
+)
+_ANCHOR_REACH = 3
+
+
+@dataclass(frozen=True)
+class VocabTerm:
+    """A closed-vocabulary term the claim gives a field.
+
+    Attributes:
+        term: The term as matched ("delivered", "cheap").
+        agrees: It names the field's own class of values.
+        contradicts: It names another class that excludes the field's (for a band, the other
+            end; a neighbouring class is neither agreement nor contradiction).
+        words: The claim words the term and its anchor account for.
+    """
+
+    term: str
+    agrees: bool
+    contradicts: bool
+    words: tuple[str, ...]
+
+
+def _class_of(vocab: _Vocabulary, value: str) -> int:
+    low = " ".join(value.lower().split())
+    for i, cls in enumerate(vocab.classes):
+        if low in cls:
+            return i
+    return -1
+
+
+def _at(tokens: list[str], term: list[str]) -> list[int]:
+    n = len(term)
+    return [i for i in range(len(tokens) - n + 1) if tokens[i : i + n] == term]
+
+
+def _joined(keys: list[str]) -> str:
+    joined = "".join(keys)
+    return joined + "s" if joined.endswith("statu") else joined  # keys come singularised
+
+
+def _names_vocabulary(vocab: _Vocabulary, joined: str) -> bool:
+    return joined in vocab.keys or joined + "s" in vocab.keys  # "star" for ``stars``
+
+
+def _vocabulary(keys: list[str], value: str) -> tuple[_Vocabulary, int] | None:
+    joined = _joined(keys)
+    for vocab in _VOCABULARIES:
+        if _names_vocabulary(vocab, joined):
+            mine = _class_of(vocab, value)
+            if mine >= 0:
+                return vocab, mine
+    return None
+
+
+def in_vocabulary(keys: list[str], value: str) -> bool:
+    """Whether the field's value belongs to a closed vocabulary this module knows."""
+    return _vocabulary(keys, value) is not None
+
+
+def vocabulary_term(
+    tokens: list[str], keys: list[str], value: str, other_values: list[str]
+) -> VocabTerm | None:
+    """The term of the field's closed vocabulary the claim uses, compared with ``value``.
+
+    ``other_values`` are the record's values: a term inside a longer one ("Raja Indian
+    Cuisine" for ``near``) is that field's, not this one's. None when the field has no known
+    vocabulary, its value is not in it, or the claim uses no term of it (or negates it).
+    """
+    found = _vocabulary(keys, value)
+    if found is None:
+        return None
+    vocab, mine = found
+    others = [claim_tokens(v) for v in other_values]
+    agree: VocabTerm | None = None
+    differ: VocabTerm | None = None
+    for i, cls in enumerate(vocab.classes):
+        for term in cls:
+            words = claim_tokens(term)
+            for at in _at(tokens, words):
+                if any(len(o) > len(words) and _at(o, words) for o in others):
+                    continue
+                anchor = _anchor(tokens, at, len(words), vocab)
+                if term in vocab.ambiguous and anchor is None:
+                    continue
+                if _negated(tokens, at, at + len(words) - 1):
+                    continue
+                if vocab.relational and _related(tokens, at):
+                    continue
+                said = (*words, *((anchor,) if anchor else ()))
+                if i == mine:
+                    agree = agree or VocabTerm(term, True, False, said)
+                    continue
+                far = (not vocab.ordered or abs(i - mine) > 1) and term not in vocab.soft
+                differ = differ or VocabTerm(term, False, far, said)
+    if agree is not None:
+        return agree
+    return differ
+
+
+def unlisted_term(tokens: list[str], keys: list[list[str]], values: list[str]) -> str | None:
+    """A term of a closed vocabulary whose field the record lacks ("cheap" about a record
+    with no price), or None. ``keys`` are the key words of the record's fields, ``values``
+    its values: a term inside one of them ("Café Brazil", "Raja Indian Cuisine") is that
+    field's."""
+    present = {_joined(k) for k in keys}
+    tokens = list(tokens)
+    stated: set[str] = set()  # words of the record's values ("Cafes, Tea" states "cafe")
+    for value in values:
+        words = claim_tokens(value)
+        stated.update(w.rstrip("s") for w in words)
+        if len(words) > 1:
+            for at in _at(tokens, words):
+                tokens[at : at + len(words)] = [""] * len(words)
+    for vocab in _VOCABULARIES:
+        if any(_names_vocabulary(vocab, k) for k in present):
+            continue
+        for cls in vocab.classes:
+            for term in cls:
+                words = claim_tokens(term)
+                if term in vocab.soft or all(w.rstrip("s") in stated for w in words):
+                    continue
+                for at in _at(tokens, words):
+                    if term in vocab.ambiguous and _anchor(tokens, at, len(words), vocab) is None:
+                        continue
+                    return term
+    return None
+
+
+_RELATIONS = frozenset(
+    {"north", "south", "east", "west", "outside", "outskirts", "beyond", "near", "from",
+     "away", "edge", "close", "off", "past"}
+)  # fmt: skip
+
+
+def _related(tokens: list[str], at: int) -> bool:
+    """Whether a place word stands in a relation ("north of the city centre")."""
+    return any(t in _RELATIONS for t in tokens[max(0, at - 4) : at])
+
+
+def _anchor(tokens: list[str], at: int, n: int, vocab: _Vocabulary) -> str | None:
+    lo, hi = max(0, at - _ANCHOR_REACH), min(len(tokens), at + n + _ANCHOR_REACH)
+    for j in range(lo, hi):
+        if (j < at or j >= at + n) and tokens[j] in vocab.anchors:
+            return tokens[j]
+    return None
+
+
+_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_SUMMARIES: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], ...] = (
+    (("every", "day"), _DAYS, False),
+    (("daily",), _DAYS, False),
+    (("seven", "days"), _DAYS, False),
+    (("7", "days"), _DAYS, False),
+    (("all", "week"), _DAYS, False),
+    (("weekdays",), _DAYS[:5], False),
+    (("weekday",), _DAYS[:5], False),
+    (("monday", "to", "friday"), _DAYS[:5], False),
+    (("monday", "through", "friday"), _DAYS[:5], False),
+    (("weekends",), _DAYS[5:], False),
+    (("weekend",), _DAYS[5:], False),
+    (("most", "days"), _DAYS, True),
+)
+
+
+def summary_days(tokens: list[str]) -> tuple[tuple[str, ...], bool] | None:
+    """The days a summary covers ("every day": all seven) and whether it claims only most
+    of them, or None when the claim summarises no days."""
+    for words, days, most in _SUMMARIES:
+        if _at(tokens, list(words)):
+            return days, most
+    return None

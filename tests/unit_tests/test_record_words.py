@@ -1,0 +1,127 @@
+"""Issue 24: the word-level readers behind field matching (``_record_words``, ``_field_values``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from langchain_qgate.grounding._field_values import normalise_times, normalise_value, within_band
+from langchain_qgate.grounding._record_words import (
+    boolean_said,
+    claim_tokens,
+    summary_days,
+    unlisted_term,
+    vocabulary_term,
+)
+from langchain_qgate.grounding.checks import extract_quantities
+
+
+def test_times_without_their_second_minute_digit_are_padded() -> None:
+    assert normalise_times("17:30-23:0") == "17:30-23:00"
+    assert normalise_times("opens from 8:0 to 14:0") == "opens from 8:00 to 14:00"
+    assert normalise_times("11:30-2:0") == "11:30-2:00"
+    assert normalise_times("10:30:15 and 3.5:1") == "10:30:15 and 3.5:1"  # not a short time
+
+
+def test_a_price_band_states_both_ends() -> None:
+    assert normalise_value("£20-25") == "£20-£25"
+    assert normalise_value("$10 to 15") == "$10 to $15"
+
+
+@pytest.mark.parametrize(
+    ("claim", "value", "inside"),
+    [
+        ("It costs £22.", "£20-25", True),
+        ("It costs 25 pounds.", "£20-25", True),
+        ("It costs £26.", "£20-25", False),
+        ("It costs £15.", "less than £20", True),
+        ("It costs £25.", "less than £20", False),
+        ("It costs £35.", "more than £30", True),
+        ("It opens at 3 pm.", "11:00-21:00", False),  # an opening range is no band
+    ],
+)
+def test_a_figure_inside_a_band_or_on_the_side_of_a_bound(
+    claim: str, value: str, inside: bool
+) -> None:
+    (q,) = extract_quantities(claim)
+    band = normalise_value(value)
+    assert within_band(q, band, extract_quantities(band)) is inside
+
+
+@pytest.mark.parametrize(
+    ("sentence", "keys", "parents", "said"),
+    [
+        ("Outdoor seating is not available.", ["outdoor", "seating"], [], False),
+        ("It has no outdoor seating.", ["outdoor", "seating"], [], False),
+        ("It has outdoor seating.", ["outdoor", "seating"], [], True),
+        ("It is a cheap, non family-friendly coffee shop.", ["family", "friendly"], [], False),
+        ("We are not children friendly.", ["family", "friendly"], [], False),
+        ("It is kid friendly.", ["family", "friendly"], [], True),
+        ("There is no valet, garage or lot parking.", ["garage"], ["business", "parking"], False),
+        ("There is no garage parking, but street parking is free.", ["street"], ["parking"], True),
+        ("It doesn't take reservations.", ["restaurant", "reservation"], [], False),
+        ("Dogs are not allowed.", ["dog", "allowed"], [], False),
+        ("It is not expensive, and it has outdoor seating.", ["outdoor", "seating"], [], True),
+        ("Takeout is available.", ["restaurant", "take", "out"], [], True),
+        ("It is a not so children friendly place.", ["family", "friendly"], [], False),
+        ("It is for adults only.", ["family", "friendly"], [], False),
+        ("It is not only cheap but also kid friendly.", ["family", "friendly"], [], True),
+    ],
+)
+def test_boolean_polarity_is_read_from_the_sentence(
+    sentence: str, keys: list[str], parents: list[str], said: bool
+) -> None:
+    found = boolean_said(claim_tokens(sentence), keys, parents)
+    assert found is not None
+    assert found[0] is said
+
+
+def test_a_key_inside_a_group_needs_its_group_named() -> None:
+    toks = claim_tokens("There is a lot of choice on the menu.")
+    assert boolean_said(toks, ["lot"], ["business", "parking"]) is None
+    assert boolean_said(toks, ["outdoor", "seating"], []) is None
+
+
+def test_closed_vocabulary_terms_agree_differ_or_contradict() -> None:
+    toks = claim_tokens("The status is delivered.")
+    term = vocabulary_term(toks, ["statu"], "shipped", [])
+    assert term is not None
+    assert term.contradicts
+    assert term.term == "delivered"
+    cheap = vocabulary_term(claim_tokens("It is cheap."), ["price", "range"], "less than £20", [])
+    assert cheap is not None
+    assert cheap.agrees
+    # A neighbouring band is neither agreement nor contradiction.
+    mid = vocabulary_term(claim_tokens("It is cheap."), ["price", "range"], "£20-25", [])
+    assert mid is not None
+    assert not mid.agrees
+    assert not mid.contradicts
+    # "high" names a rating only next to a rating word.
+    rating = ["customer", "rating"]
+    assert vocabulary_term(claim_tokens("It has a high price."), rating, "low", []) is None
+    high = vocabulary_term(claim_tokens("It has a high customer rating."), rating, "low", [])
+    assert high is not None
+    assert high.contradicts
+    # A term inside another field's value is that field's ("Raja Indian Cuisine").
+    near = claim_tokens("It is near Raja Indian Cuisine.")
+    assert vocabulary_term(near, ["food"], "English", ["Raja Indian Cuisine"]) is None
+
+
+def test_a_vocabulary_term_of_a_field_the_record_lacks() -> None:
+    keys = [["name"], ["area"]]
+    assert unlisted_term(claim_tokens("It is a cheap place."), keys, ["X", "riverside"]) == "cheap"
+    near = claim_tokens("It is near Café Brazil.")
+    assert unlisted_term(near, keys, ["X", "Café Brazil"]) is None
+
+
+def test_summaries_over_days() -> None:
+    every = summary_days(claim_tokens("open every day"))
+    assert every is not None
+    assert len(every[0]) == 7
+    assert not every[1]
+    weekdays = summary_days(claim_tokens("on weekdays"))
+    assert weekdays is not None
+    assert weekdays[0][-1] == "friday"
+    most = summary_days(claim_tokens("on most days"))
+    assert most is not None
+    assert most[1]
+    assert summary_days(claim_tokens("on Tuesday")) is None
