@@ -75,15 +75,15 @@ class GroundingPolicy:
             ``InvalidInputError``) right after claim extraction, before any model runs. Each
             claim is read by the verifier with its evidence windows (one model call per pair,
             a few milliseconds each), so the time grows with the claims: 248 claims (19.5 KB
-            of prose) took 8.5 s on a 2-core machine at load average 6 (BENCHMARKS.md, issue
-            26).
+            of prose) take 3.1 s on an idle 2-core machine, 8.5-10.8 s at load average 5-6
+            (BENCHMARKS.md, issue 26).
             ``None`` checks any number (a 1 MB report takes about a minute).
         max_evidence_chunks: More chunks raise ``InputTooLargeError`` while the evidence is
             indexed, before any model runs. Every chunk's figures are read (whether a claim's
             figure is stated anywhere needs them all), so the time grows with the chunks:
-            40,000 chunks (about 3 MB of prose, or 11,000 short documents) stay under 10 s and
-            500 MB on a 2-core machine (BENCHMARKS.md, issue 26). Raise it for larger
-            evidence (10 MB takes about 40 s and 850 MB).
+            40,000 chunks (about 3 MB of prose, or 11,000 short documents) take 6.6 s and
+            450 MB on an idle 2-core machine (BENCHMARKS.md, issue 26). Raise it for larger
+            evidence (10 MB took 58 s and 832 MB under load).
         approximate_index_threshold: Past this many chunks FAISS uses an approximate index.
         verify_question: Check short answers together with the question ("Q? A" as the claim).
         pair_model: The claim-evidence verifier that reads each claim with its nearest
