@@ -64,12 +64,17 @@ _MAX_ERROR_CHARS = 400
 def _jsonl_document(p: str, n: int, line: str) -> Any:
     from langchain_core.documents import Document
 
+    from langchain_qgate.grounding.structured import MAX_JSON_DEPTH, json_depth
+
+    too_deep = CliError(f"{p} line {n}: JSON nested too deep to read; flatten it")
+    if json_depth(line) > MAX_JSON_DEPTH:
+        raise too_deep
     try:
         item = json.loads(line)
     except ValueError as exc:  # JSONDecodeError, or an integer over Python's digit limit
         raise CliError(f"{p} line {n}: not valid JSON ({exc})") from exc
     except RecursionError:
-        raise CliError(f"{p} line {n}: JSON nested too deep to read; flatten it") from None
+        raise too_deep from None
     if not isinstance(item, dict):
         raise CliError(f"{p} line {n}: expected a JSON object, got {type(item).__name__}")
     meta = item.get("metadata", {})
@@ -80,12 +85,17 @@ def _jsonl_document(p: str, n: int, line: str) -> Any:
 
 
 def _check_json(p: str, text: str) -> None:
+    from langchain_qgate.grounding.structured import MAX_JSON_DEPTH, json_depth
+
+    too_deep = CliError(f"{p}: JSON nested too deep to read; flatten it")
+    if json_depth(text) > MAX_JSON_DEPTH:
+        raise too_deep
     try:
         json.loads(text)
     except ValueError as exc:
         raise CliError(f"{p}: not valid JSON ({exc})") from exc
     except RecursionError:
-        raise CliError(f"{p}: JSON nested too deep to read; flatten it") from None
+        raise too_deep from None
 
 
 def _evidence_docs(paths: Sequence[str]) -> list[Any]:

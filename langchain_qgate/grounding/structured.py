@@ -26,7 +26,6 @@ import csv
 import io
 import json
 import re
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -40,9 +39,11 @@ from langchain_qgate.schemas import EvidenceChunk
 __all__ = [
     "CUT_KEY",
     "FIELD_KEY",
+    "MAX_JSON_DEPTH",
     "FieldStatement",
     "StructuredSource",
     "field_info",
+    "json_depth",
     "recognise",
     "structured_text",
 ]
@@ -168,21 +169,52 @@ def _from_data(data: Any, name: str | None, metadata: dict[str, Any]) -> Structu
     return StructuredSource(root or default, fields, metadata, named=root is not None, cut=cut)
 
 
+MAX_JSON_DEPTH = 500
+"""JSON text nested deeper is refused (``InvalidInputError``) whatever the process's recursion
+limit, so the same text always gets the same answer; deeper Python objects are read to
+:data:`~langchain_qgate.grounding._flatten.MAX_DEPTH` levels with a note."""
+_JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def json_depth(text: str) -> int:
+    """The deepest bracket nesting of JSON ``text`` (brackets inside strings not counted).
+
+    Linear; the per-token scan runs only when the text has enough brackets to be deep.
+    """
+    if text.count("{") + text.count("[") <= MAX_JSON_DEPTH:
+        return 0  # cannot be deeper than the limit
+    depth = deepest = 0
+    for m in _JSON_TOKEN.finditer(text):
+        token = m[0]
+        if token in "{[":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in "}]":
+            depth -= 1
+    return deepest
+
+
 def _parse_json(text: str) -> Any:
     stripped = text.strip()
     if stripped.startswith("```"):
         stripped = re.sub(r"^```[\w-]*\s*|\s*```$", "", stripped)
     if not stripped or stripped[0] not in "{[" or stripped[-1] not in "}]":
         return None
+    if json_depth(stripped) > MAX_JSON_DEPTH:
+        raise InvalidInputError(
+            "evidence",
+            f"JSON nested more than {MAX_JSON_DEPTH} levels; flatten it before passing it as "
+            "evidence",
+        )
     try:
         data = json.loads(stripped)
     except ValueError:  # not JSON, or an integer over Python's digit limit: prose
         return None
-    except RecursionError:
+    except RecursionError:  # a caller's stack already deep: the same answer, not a crash
         raise InvalidInputError(
             "evidence",
-            "JSON nested deeper than Python's parser reads (about "
-            f"{sys.getrecursionlimit():,} levels); flatten it before passing it as evidence",
+            f"JSON nested more than {MAX_JSON_DEPTH} levels or the caller's stack is too deep; "
+            "flatten it before passing it as evidence",
         ) from None
     if isinstance(data, Mapping) and data:
         return data

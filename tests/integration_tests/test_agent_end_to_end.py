@@ -65,7 +65,8 @@ def test_real_model_escalates_and_resumes_in_the_graph_helper(monitor):
     assert payload["metadata"]["contradictions"] >= 1
     result = graph.invoke(Command(resume={"type": "edit", "text": GOOD}), _cfg("g"))
     assert result["messages"][-1].content == GOOD
-    assert result["qgate_metadata"]["decision"] == "pass"
+    assert result["qgate_metadata"]["decision"] == "edited"  # the reviewer's edit (issue 25)
+    assert result["qgate_metadata"]["passed"] is True
 
 
 def test_demo_shows_rejection_guidance_correction_and_escalation(capsys):

@@ -73,8 +73,31 @@ def _fields(item: Any) -> dict[str, str]:
 
 
 def test_item1_deep_json_string_is_a_clear_invalid_input_error(m) -> None:
-    with pytest.raises(InvalidInputError, match="JSON nested deeper than Python's parser"):
+    with pytest.raises(InvalidInputError, match="JSON nested more than 500 levels"):
         m.verify_grounding("x.", [_deep_json(10_000)])
+
+
+def test_item1_deep_json_gets_the_same_answer_whatever_the_recursion_limit(m) -> None:
+    import sys
+
+    before = sys.getrecursionlimit()
+    try:
+        for limit in (1_000, 50_000):  # another library may have raised it in this process
+            sys.setrecursionlimit(limit)
+            with pytest.raises(InvalidInputError, match="JSON nested more than 500 levels"):
+                m.verify_grounding("x.", [_deep_json(10_000)])
+    finally:
+        sys.setrecursionlimit(before)
+    shallow = '{"total": 5, "deep": ' + _deep_json(400) + "}"  # under the limit: read
+    assert m.verify_grounding("The total is 5.", [shallow]).verdicts[0].grade is Grade.GROUNDED
+
+
+def test_item1_json_depth_ignores_brackets_inside_strings() -> None:
+    from langchain_qgate.grounding.structured import json_depth
+
+    assert json_depth('{"a": "' + "[" * 2_000 + '"}') == 1
+    assert json_depth("[" * 600 + "]" * 600) == 600
+    assert json_depth('{"a": ' * 20 + "1" + "}" * 20) == 0  # too few brackets to be deep
 
 
 def test_item1_deep_dict_is_read_to_the_depth_limit_and_the_cut_noted(m) -> None:

@@ -444,7 +444,7 @@ def test_item6_middleware_warns_once_per_run_without_evidence(monitor, caplog):
     assert len(model.calls) == 3
     assert _no_evidence_warnings(caplog) == [  # ... and said why, once
         "quality gate (middleware): no evidence given, so every factual claim is graded "
-        "FABRICATED; check that your documents or retriever results reach the gate"
+        "fabricated; check that your documents or retriever results reach the gate"
     ]
 
 
