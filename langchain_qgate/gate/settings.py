@@ -15,6 +15,8 @@ Environment variable            TOML key (``[qgate]`` or ``[tool.qgate]``)   Val
 ``QGATE_MAX_CONTRADICTIONS``    ``max_contradictions``                       int >= 0 or none
 ``QGATE_PAIR_MODEL``            ``pair_model``                               bundled, a folder,
                                                                              or none
+``QGATE_MAX_CLAIMS``            ``max_claims``                               int >= 1 or none
+``QGATE_MAX_EVIDENCE_CHUNKS``   ``max_evidence_chunks``                      int >= 1
 =============================== ============================================ ==================
 
 ``QGATE_CONFIG`` names the TOML file (a ``qgate.toml`` with a ``[qgate]`` table, or a
@@ -60,7 +62,9 @@ _POLICY_KEYS = (
     "on_exhausted",
     "max_contradictions",
 )
-_KEYS = ("profile", *_POLICY_KEYS, "pair_model")
+_GROUNDING_KEYS = ("pair_model", "max_claims", "max_evidence_chunks")
+"""Settings of the monitor's :class:`~langchain_qgate.config.GroundingPolicy`."""
+_KEYS = ("profile", *_POLICY_KEYS, *_GROUNDING_KEYS)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -82,12 +86,15 @@ class GateSettings:
     sources: Mapping[str, str] = field(default_factory=dict)
 
     def grounding_policy(self) -> GroundingPolicy | None:
-        """The monitor's policy with the ``pair_model`` setting (``none``: rules only), or
-        None when it is not set."""
-        value = self.values.get("pair_model")
-        if not isinstance(value, str):
+        """The monitor's policy with the ``pair_model`` (``none``: rules only),
+        ``max_claims`` and ``max_evidence_chunks`` settings, or None when none is set."""
+        given = {k: self.values[k] for k in _GROUNDING_KEYS if k in self.values}
+        if not given:
             return None
-        return GroundingPolicy(pair_model=None if value.lower() == "none" else value)
+        pair_model = given.get("pair_model")
+        if isinstance(pair_model, str) and pair_model.lower() == "none":
+            given["pair_model"] = None
+        return GroundingPolicy(**given)
 
     def policy(self, **explicit: Any) -> GatePolicy:
         """The gate policy: ``explicit`` keywords > these settings > the profile's defaults.
@@ -167,6 +174,8 @@ def _parse(key: str, value: Any, source: str) -> Any:
         if not isinstance(text, str) or not text:
             raise SettingsError(source, "expected 'bundled', a folder path or 'none'")
         return text
+    if key in ("max_claims", "max_evidence_chunks"):
+        return _parse_size(key, text, value, source)
     if key == "max_contradictions" and isinstance(text, str) and text.lower() == "none":
         return None
     try:
@@ -175,3 +184,16 @@ def _parse(key: str, value: Any, source: str) -> Any:
     except (TypeError, ValueError, OverflowError) as exc:
         raise SettingsError(source, f"cannot use {value!r}: {exc}") from exc
     return coerced
+
+
+def _parse_size(key: str, text: Any, value: Any, source: str) -> int | None:
+    """A size limit: an integer >= 1 (``max_claims`` may also be ``none``: no limit)."""
+    if key == "max_claims" and isinstance(text, str) and text.lower() == "none":
+        return None
+    try:
+        number = int(text)
+        if isinstance(text, bool | float) or number < 1:
+            raise ValueError("expected an integer >= 1")
+    except (TypeError, ValueError) as exc:
+        raise SettingsError(source, f"cannot use {value!r}: {exc}") from exc
+    return number

@@ -21,6 +21,7 @@ from langgraph.graph import END, START, StateGraph
 from langsmith.run_helpers import tracing_context
 from langsmith.run_trees import RunTree
 
+from langchain_qgate.config import GroundingPolicy
 from langchain_qgate.errors import QualityGateRejected, SettingsError
 from langchain_qgate.gate import (
     GateObserver,
@@ -627,6 +628,22 @@ def test_item7_pair_model_setting_reaches_the_lazily_built_monitor(monkeypatch):
     assert built[1].pair_model == "/models/verifier-v3"
 
 
+def test_item7_size_limits_are_settings(monkeypatch):
+    monkeypatch.setenv("QGATE_MAX_CLAIMS", "600")
+    monkeypatch.setenv("QGATE_MAX_EVIDENCE_CHUNKS", "100000")
+    policy = load_settings().grounding_policy()
+    assert policy is not None
+    assert (policy.max_claims, policy.max_evidence_chunks) == (600, 100_000)
+    assert policy.pair_model == GroundingPolicy().pair_model  # unset: the default
+    monkeypatch.setenv("QGATE_MAX_CLAIMS", "none")
+    unlimited = load_settings().grounding_policy()
+    assert unlimited is not None
+    assert unlimited.max_claims is None
+    monkeypatch.delenv("QGATE_MAX_CLAIMS")
+    monkeypatch.delenv("QGATE_MAX_EVIDENCE_CHUNKS")
+    assert load_settings().grounding_policy() is None
+
+
 @pytest.mark.parametrize(
     ("name", "value", "detail"),
     [
@@ -637,6 +654,9 @@ def test_item7_pair_model_setting_reaches_the_lazily_built_monitor(monkeypatch):
         ("QGATE_PROFILE", "lenient", "unknown profile 'lenient'"),
         ("QGATE_ON_EXHAUSTED", "ignore", "on_exhausted must be one of"),
         ("QGATE_PAIR_MODEL", " ", "expected 'bundled', a folder path or 'none'"),
+        ("QGATE_MAX_CLAIMS", "0", "expected an integer >= 1"),
+        ("QGATE_MAX_EVIDENCE_CHUNKS", "lots", "invalid literal for int()"),
+        ("QGATE_MAX_EVIDENCE_CHUNKS", "none", "invalid literal for int()"),
         ("QGATE_CONFIG", "/no/such/qgate.toml", "cannot read '/no/such/qgate.toml'"),
     ],
 )
