@@ -259,7 +259,7 @@ def _table(index: EvidenceIndex) -> _Table | None:
         keys = _key_words(segments[-1]) if segments else []
         context = [w for s in segments[:-1] for w in _key_words(s)]
         band = normalise_value(value)
-        quantities = extract_quantities(band)
+        quantities = _with_counts(extract_quantities(band), value, [*context, *keys])
         low = value.strip().lower()
         truth = True if low in _TRUE else False if low in _FALSE else None
         items = [_item(p) for p in value.split(",")] if "," in value else [_item(value)]
@@ -301,6 +301,32 @@ def _table(index: EvidenceIndex) -> _Table | None:
     table = _Table(fields, by_record, names, tops)
     _TABLES[index] = (len(index.chunks), table)
     return table
+
+
+_DATE_KEY_STEMS = (
+    "year", "date", "found", "establish", "born", "birth", "built", "build", "open", "since",
+    "release", "publish", "launch", "creat", "start", "begin", "season", "vintage", "incorporat",
+    "debut", "death", "died", "end", "updat", "modif", "expir", "valid", "time", "when", "day",
+    "month", "period", "era", "century", "decade", "age",
+)  # fmt: skip
+"""Key words under which a bare integer in 1000-2099 can only be a year."""
+
+
+def _with_counts(quantities: list[Quantity], value: str, keys: list[str]) -> list[Quantity]:
+    """A bare integer in 1000-2099 (``"employees": 1234``) read both ways, as a year and as a
+    count, unless its key says it is a date (``founded``, ``year``, ...): a claim's year
+    ("in 1234") and a claim's count ("5,000 employees") are each compared with it.
+    """
+    if not value.strip().isdigit() or any(k.startswith(_DATE_KEY_STEMS) for k in keys):
+        return quantities
+    if "".join(keys[-2:]) in _ID_KEYS or (keys and keys[-1] in _ID_KEYS):
+        return quantities  # an id ("order_id": 1043) is no amount either
+    counts = [
+        replace(q, kind="number", value=float(q.raw), precision=len(q.raw.strip("0")))
+        for q in quantities
+        if q.kind == "date" and q.raw.isdigit()
+    ]
+    return [*quantities, *counts]
 
 
 _SCALE_WORDS = frozenset({"hundred", "thousand", "million", "billion", "trillion", "to", "and"})
@@ -534,13 +560,38 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         covered.update(_norm(t) for t in toks)
         free = [q for q in free if q.kind != "time"]
     numeric = [f for f in scope if f.quantities and f.numeric]
+
+    def slot(q: Quantity) -> tuple[list[_Field], list[_Field]]:
+        """The fields that could hold ``q`` (not a single value another figure already
+        states) and the best aligned of them with the claim's words (none when no key word
+        is in it)."""
+        candidates = [
+            f
+            for f in numeric
+            if any(comparable(q, e) for e in f.quantities)
+            and (
+                f not in stated
+                or len({e.raw for e in f.quantities}) > 1  # a range holds two figures
+                or _value_match(text, q, f) == "same"  # the same figure said twice
+            )
+        ]
+        scored = [(_alignment(f, word_set), f) for f in candidates]
+        best = max((s for s, _ in scored), default=0)
+        return candidates, [f for s, f in scored if s == best] if best > 0 else []
+
+    # First the figures their best-aligned field holds exactly, so a field they state is not
+    # taken as the slot of another figure ("the 2020 report lists 1234 employees").
+    for q in list(free):
+        candidates, top = slot(q)
+        same = [f for f in top or candidates if _value_match(text, q, f) == "same"]
+        if same:
+            stated.append(same[0])
+            covered.update(same[0].keys)
+            free.remove(q)
     for q in free:
-        candidates = [f for f in numeric if any(comparable(q, e) for e in f.quantities)]
+        candidates, top = slot(q)
         if not candidates:
             return out  # a value no field of its type holds: unsupported
-        scored = [(_alignment(f, word_set), f) for f in candidates]
-        best = max(s for s, _ in scored)
-        top = [f for s, f in scored if s == best] if best > 0 else []
         matches = [(f, _value_match(text, q, f)) for f in (top or candidates)]
         same = [f for f, m in matches if m == "same"]
         if same:

@@ -235,3 +235,54 @@ def test_contradictions_quote_the_field_path() -> None:
     assert found is not None
     assert found.field == "business.attributes.OutdoorSeating"
     assert "`business.attributes.OutdoorSeating`" in found.describe()
+
+
+# A count field named in the sentence (written for this test, not from the suite's generator):
+# a bare integer in 1000-2099 under a key that is no date ("employees": 1234) is read both as a
+# year and as a count; a figure that a field holds exactly takes that field first, so another
+# figure of the claim is compared with the remaining fields.
+COUNTS: list[tuple[str, dict[str, Any], str | None]] = [
+    ("Acme has 5000 employees.", {"company": "Acme", "employees": 1234}, "record.employees"),
+    ("Acme has 1,234 employees.", {"company": "Acme", "employees": 1234}, None),
+    ("Acme has 1234 employees.", {"company": "Acme", "employees": 1234}, None),
+    ("Acme had 310 employees in 1999.", {"company": "Acme", "employees": 1234, "founded": 1999},
+     "record.employees"),
+    ("Acme was founded in 2005.", {"company": "Acme", "founded": 1999}, "record.founded"),
+    ("The town has 2,000 residents.", {"town": "Eby", "population": 1500}, "record.population"),
+    ("The town had 1500 residents in 2020.", {"town": "Eby", "population": 1500, "year": 2020},
+     None),
+    ("The town had 1500 residents in 2021.", {"town": "Eby", "population": 1500, "year": 2020},
+     "record.year"),
+    ("Acme's 2020 report lists 1234 employees.",
+     {"company": "Acme", "employees": 1234, "year": 2020}, None),
+    ("Acme sold 1500 robots in 2021.", {"company": "Acme", "robots_sold": 1500, "year": 2021},
+     None),
+    ("Acme sold 1600 robots in 2021.", {"company": "Acme", "robots_sold": 1500, "year": 2021},
+     "record.robots_sold"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("claim", "record", "field"), COUNTS)
+def test_count_field_named_in_the_sentence(claim: str, record: dict[str, Any], field) -> None:
+    (verdict,) = make_monitor().verify_grounding(claim, [record]).verdicts
+    if field is None:  # the field states it: never contradicted (grounded with the real model)
+        assert verdict.contradiction is None
+        if claim.startswith("Acme has 1"):  # a plain restatement: grounded by the rules too
+            assert verdict.grade is Grade.GROUNDED
+    else:
+        assert verdict.contradiction is not None
+        assert verdict.contradiction.field == field
+
+
+def test_an_id_is_no_count() -> None:
+    # "order_id": 1043 is read as an id only: the total is still the one slot for a money figure
+    (verdict,) = (
+        make_monitor()
+        .verify_grounding(
+            "Order 1043 totals €45.20.",
+            [{"orders": [{"order_id": 1043, "total": 42.5, "currency": "EUR", "items": 3}]}],
+        )
+        .verdicts
+    )
+    assert verdict.contradiction is not None
+    assert verdict.contradiction.field == "orders[0].total"
