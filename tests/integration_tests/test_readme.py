@@ -64,9 +64,9 @@ EXPECTED: dict[str, list[str]] = {
         "the evidence says 1,150, not 1,500",
     ],
     '"OutdoorSeating": False': [
-        "GROUNDED   Outdoor seating is not available.  [business.attributes.OutdoorSeating]",
-        "GROUNDED   There is no valet, garage or lot parking.",
-        "FABRICATED On Sundays it closes at 3 pm.  [business.hours.Sunday]",
+        "grounded   Outdoor seating is not available.  [business.attributes.OutdoorSeating]",
+        "grounded   There is no valet, garage or lot parking.",
+        "fabricated On Sundays it closes at 3 pm.  [business.hours.Sunday]",
         "`business.hours.Sunday` says 8:0-14:0, not 3 pm",
     ],
 }
