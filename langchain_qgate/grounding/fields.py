@@ -63,7 +63,7 @@ from langchain_qgate.grounding.checks import (
 )
 from langchain_qgate.grounding.structured import field_info
 from langchain_qgate.grounding.verifiers import VerificationItem, VerifierVerdict
-from langchain_qgate.schemas import Contradiction
+from langchain_qgate.schemas import Contradiction, ContradictionKind
 
 if TYPE_CHECKING:
     from langchain_qgate.grounding.evidence import EvidenceIndex
@@ -450,6 +450,30 @@ def _alignment(f: _Field, claim_words: set[str]) -> int:
     return hits
 
 
+def _contradicted(
+    out: FieldDecision,
+    f: _Field,
+    index: EvidenceIndex,
+    kind: ContradictionKind,
+    claim_value: str,
+    *,
+    evidence_value: str | None = None,
+) -> FieldDecision:
+    """``out`` with the claim contradicted by field ``f`` (its value quoted, its path named)."""
+    chunk = index.chunks[f.chunk]
+    out.contradiction = Contradiction(
+        kind=kind,
+        claim_value=claim_value,
+        evidence_value=f.value if evidence_value is None else evidence_value,
+        evidence_id=chunk.id,
+        quote=chunk.text,
+        field=f.id,
+    )
+    out.chunk = f.chunk
+    out.structured = True
+    return out
+
+
 def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -> FieldDecision:
     text = normalise_times(untokenise(text))
     toks = claim_tokens(text)
@@ -517,17 +541,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             pattern = r"\b" + r"\W+".join(r"\d+" if w.isdigit() else re.escape(w) for w in f.words)
             m = re.search(pattern, " ".join(words))
             if m is not None:
-                out.contradiction = Contradiction(
-                    kind="number",
-                    claim_value=_original(text, m[0]),
-                    evidence_value=f.value,
-                    evidence_id=index.chunks[f.chunk].id,
-                    quote=index.chunks[f.chunk].text,
-                    field=f.id,
-                )
-                out.chunk = f.chunk
-                out.structured = True
-                return out
+                return _contradicted(out, f, index, "number", _original(text, m[0]))
 
     # A closed vocabulary's term with a figure ("rated one star", "5 stars") is its field's.
     record_values = [g.value for g in scope]
@@ -605,7 +619,6 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             return out  # no single slot for the value: unsupported, never contradicted
         if (unit and target.band != target.value) or _loose_money(text, q, target):
             return out  # a band in another currency, a bare figure against money: unsupported
-        chunk = index.chunks[target.chunk]
         shown = q.raw
         claim_unit = _claim_unit(text, q) or _claim_currency(text, q)
         if claim_unit and q.kind != "money":
@@ -613,17 +626,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         evidence_value = target.value
         if unit and (target.unit or target.currency):
             evidence_value = f"{target.value} {target.unit or target.currency}"
-        out.contradiction = Contradiction(
-            kind=q.kind,
-            claim_value=shown,
-            evidence_value=evidence_value,
-            evidence_id=chunk.id,
-            quote=chunk.text,
-            field=target.id,
-        )
-        out.chunk = target.chunk
-        out.structured = True
-        return out
+        return _contradicted(out, target, index, q.kind, shown, evidence_value=evidence_value)
 
     # Booleans by polarity, closed vocabularies by class, lists by item, other text by words.
     blocked = False
@@ -646,18 +649,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
                 covered.update(_norm(w) for w in naming)
                 continue
             if decided:
-                chunk = index.chunks[f.chunk]
-                out.contradiction = Contradiction(
-                    kind="negation",
-                    claim_value="true" if said else "false",
-                    evidence_value=f.value,
-                    evidence_id=chunk.id,
-                    quote=chunk.text,
-                    field=f.id,
-                )
-                out.chunk = f.chunk
-                out.structured = True
-                return out
+                return _contradicted(out, f, index, "negation", "true" if said else "false")
             continue
         term = vocabulary_term(toks, f.keys, f.value, record_values)
         if term is not None and term.agrees:
@@ -666,18 +658,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             covered.update(f.keys)
             continue
         if term is not None and term.contradicts and decided:
-            chunk = index.chunks[f.chunk]
-            out.contradiction = Contradiction(
-                kind="entity",
-                claim_value=_original(text, term.term),
-                evidence_value=f.value,
-                evidence_id=chunk.id,
-                quote=chunk.text,
-                field=f.id,
-            )
-            out.chunk = f.chunk
-            out.structured = True
-            return out
+            return _contradicted(out, f, index, "entity", _original(text, term.term))
         blocked = blocked or term is not None  # a neighbouring band: unsupported
         if term is None and in_vocabulary(f.keys, f.value):
             continue  # "low" alone is no rating: a band's words count next to their key
@@ -705,18 +686,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
                     and not any(_contains(it, mine) >= 0 for mine in f.items)
                     and not any(_contains(g.words, it) >= 0 for g in scope if g is not f)
                 ):
-                    chunk = index.chunks[f.chunk]
-                    out.contradiction = Contradiction(
-                        kind="entity",
-                        claim_value=_original(text, " ".join(it)),
-                        evidence_value=f.value,
-                        evidence_id=chunk.id,
-                        quote=chunk.text,
-                        field=f.id,
-                    )
-                    out.chunk = f.chunk
-                    out.structured = True
-                    return out
+                    return _contradicted(out, f, index, "entity", _original(text, " ".join(it)))
 
     if not stated:  # "It is called The Cricketers": the name is the fact
         stated = named_by or [

@@ -21,6 +21,8 @@ from langchain_qgate.testing import (
 
 DOCS_DIR = Path(__file__).resolve().parents[2] / "examples" / "docs"
 DOCS = load_docs(DOCS_DIR)
+REVENUE_DOCS = [d for d in DOCS if d.id == "annual_report_2024/p0"]
+"""The page that states the 2024 revenue (EUR 48.2 million) the BAD / GOOD answers are about."""
 RETRIEVER = KeywordRetriever(docs=DOCS, k=3)
 SEARCH_TOOL = make_search_tool(RETRIEVER)
 

@@ -19,15 +19,13 @@ from langchain_qgate.integrations.middleware import QualityGateMiddleware
 from langchain_qgate.integrations.runnable import with_quality_gate
 from tests.unit_tests._qgate_fakes import (
     BAD,
-    DOCS,
     GOOD,
     QUESTION,
+    REVENUE_DOCS,
     SEARCH_TOOL,
     make_monitor,
     scripted_model,
 )
-
-REVENUE_DOCS = [d for d in DOCS if d.id == "annual_report_2024/p0"]
 
 
 @pytest.fixture(scope="module")

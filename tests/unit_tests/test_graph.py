@@ -26,9 +26,9 @@ from langchain_qgate.integrations.graph import (
 )
 from tests.unit_tests._qgate_fakes import (
     BAD,
-    DOCS,
     GOOD,
     QUESTION,
+    REVENUE_DOCS,
     WARRANTY_GOOD,
     WARRANTY_Q,
     build_rag_graph,
@@ -37,7 +37,6 @@ from tests.unit_tests._qgate_fakes import (
 )
 
 REPO = Path(__file__).resolve().parents[2]
-REVENUE_DOCS = [d for d in DOCS if d.id == "annual_report_2024/p0"]
 
 
 @pytest.fixture(scope="module")

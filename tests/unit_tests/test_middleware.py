@@ -16,9 +16,9 @@ from langchain_qgate.integrations._review import HumanDecision
 from langchain_qgate.integrations.middleware import QualityGateMiddleware
 from tests.unit_tests._qgate_fakes import (
     BAD,
-    DOCS,
     GOOD,
     QUESTION,
+    REVENUE_DOCS,
     SEARCH_TOOL,
     WARRANTY_BAD,
     WARRANTY_GOOD,
@@ -26,8 +26,6 @@ from tests.unit_tests._qgate_fakes import (
     make_monitor,
     scripted_model,
 )
-
-REVENUE_DOCS = [d for d in DOCS if d.id == "annual_report_2024/p0"]
 
 
 @pytest.fixture(scope="module")

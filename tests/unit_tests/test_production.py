@@ -39,15 +39,14 @@ from langchain_qgate.integrations.streaming import QualityGateStreamer
 from langchain_qgate.testing import FakeLangSmithClient, ScriptedChatModel
 from tests.unit_tests._qgate_fakes import (
     BAD,
-    DOCS,
     GOOD,
     QUESTION,
+    REVENUE_DOCS,
     SEARCH_TOOL,
     make_monitor,
     scripted_model,
 )
 
-REVENUE = [d for d in DOCS if d.id == "annual_report_2024/p0"]
 QGATE_ENV = (
     "QGATE_CONFIG",
     "QGATE_PROFILE",
@@ -86,7 +85,7 @@ def _feedback(client: FakeLangSmithClient, key: str) -> list:
 
 def test_item1_record_of_a_contradicted_answer(monitor):
     gate = QualityGate(monitor=monitor, observer=False)
-    report = monitor.verify_grounding(BAD, REVENUE, question=QUESTION)
+    report = monitor.verify_grounding(BAD, REVENUE_DOCS, question=QUESTION)
     decision = gate.decide(BAD, report)
     record = verdict_record(decision, report=report, surface="middleware")
     assert (record.decision, record.passed, record.profile) == ("retry", False, "default")
@@ -114,7 +113,7 @@ def test_item1_record_of_a_contradicted_answer(monitor):
 
 def test_item1_record_without_report_reads_guidance_quotes(monitor):
     gate = QualityGate(monitor=monitor, observer=False)
-    decision = gate.check(BAD, REVENUE, question=QUESTION)
+    decision = gate.check(BAD, REVENUE_DOCS, question=QUESTION)
     record = verdict_record(decision)
     [note] = record.contradicted
     assert note.kind == "contradicted"
@@ -130,7 +129,7 @@ def test_item1_langsmith_feedback_through_fake_client(monitor):
     gate = _observed(monitor, client)
     run = RunTree(name="answer", run_type="chain", client=client)
     with tracing_context(parent=run, enabled=True):
-        decision = gate.check(BAD, REVENUE, question=QUESTION)
+        decision = gate.check(BAD, REVENUE_DOCS, question=QUESTION)
     assert decision.metadata.decision == "retry"
     by_key = {f.key: f for f in client.feedback}
     assert sorted(by_key) == sorted(
@@ -153,23 +152,26 @@ def test_item1_without_an_injected_client_the_traced_runs_client_is_used(monitor
     gate = QualityGate(monitor=monitor)  # the default observer
     run = RunTree(name="answer", run_type="chain", client=client)
     with tracing_context(parent=run, enabled=True):
-        gate.check(GOOD, REVENUE, question=QUESTION)
+        gate.check(GOOD, REVENUE_DOCS, question=QUESTION)
     assert [(f.key, f.run_id) for f in _feedback(client, "qgate.passed")] == [
         ("qgate.passed", run.id)
     ]
 
 
+def _traced_agent(model, middleware: QualityGateMiddleware, client, thread: str):
+    """A create_agent graph with ``middleware`` and the config of a run traced into
+    ``client`` (through LangChain's own tracer)."""
+    agent = create_agent(
+        model, tools=[SEARCH_TOOL], middleware=[middleware], checkpointer=InMemorySaver()
+    )
+    tracer = LangChainTracer(client=client, project_name="qgate-test")
+    return agent, {"configurable": {"thread_id": thread}, "callbacks": [tracer]}
+
+
 def test_item1_agent_run_traced_with_langchain_tracer_gets_feedback_per_attempt(monitor):
     client = FakeLangSmithClient()
     middleware = QualityGateMiddleware(gate=_observed(monitor, client))
-    agent = create_agent(
-        scripted_model([BAD, GOOD]),
-        tools=[SEARCH_TOOL],
-        middleware=[middleware],
-        checkpointer=InMemorySaver(),
-    )
-    tracer = LangChainTracer(client=client, project_name="qgate-test")
-    config = {"configurable": {"thread_id": "t"}, "callbacks": [tracer]}
+    agent, config = _traced_agent(scripted_model([BAD, GOOD]), middleware, client, "t")
     agent.invoke({"messages": [("user", QUESTION)]}, config)
     decisions = [f.value for f in _feedback(client, "qgate.decision")]
     assert decisions == ["retry", "pass"]
@@ -179,14 +181,7 @@ def test_item1_agent_run_traced_with_langchain_tracer_gets_feedback_per_attempt(
 async def test_item1_async_agent_run_gets_feedback_per_attempt(monitor):
     client = FakeLangSmithClient()
     middleware = QualityGateMiddleware(gate=_observed(monitor, client))
-    agent = create_agent(
-        scripted_model([BAD, GOOD]),
-        tools=[SEARCH_TOOL],
-        middleware=[middleware],
-        checkpointer=InMemorySaver(),
-    )
-    tracer = LangChainTracer(client=client, project_name="qgate-test")
-    config = {"configurable": {"thread_id": "at"}, "callbacks": [tracer]}
+    agent, config = _traced_agent(scripted_model([BAD, GOOD]), middleware, client, "at")
     await agent.ainvoke({"messages": [("user", QUESTION)]}, config)
     assert [f.value for f in _feedback(client, "qgate.decision")] == ["retry", "pass"]
     assert len({f.run_id for f in client.feedback}) == 2  # one traced run per attempt
@@ -194,7 +189,7 @@ async def test_item1_async_agent_run_gets_feedback_per_attempt(monitor):
 
 def test_item1_callback_handler_attaches_feedback_to_the_model_run(monitor):
     client = FakeLangSmithClient()
-    handler = QualityGateCallbackHandler(gate=_observed(monitor, client), evidence=REVENUE)
+    handler = QualityGateCallbackHandler(gate=_observed(monitor, client), evidence=REVENUE_DOCS)
     model = GenericFakeChatModel(messages=iter([GOOD]))
     model.invoke(QUESTION, {"callbacks": [handler]})
     check = handler.latest()
@@ -212,7 +207,7 @@ def test_item1_no_langsmith_call_when_tracing_is_off(monitor, monkeypatch):
 
     monkeypatch.setattr(langsmith, "Client", no_client)
     gate = QualityGate(monitor=monitor, observer=GateObserver(run=lambda: (None, False)))
-    assert gate.check(GOOD, REVENUE, question=QUESTION).metadata.decision == "pass"
+    assert gate.check(GOOD, REVENUE_DOCS, question=QUESTION).metadata.decision == "pass"
 
 
 def test_item1_tracing_failure_never_fails_the_gate_and_warns_once(monitor, caplog):
@@ -226,8 +221,8 @@ def test_item1_tracing_failure_never_fails_the_gate_and_warns_once(monitor, capl
         caplog.at_level(logging.DEBUG, logger="langchain_qgate.gate.telemetry"),
         tracing_context(parent=run, enabled=True),
     ):
-        first = gate.check(GOOD, REVENUE, question=QUESTION)
-        second = gate.check(GOOD, REVENUE, question=QUESTION)
+        first = gate.check(GOOD, REVENUE_DOCS, question=QUESTION)
+        second = gate.check(GOOD, REVENUE_DOCS, question=QUESTION)
     assert first.metadata.decision == second.metadata.decision == "pass"
     failures = [r for r in caplog.records if "could not send the verdict" in r.getMessage()]
     assert [r.levelno for r in failures] == [logging.WARNING, logging.DEBUG]
@@ -239,7 +234,7 @@ def test_item1_raise_policy_is_recorded_before_raising(monitor):
     gate = _observed(monitor, client, max_retries=0, on_exhausted="raise")
     run = RunTree(name="answer", run_type="chain", client=client)
     with tracing_context(parent=run, enabled=True), pytest.raises(QualityGateRejected):
-        gate.check(BAD, REVENUE, question=QUESTION)
+        gate.check(BAD, REVENUE_DOCS, question=QUESTION)
     assert [f.value for f in _feedback(client, "qgate.decision")] == ["raise"]
 
 
@@ -262,7 +257,7 @@ def test_item1_opentelemetry_attributes_on_the_recording_span(monitor):
     span, idle = FakeSpan(), FakeSpan(recording=False)
     for target in (span, idle):
         observer = GateObserver(langsmith=False, span=lambda target=target: target)
-        QualityGate(monitor=monitor, observer=observer).check(BAD, REVENUE, question=QUESTION)
+        QualityGate(monitor=monitor, observer=observer).check(BAD, REVENUE_DOCS, question=QUESTION)
     assert span.attributes["qgate.decision"] == "retry"
     assert span.attributes["qgate.score"] < 0.6
     assert span.attributes["qgate.contradiction.kinds"] == ["money"]
@@ -276,8 +271,8 @@ def test_item1_one_structured_log_line_per_verdict(monitor, caplog):
         observer=GateObserver(langsmith=False, opentelemetry=False),
     )
     with caplog.at_level(logging.DEBUG, logger="langchain_qgate.verdicts"):
-        gate.check(GOOD, REVENUE, question=QUESTION)
-        gate.check(BAD, REVENUE, question=QUESTION)
+        gate.check(GOOD, REVENUE_DOCS, question=QUESTION)
+        gate.check(BAD, REVENUE_DOCS, question=QUESTION)
     records = [r for r in caplog.records if r.name == "langchain_qgate.verdicts"]
     assert [(r.levelname, r.qgate["qgate.decision"]) for r in records] == [
         ("DEBUG", "pass"),
@@ -298,11 +293,7 @@ def test_item1_streamed_sentences_are_not_separate_verdicts(monitor):
         GOOD,
     )
     middleware = QualityGateMiddleware(gate=gate, stream="sentences")
-    agent = create_agent(
-        model, tools=[SEARCH_TOOL], middleware=[middleware], checkpointer=InMemorySaver()
-    )
-    tracer = LangChainTracer(client=client, project_name="qgate-test")
-    config = {"configurable": {"thread_id": "s"}, "callbacks": [tracer]}
+    agent, config = _traced_agent(model, middleware, client, "s")
     agent.invoke({"messages": [("user", QUESTION)]}, config)
     assert [f.value for f in _feedback(client, "qgate.decision")] == ["pass"]
 
@@ -315,7 +306,7 @@ def _week_of_verdicts(monitor, client) -> None:
     for answer in (GOOD, BAD, GOOD, BAD, BAD):
         run = RunTree(name="answer", run_type="chain", client=client)
         with tracing_context(parent=run, enabled=True):
-            gate.check(answer, REVENUE, question=QUESTION)
+            gate.check(answer, REVENUE_DOCS, question=QUESTION)
 
 
 def test_item1_rejections_this_week_recipe_with_the_langsmith_sdk(monitor):
@@ -559,7 +550,7 @@ def test_item6_direct_check_still_warns_every_call(monitor, caplog):
     with caplog.at_level(logging.WARNING, logger="langchain_qgate"):
         gate.check(GOOD, [])
         gate.check(GOOD, [Document(page_content="")])
-        gate.check(GOOD, REVENUE)
+        gate.check(GOOD, REVENUE_DOCS)
     assert len(_no_evidence_warnings(caplog)) == 2
 
 

@@ -16,16 +16,14 @@ from langchain_qgate.integrations.runnable import with_quality_gate
 from langchain_qgate.testing import ScriptedChatModel
 from tests.unit_tests._qgate_fakes import (
     BAD,
-    DOCS,
     GOOD,
     QUESTION,
     RETRIEVER,
+    REVENUE_DOCS,
     WARRANTY_GOOD,
     WARRANTY_Q,
     make_monitor,
 )
-
-REVENUE_DOCS = [d for d in DOCS if d.id == "annual_report_2024/p0"]
 
 
 @pytest.fixture(scope="module")

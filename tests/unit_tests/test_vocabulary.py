@@ -25,9 +25,9 @@ from langchain_qgate.schemas import Grade
 from langchain_qgate.testing import ScriptedStreamingChatModel
 from tests.unit_tests._qgate_fakes import (
     BAD,
-    DOCS,
     GOOD,
     QUESTION,
+    REVENUE_DOCS,
     SEARCH_TOOL,
     make_monitor,
     rag_responder,
@@ -36,7 +36,6 @@ from tests.unit_tests._qgate_fakes import (
 
 GRADES = {g.value for g in Grade}
 UPPER = re.compile(r"\b(GROUNDED|INFERRED|FABRICATED|OPINION)\b")
-REVENUE_DOCS = [d for d in DOCS if d.id == "annual_report_2024/p0"]
 
 
 @pytest.fixture(scope="module")
