@@ -30,6 +30,7 @@ from langchain_qgate.grounding.evidence import EvidenceIndex
 from langchain_qgate.grounding.structured import CUT_KEY, recognise
 from langchain_qgate.integrations._harvest import tool_output_evidence
 from langchain_qgate.schemas import Grade
+from tests.unit_tests.test_hardening import SpyEmbedder
 
 REVENUE_EVIDENCE = "In fiscal year 2024, Nordlicht Robotics reported revenue of €48.2 million."
 REVENUE_CLAIM = "Nordlicht Robotics reported revenue of €{} million in fiscal year 2024."
@@ -38,18 +39,6 @@ REVENUE_CLAIM = "Nordlicht Robotics reported revenue of €{} million in fiscal 
 @pytest.fixture(scope="module")
 def m() -> HallucinationMonitor:
     return HallucinationMonitor(embedder=HashingEmbedder())
-
-
-class SpyEmbedder(HashingEmbedder):
-    """A hashing embedder that keeps every text it was asked to embed."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.seen: list[str] = []
-
-    def embed(self, texts: Any) -> Any:
-        self.seen.extend(texts)
-        return super().embed(texts)
 
 
 class BadKey:
