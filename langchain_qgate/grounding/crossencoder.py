@@ -111,6 +111,10 @@ class _Loaded:
 _LOCK = threading.Lock()
 
 
+_CACHE_PAIRS = 50_000
+"""Pairs a :class:`PairModel` keeps scored; past it the cache starts over (between calls)."""
+
+
 class PairModel:
     """A claim-evidence cross-encoder on ONNX Runtime.
 
@@ -188,10 +192,16 @@ class PairModel:
     def predict(self, pairs: Sequence[tuple[str, str]]) -> NDArray[np.float32]:
         """Probabilities ``(len(pairs), 3)`` in ``LABELS`` order; cached by pair text."""
         out = np.zeros((len(pairs), 3), dtype=np.float32)
-        todo = [k for k, p in enumerate(pairs) if p not in self._cache]
-        if todo:
+        uniq = list(dict.fromkeys(p for p in pairs if p not in self._cache))
+        if uniq:
             loaded = self._load()
-            uniq = list(dict.fromkeys(pairs[k] for k in todo))
+            if len(self._cache) + len(uniq) > _CACHE_PAIRS:  # full: start over, never mid-call
+                kept = {p: self._cache[p] for p in pairs if p in self._cache}
+                cut = self._cut & set(kept)
+                self._cache.clear()
+                self._cut.clear()
+                self._cache.update(kept)
+                self._cut.update(cut)
             enc = loaded.tokenizer.encode_batch([(c, w) for c, w in uniq])
             order = sorted(range(len(uniq)), key=lambda j: len(enc[j].ids))
             for start in range(0, len(order), self.batch_size):
@@ -211,9 +221,6 @@ class PairModel:
                 z = logits - logits.max(axis=1, keepdims=True)
                 probs = np.exp(z) / np.exp(z).sum(axis=1, keepdims=True)
                 for r, j in enumerate(part):
-                    if len(self._cache) > 50_000:
-                        self._cache.clear()
-                        self._cut.clear()
                     if enc[j].overflowing:
                         self._cut.add(uniq[j])
                     # Rounded, so that a pair scored in another batch (other padding) reads

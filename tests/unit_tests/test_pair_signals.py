@@ -305,3 +305,16 @@ def test_missing_pair_model_folder_is_a_clear_qgate_error(tmp_path) -> None:
         model.predict([("a claim.", "some evidence.")])
     assert isinstance(info.value, QGateError)
     assert model.predict([]).shape == (0, 3)  # nothing to load for no pairs
+
+
+@pytest.mark.model
+def test_a_full_cache_starts_over_between_calls_never_inside_one(monkeypatch) -> None:
+    import langchain_qgate.grounding.crossencoder as crossencoder
+
+    pairs = [(f"Acme has {n} staff.", "Acme has 12 staff.") for n in range(6)]
+    alone = np.stack([crossencoder.PairModel().predict([p])[0] for p in pairs])
+    monkeypatch.setattr(crossencoder, "_CACHE_PAIRS", 4)
+    model = crossencoder.PairModel()
+    model.predict(pairs[:2])  # cached; the next call needs 6 more than the 4 it may hold
+    np.testing.assert_array_equal(model.predict(pairs), alone)  # before: KeyError
+    np.testing.assert_array_equal(model.predict(pairs[:3]), alone[:3])
