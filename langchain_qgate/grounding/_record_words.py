@@ -137,13 +137,18 @@ def _negated(tokens: list[str], start: int, end: int) -> bool:
             break
         if tok == "non" and j < start - 2:
             continue  # "non family-friendly pub": "non" governs its compound only
+        if tok == "friendly" and j > 0 and tokens[j - 1] in _FAMILY:
+            break  # "not a children friendly English coffee shop": it governs the compound
         if _negator(tok, tokens[j + 1]):
             return True
     for j in range(end + 1, min(len(tokens), end + 1 + _WINDOW_AHEAD)):
         tok = tokens[j]
         if tok in _BREAKS or tok in (",", "and", "or"):
             break
-        if _negator(tok, tokens[j + 1] if j + 1 < len(tokens) else ""):
+        after = tokens[j + 1] if j + 1 < len(tokens) else ""
+        if _negator(tok, after) and (after in _FAMILY or after == "friendly"):
+            break  # "a coffee shop on the riverside is not family-friendly": not the place
+        if _negator(tok, after):
             return True
     return False
 
@@ -248,7 +253,9 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
     ),
     _Vocabulary(
         keys=frozenset({"food", "cuisine", "category", "categories", "foodtype"}),
-        classes=tuple((c,) for c in _CUISINES),
+        # "British food" for ``"food": "English"``: how people describe it (and no other
+        # cuisine of the list is British).
+        classes=tuple(((c, "british") if c == "english" else (c,)) for c in _CUISINES),
     ),
     _Vocabulary(
         keys=frozenset({"eattype", "venuetype", "type", "kind"}),
@@ -418,9 +425,18 @@ _RELATIONS = frozenset(
 )  # fmt: skip
 
 
+_LOCATIVE = frozenset({"in", "at", "on", "inside", "within"})
+
+
 def _related(tokens: list[str], at: int) -> bool:
-    """Whether a place word stands in a relation ("north of the city centre")."""
-    return any(t in _RELATIONS for t in tokens[max(0, at - 4) : at])
+    """Whether a place word stands in a relation ("north of the city centre"); a locative
+    preposition nearer to it places it ("near Burger King in riverside": in riverside)."""
+    for t in reversed(tokens[max(0, at - 4) : at]):
+        if t in _LOCATIVE:
+            return False
+        if t in _RELATIONS:
+            return True
+    return False
 
 
 def _anchor(tokens: list[str], at: int, n: int, vocab: _Vocabulary) -> str | None:

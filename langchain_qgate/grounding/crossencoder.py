@@ -23,7 +23,6 @@ Example:
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from langchain_qgate.errors import EmbeddingError
+from langchain_qgate.grounding.structured import field_words
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -54,16 +54,6 @@ LABELS: tuple[str, str, str] = ("entailed", "contradicted", "neutral")
 """Output order of the pair model's probabilities."""
 
 _MAX_WINDOW_CHARS = 600  # a record's fields beyond this are left out of one window
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-
-
-def _field_words(path: str) -> str:
-    """``record.attributes.OutdoorSeating`` -> ``attributes outdoor seating`` (the last two
-    keys, camel case split, list indices dropped)."""
-    keys = [k for k in path.split(".")[1:] if k and not k.isdigit() and not k.startswith("[")]
-    keys = keys[-2:] if keys else path.split(".")[-1:]
-    words = " ".join(_CAMEL.sub(" ", k).replace("_", " ") for k in keys)
-    return words.lower()
 
 
 def linearise_fields(fields: Sequence[tuple[str, str]]) -> str:
@@ -71,7 +61,7 @@ def linearise_fields(fields: Sequence[tuple[str, str]]) -> str:
     parts: list[str] = []
     size = 0
     for path, value in fields:
-        part = f"{_field_words(path)}: {value.strip()}."
+        part = f"{field_words(path)}: {value.strip()}."
         if size + len(part) > _MAX_WINDOW_CHARS and parts:
             break
         parts.append(part)

@@ -30,7 +30,12 @@ from langchain_qgate.grounding.checks import (
 )
 from langchain_qgate.grounding.segment import split_sentences
 from langchain_qgate.grounding.slots import Passage, passage
-from langchain_qgate.grounding.structured import FIELD_KEY, StructuredSource, recognise
+from langchain_qgate.grounding.structured import (
+    FIELD_KEY,
+    StructuredSource,
+    field_view,
+    recognise,
+)
 from langchain_qgate.schemas import EvidenceChunk
 
 if TYPE_CHECKING:
@@ -329,7 +334,7 @@ class EvidenceIndex:
                 for chunk in src.chunks(root):
                     if chunk.id not in self._ids:
                         new.append(chunk)
-                        views.append(untokenise(chunk.text))
+                        views.append(untokenise(field_view(chunk) or chunk.text))
                         opened.append(False)
                         self._ids.add(chunk.id)
                         room()

@@ -112,7 +112,8 @@ _FILLER = frozenset(
      "venue", "establishment", "facility", "called", "named", "name", "area", "option",
      "sited", "found", "yes", "there", "visit", "establish", "find", "along", "next",
      "considered", "stay", "non", "meal", "menu", "dish", "entree", "cuisine", "costing",
-     "satisfaction", "ranking", "adult", "only"}
+     "satisfaction", "ranking", "adult", "only", "sell", "selling", "offering", "providing",
+     "cater", "catering", "known", "dining", "eat"}
 )  # fmt: skip
 _WEEKDAYS = frozenset(
     {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
@@ -366,15 +367,33 @@ def _field_currency(f: _Field, record: list[_Field]) -> str:
     return ""
 
 
-def _contains(words: list[str], seq: list[str]) -> int:
-    """Start of ``seq`` in ``words`` (-1 when absent)."""
+def _contains(words: list[str], seq: list[str], *, typo: bool = False) -> int:
+    """Start of ``seq`` in ``words`` (-1 when absent). With ``typo``, a name of two or more
+    words also matches with one long word misspelt by one letter ("Crown Plaza Hotel" for
+    ``"near": "Crowne Plaza Hotel"``)."""
     n = len(seq)
     if not n:
         return -1
     for i in range(len(words) - n + 1):
         if words[i : i + n] == seq:
             return i
+    if typo and n >= 2:
+        for i in range(len(words) - n + 1):
+            off = [(a, b) for a, b in zip(words[i : i + n], seq, strict=True) if a != b]
+            if len(off) == 1 and _one_letter_apart(*off[0]):
+                return i
     return -1
+
+
+def _one_letter_apart(a: str, b: str) -> bool:
+    """Whether two words of at least five letters differ by one letter added, dropped or
+    changed."""
+    if min(len(a), len(b)) < 5 or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long_ = sorted((a, b), key=len)
+    return any(long_[:k] + long_[k + 1 :] == short for k in range(len(long_)))
 
 
 def _claim_unit(text: str, q: Quantity) -> str:
@@ -662,14 +681,14 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         blocked = blocked or term is not None  # a neighbouring band: unsupported
         if term is None and in_vocabulary(f.keys, f.value):
             continue  # "low" alone is no rating: a band's words count next to their key
-        hit = [it for it in f.items if _contains(words, it) >= 0]
+        hit = [(it, at) for it in f.items if (at := _contains(words, it, typo=True)) >= 0]
         if hit:
             if "".join(f.keys) in _NAME_KEYS and not f.context and len(scope) > 1:
                 named_by.append(f)
                 continue  # the name says which record; it states no fact on its own
             stated.append(f)
-            for it in hit:
-                covered.update(it)
+            for it, at in hit:
+                covered.update(words[at : at + len(it)])  # the claim's words, as spelt there
             covered.update(f.keys)
             continue
         if not decided or f.truth is not None:
@@ -794,6 +813,9 @@ def _original(text: str, normalised: str) -> str:
     parts = normalised.split()
     if not parts:
         return normalised
+    exact = re.search(r"(?<!\w)" + r"\W+".join(map(re.escape, parts)) + r"(?!\w)", text, re.I)
+    if exact:
+        return exact[0]  # "Chinese" itself, not the first word sharing its start ("children")
     pattern = r"\W+".join(rf"{re.escape(p[:3])}\w*" for p in parts)
     m = re.search(pattern, text, re.I)
     return m[0] if m else normalised

@@ -43,6 +43,8 @@ __all__ = [
     "FieldStatement",
     "StructuredSource",
     "field_info",
+    "field_view",
+    "field_words",
     "json_depth",
     "recognise",
     "structured_text",
@@ -119,6 +121,28 @@ class StructuredSource:
                 EvidenceChunk(id=fid, text=f"{fid}: {f.value}", source_id=base, metadata=meta)
             )
         return out
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def field_words(path: str) -> str:
+    """``record.attributes.OutdoorSeating`` -> ``attributes outdoor seating`` (the last two
+    keys, camel case split, list indices dropped)."""
+    keys = [k for k in path.split(".")[1:] if k and not k.isdigit() and not k.startswith("[")]
+    keys = keys[-2:] if keys else path.split(".")[-1:]
+    words = " ".join(_CAMEL.sub(" ", k).replace("_", " ") for k in keys)
+    return words.lower()
+
+
+def field_view(chunk: EvidenceChunk) -> str | None:
+    """What a field chunk says, as matched: its key in words and its value
+    (``customer rating: high`` for ``record.customerRating: high``, so that a description's
+    "customer rating" finds the field's words); None for other chunks and for long text."""
+    info = field_info(chunk)
+    if info is None or info.get("kind") != "value":
+        return None
+    return f"{field_words(info['path'])}: {info['value']}"
 
 
 def field_info(chunk: EvidenceChunk) -> dict[str, str] | None:

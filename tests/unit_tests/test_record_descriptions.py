@@ -1,0 +1,115 @@
+"""Issue 24: people's descriptions of a record, read field by field.
+
+Hand-written sentences (not taken from any dataset) in the ways people describe a listing:
+camel-case keys said in words, a place after a landmark, a negation that belongs to a
+"kid friendly" compound, "British food", a landmark's name misspelt by one letter, and the
+verbs of selling. The field matcher decides these claims, so a hashing embedder and no pair
+model give the same decisions as the shipped models.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from langchain_qgate.config import GroundingPolicy
+from langchain_qgate.grounding.embeddings import HashingEmbedder
+from langchain_qgate.grounding.evidence import EvidenceIndex
+from langchain_qgate.grounding.monitor import HallucinationMonitor
+from langchain_qgate.grounding.structured import field_view, field_words
+
+HERON = {
+    "name": "The Blue Heron",
+    "eatType": "pub",
+    "food": "Italian",
+    "priceRange": "moderate",
+    "customerRating": "high",
+    "area": "city centre",
+    "familyFriendly": False,
+    "near": "Grafton Bridge Market",
+}
+
+
+@pytest.fixture(scope="module")
+def monitor() -> HallucinationMonitor:
+    return HallucinationMonitor(embedder=HashingEmbedder(), policy=GroundingPolicy(pair_model=None))
+
+
+def _verdict(monitor: HallucinationMonitor, claim: str, **changes: object) -> tuple[str, str]:
+    record = {**HERON, **changes}
+    report = monitor.verify_grounding(claim, json.dumps(record))
+    assert len(report.verdicts) == 1, [v.claim.text for v in report.verdicts]
+    v = report.verdicts[0]
+    return v.grade.value, v.reason
+
+
+def test_a_field_is_matched_by_its_key_in_words() -> None:
+    assert field_words("record.customerRating") == "customer rating"
+    assert field_words("listing.attributes.OutdoorSeating") == "attributes outdoor seating"
+    assert field_words("rows[0].price_range") == "price range"
+    index = EvidenceIndex(json.dumps(HERON), embedder=HashingEmbedder())
+    views = dict(zip([c.id for c in index.chunks], index.views, strict=True))
+    assert views["record.customerRating"] == "customer rating: high"
+    assert views["record.familyFriendly"] == "family friendly: false"
+    k = [c.id for c in index.chunks].index("record.customerRating")
+    assert index.stems(k) == {"custom", "rat", "high"}  # "customer rating" matches it
+    assert index.chunks[k].text == "record.customerRating: high"  # what is quoted is unchanged
+    assert field_view(index.chunks[k]) == "customer rating: high"
+    prose = EvidenceIndex(["The Blue Heron is a pub."], embedder=HashingEmbedder())
+    assert field_view(prose.chunks[0]) is None
+
+
+@pytest.mark.parametrize(
+    ("claim", "changes", "grade", "reason"),
+    [
+        # a place after a landmark: "near X in the city centre" places it in the city centre
+        ("The Blue Heron sits near the Grafton Bridge Market in the city centre.", {},
+         "grounded", "supported by record.area"),
+        ("The Blue Heron sits near the Grafton Bridge Market in the city centre.",
+         {"area": "riverside"}, "fabricated", "`record.area` says riverside, not city centre"),
+        # a relation still says where it is not: no contradiction
+        ("The Blue Heron is north of the city centre.", {"area": "riverside"}, None, ""),
+        # "not" before "kid friendly" governs the compound, not the cuisine or the venue
+        ("The Blue Heron is not a kid friendly Italian pub.", {}, "grounded", "supported by"),
+        ("The Blue Heron is not a kid friendly French pub.", {}, "fabricated",
+         "`record.food` says Italian, not French"),
+        ("The Blue Heron is a kid friendly Italian pub.", {}, "fabricated",
+         "`record.familyFriendly` says false, not true"),
+        # ... and after the place, "is not family-friendly" is about families, not the place
+        ("The Blue Heron pub in the city centre is not family-friendly.", {}, "grounded",
+         "supported by"),
+        ("The Blue Heron pub in the city centre is not family-friendly.",
+         {"familyFriendly": True}, "fabricated", "`record.familyFriendly` says true, not false"),
+        # British food is English food; it is not Italian food
+        ("The Blue Heron is a pub serving British food.", {"food": "English"}, "grounded",
+         "supported by"),
+        ("The Blue Heron is a pub serving British food.", {}, "fabricated",
+         "`record.food` says Italian, not British"),
+        # the verbs of selling are filler
+        ("The Blue Heron is a pub selling Italian food.", {}, "grounded", "supported by"),
+        # a landmark's name misspelt by one letter is still that landmark; two letters are not
+        ("The Blue Heron is near the Grafton Bridge Markt.", {}, "grounded",
+         "supported by record.near"),
+        ("The Blue Heron is near the Grafton Brdge Markt.", {}, None, ""),
+    ],
+)  # fmt: skip
+def test_descriptions_of_a_record(
+    monitor: HallucinationMonitor, claim: str, changes: dict, grade: str | None, reason: str
+) -> None:
+    got, why = _verdict(monitor, claim, **changes)
+    if grade is None:  # neither grounded nor contradicted
+        assert got != "grounded", why
+        assert "contradicted" not in why, why
+        return
+    assert got == grade, (got, why)
+    assert reason in why, why
+
+
+def test_a_contradiction_quotes_the_claims_own_word(monitor: HallucinationMonitor) -> None:
+    # "Chinese", not the first word sharing its first letters ("children")
+    got, why = _verdict(
+        monitor, "The Blue Heron is not a children friendly Chinese pub.", food="English"
+    )
+    assert got == "fabricated"
+    assert why.endswith("`record.food` says English, not Chinese")
