@@ -113,7 +113,8 @@ _FILLER = frozenset(
      "sited", "found", "yes", "there", "visit", "establish", "find", "along", "next",
      "considered", "stay", "non", "meal", "menu", "dish", "entree", "cuisine", "costing",
      "satisfaction", "ranking", "adult", "only", "sell", "selling", "offering", "providing",
-     "cater", "catering", "known", "dining", "eat"}
+     "cater", "catering", "known", "dining", "eat", "unfortunately", "looking", "enjoy",
+     "try", "whole", "environment", "atmosphere", "setting"}
 )  # fmt: skip
 _WEEKDAYS = frozenset(
     {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}

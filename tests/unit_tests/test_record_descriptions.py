@@ -86,8 +86,10 @@ def test_a_field_is_matched_by_its_key_in_words() -> None:
          "supported by"),
         ("The Blue Heron is a pub serving British food.", {}, "fabricated",
          "`record.food` says Italian, not British"),
-        # the verbs of selling are filler
+        # the verbs of selling and a writer's asides are filler
         ("The Blue Heron is a pub selling Italian food.", {}, "grounded", "supported by"),
+        ("Unfortunately The Blue Heron is not a family friendly environment.", {}, "grounded",
+         "supported by record.familyFriendly"),
         # a landmark's name misspelt by one letter is still that landmark; two letters are not
         ("The Blue Heron is near the Grafton Bridge Markt.", {}, "grounded",
          "supported by record.near"),
