@@ -394,7 +394,8 @@ def _one_letter_apart(a: str, b: str) -> bool:
     if len(a) == len(b):
         return sum(x != y for x, y in zip(a, b, strict=True)) == 1
     short, long_ = sorted((a, b), key=len)
-    return any(long_[:k] + long_[k + 1 :] == short for k in range(len(long_)))
+    k = next((i for i, (x, y) in enumerate(zip(short, long_)) if x != y), len(short))
+    return long_[k + 1 :] == short[k:]  # one pass: drop the first letter that differs
 
 
 def _claim_unit(text: str, q: Quantity) -> str:

@@ -115,3 +115,24 @@ def test_a_contradiction_quotes_the_claims_own_word(monitor: HallucinationMonito
     )
     assert got == "fabricated"
     assert why.endswith("`record.food` says English, not Chinese")
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "apart"),
+    [
+        ("crown", "crowne", True),  # a letter added
+        ("market", "markt", True),  # dropped
+        ("bridge", "brudge", True),  # changed
+        ("bridge", "bridge", False),  # the same word is an exact match, not a typo
+        ("clown", "crowne", False),  # two letters
+        ("ridge", "bridge", True),
+        ("park", "parks", False),  # words under five letters never
+        ("a" * 200_000, "a" * 100_000 + "b" + "a" * 99_999, True),  # one pass, any length
+        ("a" * 200_000, "b" * 200_001, False),
+    ],
+)
+def test_one_letter_apart(a: str, b: str, apart: bool) -> None:
+    from langchain_qgate.grounding.fields import _one_letter_apart
+
+    assert _one_letter_apart(a, b) is apart
+    assert _one_letter_apart(b, a) is apart
