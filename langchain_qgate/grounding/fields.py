@@ -394,7 +394,10 @@ def _one_letter_apart(a: str, b: str) -> bool:
     if len(a) == len(b):
         return sum(x != y for x, y in zip(a, b, strict=True)) == 1
     short, long_ = sorted((a, b), key=len)
-    k = next((i for i, (x, y) in enumerate(zip(short, long_)) if x != y), len(short))
+    k = next(
+        (i for i, (x, y) in enumerate(zip(short, long_[: len(short)], strict=True)) if x != y),
+        len(short),
+    )
     return long_[k + 1 :] == short[k:]  # one pass: drop the first letter that differs
 
 
