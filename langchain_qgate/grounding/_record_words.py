@@ -146,10 +146,9 @@ def _negated(tokens: list[str], start: int, end: int) -> bool:
         if tok in _BREAKS or tok in (",", "and", "or"):
             break
         after = tokens[j + 1] if j + 1 < len(tokens) else ""
-        if _negator(tok, after) and (after in _FAMILY or after == "friendly"):
-            break  # "a coffee shop on the riverside is not family-friendly": not the place
         if _negator(tok, after):
-            return True
+            # "a coffee shop on the riverside is not family-friendly": not the place
+            return after not in _FAMILY and after != "friendly"
     return False
 
 

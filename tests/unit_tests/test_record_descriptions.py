@@ -16,6 +16,7 @@ import pytest
 from langchain_qgate.config import GroundingPolicy
 from langchain_qgate.grounding.embeddings import HashingEmbedder
 from langchain_qgate.grounding.evidence import EvidenceIndex
+from langchain_qgate.grounding.fields import _one_letter_apart
 from langchain_qgate.grounding.monitor import HallucinationMonitor
 from langchain_qgate.grounding.structured import field_view, field_words
 
@@ -132,7 +133,5 @@ def test_a_contradiction_quotes_the_claims_own_word(monitor: HallucinationMonito
     ],
 )
 def test_one_letter_apart(a: str, b: str, apart: bool) -> None:
-    from langchain_qgate.grounding.fields import _one_letter_apart
-
     assert _one_letter_apart(a, b) is apart
     assert _one_letter_apart(b, a) is apart
