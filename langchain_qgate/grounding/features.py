@@ -40,6 +40,7 @@ from langchain_qgate.grounding.slots import (
     stated_in,
     value_free_stems,
 )
+from langchain_qgate.grounding.structured import field_info
 from langchain_qgate.schemas import Contradiction
 
 if TYPE_CHECKING:
@@ -213,8 +214,11 @@ def _contradiction(
         # negated value the passage replaces with another one agrees with it.
         denied_other = any(v.negated and not found_in(v, index.passage(best)) for v in said.values)
         whole = asserted is claim_text
+        info = field_info(index.chunks[best])
         negated = (
             best_cov >= _NEGATION_COVERAGE
+            # a field's "key: value" has no polarity of its own: fields.py reads booleans
+            and (info is None or info.get("kind") != "value")
             and len(value_free_stems(said)) >= 2
             and not polar
             and not denied_other

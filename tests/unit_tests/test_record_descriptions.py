@@ -135,3 +135,12 @@ def test_a_contradiction_quotes_the_claims_own_word(monitor: HallucinationMonito
 def test_one_letter_apart(a: str, b: str, apart: bool) -> None:
     assert _one_letter_apart(a, b) is apart
     assert _one_letter_apart(b, a) is apart
+
+
+def test_the_prose_polarity_rule_leaves_field_statements_to_the_fields(
+    monitor: HallucinationMonitor,
+) -> None:
+    # "family friendly: false" has no polarity of its own: only the typed boolean reads it
+    _, _, items = monitor.prepare("It is not family-friendly.", json.dumps(HERON))
+    assert items[0].signals.rule_contradiction is None
+    assert _verdict(monitor, "The Blue Heron is not family-friendly.")[0] == "grounded"
