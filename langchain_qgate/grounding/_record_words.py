@@ -53,7 +53,18 @@ _KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
     "wheelchair": ("accessible", "accessibility"),
     "ambience": ("atmosphere", "vibe", "feel", "setting", "mood", "decor"),
     "parking": ("park",),
-    "friendly": ("welcome", "welcomes", "welcoming", "accept", "accepts", "suitable"),
+    "friendly": (
+        "welcome",
+        "welcomes",
+        "welcoming",
+        "accept",
+        "accepts",
+        "suitable",
+        "allowed",
+        "allow",
+        "allows",
+        "permitted",
+    ),
     "wrap": ("wrapped", "wrapping"),
     "delivery": ("deliver", "delivers", "delivered"),
     "alcohol": ("drinks", "booze", "wine", "beer"),
@@ -165,6 +176,19 @@ def _adults_only(tokens: list[str]) -> bool:
     return False
 
 
+def _for_family(tokens: list[str]) -> tuple[int, int] | None:
+    """The span of "for kids", "for the whole family", "for families" in the claim, or None."""
+    for i, tok in enumerate(tokens):
+        if tok != "for":
+            continue
+        for j in range(i + 1, min(len(tokens), i + 4)):
+            if tokens[j] in _FAMILY or tokens[j] == "families":
+                return i, j
+            if tokens[j] not in ("the", "whole", "young", "small", "little", "your"):
+                break
+    return None
+
+
 def boolean_said(
     tokens: list[str], keys: list[str], parents: list[str]
 ) -> tuple[bool, list[str]] | None:
@@ -183,9 +207,11 @@ def boolean_said(
     if group and len(leaf) == 1 and not any(_names(t, g) for t in tokens for g in group):
         return None  # "a lot of food" is not ``BusinessParking.lot``
     span = _find(tokens, leaf) or _find(tokens, ["".join(leaf)])  # "take out", "takeout"
-    if span is None:
-        if _FAMILY & set(leaf) and _adults_only(tokens):
+    if span is None and _FAMILY & set(leaf):
+        if _adults_only(tokens):
             return False, ["adult", "adults", "only"]  # "adults only": not for families
+        span = _for_family(tokens)  # "a place for kids too"
+    if span is None:
         return None
     named = [t for t in tokens[span[0] : span[1] + 1] if t not in _NEGATORS]
     named += [t for t in tokens if t in _PREDICATES]
@@ -201,7 +227,9 @@ class _Vocabulary:
     anchors: frozenset[str] = frozenset()  # words an ambiguous term must stand next to
     ambiguous: frozenset[str] = frozenset()
     ordered: bool = False  # a band: only the two ends contradict each other
-    soft: frozenset[str] = frozenset()  # general words: never a contradiction nor an addition
+    # general words: never a contradiction; an addition only where the record says nothing
+    # close to it (see ``unlisted_term``)
+    soft: frozenset[str] = frozenset()
     relational: bool = False  # "north of the city centre" names a place, not the value
 
 
@@ -226,15 +254,23 @@ _RATING_WORDS = frozenset(
     {"rating", "rated", "ratings", "rate", "review", "reviews", "reviewed", "star", "stars",
      "score", "customer", "customers"}
 )  # fmt: skip
-_RATING_LOW = ("low", "poor", "poorly", "bad", "badly", "1 out of 5", "one star", "1 star")
+_NUMBER_WORDS = {"1": "one", "2": "two", "3": "three", "4": "four", "5": "five"}
+
+
+def _scores(n: str) -> tuple[str, ...]:
+    """A rating of ``n`` out of five the ways people write it ("3 of 5", "three stars")."""
+    said = (n, _NUMBER_WORDS[n])
+    return (
+        *(f"{a} {o} {b}" for a in said for o in ("out of", "of") for b in ("5", "five")),
+        *(f"{a} {s}" for a in said for s in ("star", "stars")),
+    )
+
+
+_RATING_LOW = ("low", "poor", "poorly", "bad", "badly", *_scores("1"))
 _RATING_MID = (
-    "average", "mediocre", "middling", "decent", "3 out of 5", "three star", "three stars",
-    "3 star", "3 stars",
+    "average", "mediocre", "middling", "decent", "moderate", "moderately", *_scores("3")
 )  # fmt: skip
-_RATING_HIGH = (
-    "high", "highly", "excellent", "top", "great", "good", "5 out of 5", "five star",
-    "five stars", "5 star", "5 stars",
-)  # fmt: skip
+_RATING_HIGH = ("high", "highly", "excellent", "top", "great", "good", *_scores("5"))
 _VOCABULARIES: tuple[_Vocabulary, ...] = (
     _Vocabulary(
         keys=frozenset({"status", "orderstatus", "state", "shipmentstatus", "deliverystatus"}),
@@ -250,7 +286,7 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
         keys=frozenset({"carrier", "courier", "shipper", "shippingcarrier", "shippedvia"}),
         classes=tuple((c,) for c in _CARRIERS),
     ),
-    _Vocabulary(
+    _FOOD := _Vocabulary(
         keys=frozenset({"food", "cuisine", "category", "categories", "foodtype"}),
         # "British food" for ``"food": "English"``: how people describe it (and no other
         # cuisine of the list is British).
@@ -284,10 +320,7 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
         keys=frozenset({"customerrating", "rating", "ratings", "stars", "score"}),
         classes=(_RATING_LOW, _RATING_MID, _RATING_HIGH),
         anchors=_RATING_WORDS,
-        ambiguous=frozenset(
-            t for t in _RATING_LOW + _RATING_MID + _RATING_HIGH if not t[0].isdigit()
-        )
-        - {"one star", "three star", "three stars", "five star", "five stars"},
+        ambiguous=frozenset(t for t in _RATING_LOW + _RATING_MID + _RATING_HIGH if " " not in t),
         ordered=True,
     ),
 )
@@ -378,13 +411,16 @@ def vocabulary_term(
                     continue
                 if vocab.relational and _related(tokens, at):
                     continue
-                said = (*words, *((anchor,) if anchor else ()))
+                said = (*words, *_anchors(tokens, at, len(words), vocab))
                 if i == mine:
                     agree = agree or VocabTerm(term, True, False, said)
                     continue
                 far = (not vocab.ordered or abs(i - mine) > 1) and term not in vocab.soft
                 differ = differ or VocabTerm(term, False, far, said)
     if agree is not None:
+        if differ is not None and not vocab.ordered:
+            # "a coffee shop and restaurant": a second kind the record does not give it
+            return VocabTerm(differ.term, False, False, differ.words)
         return agree
     return differ
 
@@ -403,14 +439,18 @@ def unlisted_term(tokens: list[str], keys: list[list[str]], values: list[str]) -
         if len(words) > 1:
             for at in _at(tokens, words):
                 tokens[at : at + len(words)] = [""] * len(words)
+    # A general word ("restaurant") is an addition only where nothing says what is served.
+    serves = any(_names_vocabulary(_FOOD, k) for k in present)
     for vocab in _VOCABULARIES:
         if any(_names_vocabulary(vocab, k) for k in present):
             continue
         for cls in vocab.classes:
             for term in cls:
                 words = claim_tokens(term)
-                if term in vocab.soft or all(w.rstrip("s") in stated for w in words):
+                if term in vocab.soft and serves:
                     continue
+                if term not in vocab.ambiguous and all(w.rstrip("s") in stated for w in words):
+                    continue  # an anchored band ("average priced") is no other field's word
                 for at in _at(tokens, words):
                     if term in vocab.ambiguous and _anchor(tokens, at, len(words), vocab) is None:
                         continue
@@ -444,6 +484,14 @@ def _anchor(tokens: list[str], at: int, n: int, vocab: _Vocabulary) -> str | Non
         if (j < at or j >= at + n) and tokens[j] in vocab.anchors:
             return tokens[j]
     return None
+
+
+def _anchors(tokens: list[str], at: int, n: int, vocab: _Vocabulary) -> tuple[str, ...]:
+    """Every anchor word in reach of a term ("average customer reviews": both)."""
+    lo, hi = max(0, at - _ANCHOR_REACH), min(len(tokens), at + n + _ANCHOR_REACH)
+    return tuple(
+        tokens[j] for j in range(lo, hi) if (j < at or j >= at + n) and tokens[j] in vocab.anchors
+    )
 
 
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")

@@ -113,6 +113,7 @@ _FILLER = frozenset(
      "sited", "found", "yes", "there", "visit", "establish", "find", "along", "next",
      "considered", "stay", "non", "meal", "menu", "dish", "entree", "cuisine", "costing",
      "satisfaction", "ranking", "adult", "only", "sell", "selling", "offering", "providing",
+     "served", "within", "traditional", "boast", "guest", "give", "given", "food",
      "cater", "catering", "known", "dining", "eat", "unfortunately", "looking", "enjoy",
      "try", "whole", "environment", "atmosphere", "setting"}
 )  # fmt: skip
@@ -134,7 +135,11 @@ _UNITS: dict[str, str] = {
 _CURRENCY_KEYS = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "chf": "CHF"}
 _CURRENCY_WORDS = {"dollar": "USD", "euro": "EUR", "pound": "GBP", "yen": "JPY"}
 _SPLIT_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\s./()\[\]-]+")
-_ABBREV = {"st": "street", "ave": "avenue", "rd": "road", "blvd": "boulevard", "dr": "drive"}
+_SPELLINGS = {
+    "st": "street", "ave": "avenue", "rd": "road", "blvd": "boulevard", "dr": "drive",
+    "costumer": "customer",  # the common misspelling
+    "does": "do",  # a function word, not the plural of "doe"
+}  # fmt: skip
 _COVERED = 0.8  # share of the claim's content weight the record must account for
 
 
@@ -143,7 +148,7 @@ _CLITIC = re.compile(r"'(?:s|re|ll|ve|d|m)$")
 
 def _norm(word: str) -> str:
     w = _CLITIC.sub("", word.lower())  # "it's", "there's": the word before the clitic
-    w = _ABBREV.get(w, w)
+    w = _SPELLINGS.get(w, w)
     if word_weight(w) <= 0:
         return w  # a function word stays whole ("this" is no plural)
     if len(w) > 4 and w.endswith("ies"):
@@ -573,7 +578,11 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         if f in stated or not in_vocabulary(f.keys, f.value):
             continue
         term = vocabulary_term(toks, f.keys, f.value, record_values)
-        if term is not None and term.agrees and any(w.isdigit() for w in term.words):
+        if (
+            term is not None
+            and term.agrees
+            and any(w[0].isdigit() or w in _FIGURES for w in term.words)
+        ):
             stated.append(f)
             covered.update(_words(" ".join(term.words)))
             covered.update(f.keys)
@@ -656,8 +665,8 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
     blocked = False
     named_by: list[_Field] = []
     for f in scope:
-        if f.quantities and f.numeric:
-            continue
+        if f.quantities and f.numeric and not in_vocabulary(f.keys, f.value):
+            continue  # a band with figures ("£20-25") is also said in words ("mid-priced")
         if f in stated:
             continue
         if f.truth is not None or (f.value.lower() in ("free", "paid") and f.keys):
@@ -769,6 +778,7 @@ def _days_covered(
 
 
 _DAY_ORDER = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_FIGURES = frozenset({"one", "two", "three", "four", "five"})  # "rated three out of five"
 _CLOSED = frozenset({"closed", "close", "none", "n/a", "-"})
 
 

@@ -38,7 +38,7 @@ def monitor() -> HallucinationMonitor:
 
 
 def _verdict(monitor: HallucinationMonitor, claim: str, **changes: object) -> tuple[str, str]:
-    record = {**HERON, **changes}
+    record = {k: v for k, v in {**HERON, **changes}.items() if v is not None}
     report = monitor.verify_grounding(claim, json.dumps(record))
     assert len(report.verdicts) == 1, [v.claim.text for v in report.verdicts]
     v = report.verdicts[0]
@@ -95,6 +95,60 @@ def test_a_field_is_matched_by_its_key_in_words() -> None:
         ("The Blue Heron is near the Grafton Bridge Markt.", {}, "grounded",
          "supported by record.near"),
         ("The Blue Heron is near the Grafton Brdge Markt.", {}, None, ""),
+        # children allowed or not, a place "for kids": the family-friendly field
+        ("Children are not allowed at The Blue Heron.", {}, "grounded",
+         "supported by record.familyFriendly"),
+        ("Children are not allowed at The Blue Heron.", {"familyFriendly": True}, "fabricated",
+         "`record.familyFriendly` says true, not false"),
+        ("The Blue Heron is a pub for the whole family.", {}, "fabricated",
+         "`record.familyFriendly` says false, not true"),
+        ("The Blue Heron is a pub for the whole family.", {"familyFriendly": True}, "grounded",
+         "supported by"),
+        ("The Blue Heron is not for kids.", {}, "grounded", "supported by record.familyFriendly"),
+        # every rating word next to the band is the rating's ("customer reviews")
+        ("The Blue Heron has excellent customer reviews.", {}, "grounded",
+         "supported by record.customerRating"),
+        ("The Blue Heron has poor customer reviews.", {}, "fabricated",
+         "`record.customerRating` says high, not poor"),
+        # a price band next to "priced" is the price's, even where the rating has that word
+        ("The Blue Heron is an average priced pub.", {"priceRange": None,
+         "customerRating": "average"}, None, ""),
+        ("The Blue Heron has an average rating.", {"priceRange": None,
+         "customerRating": "average"}, "grounded", "supported by record.customerRating"),
+        # a second kind of venue is an addition, not a contradiction
+        ("The Blue Heron is a pub and restaurant.", {}, None, ""),
+        ("The Blue Heron is a pub and coffee shop.", {}, None, ""),
+        ("The Blue Heron is a pub.", {}, "grounded", "supported by record.eatType"),
+        # "restaurant" says what kind of place it is where the record does not ...
+        ("The Blue Heron is a restaurant in the city centre.", {"eatType": None, "food": None},
+         None, ""),
+        # ... and is the general word where the record says what it serves
+        ("The Blue Heron is an Italian restaurant in the city centre.", {"eatType": None},
+         "grounded", "supported by"),
+        # a rating out of five in words, "of five", in stars
+        ("The Blue Heron has a customer rating of five out of five.", {}, "grounded",
+         "supported by record.customerRating"),
+        ("The Blue Heron is rated 5 of 5.", {}, "grounded", "supported by record.customerRating"),
+        ("The Blue Heron is a five star pub.", {}, "grounded", "supported by"),
+        ("The Blue Heron is a one-star pub.", {}, "fabricated",
+         "`record.customerRating` says high, not one-star"),
+        ("The Blue Heron is rated three out of five.", {"customerRating": "3 out of 5"},
+         "grounded", "supported by record.customerRating"),
+        ("The Blue Heron is moderately rated.", {"customerRating": "average"}, "grounded",
+         "supported by record.customerRating"),
+        ("The Blue Heron is moderately rated.", {}, None, ""),  # a neighbouring band
+        ("The Blue Heron has an average costumer rating.", {"customerRating": "average"},
+         "grounded", "supported by record.customerRating"),
+        # a price band with figures is said in words too
+        ("The Blue Heron is a mid-priced pub.", {"priceRange": "£20-25"}, "grounded",
+         "supported by"),
+        ("The Blue Heron is an expensive pub.", {"priceRange": "less than £20"}, "fabricated",
+         "`record.priceRange` says less than £20, not expensive"),
+        ("The Blue Heron is a cheap pub.", {"priceRange": "£20-25"}, None, ""),
+        # "served", "within": filler
+        ("Italian food is served at The Blue Heron.", {}, "grounded", "supported by record.food"),
+        ("The Blue Heron is located within the city centre.", {}, "grounded",
+         "supported by record.area"),
     ],
 )  # fmt: skip
 def test_descriptions_of_a_record(
