@@ -270,7 +270,9 @@ _RATING_LOW = ("low", "poor", "poorly", "bad", "badly", *_scores("1"))
 _RATING_MID = (
     "average", "mediocre", "middling", "decent", "moderate", "moderately", *_scores("3")
 )  # fmt: skip
-_RATING_HIGH = ("high", "highly", "excellent", "top", "great", "good", *_scores("5"))
+_RATING_HIGH = (
+    "high", "highly", "excellent", "top", "great", "good", "perfect", *_scores("5")
+)  # fmt: skip
 _VOCABULARIES: tuple[_Vocabulary, ...] = (
     _Vocabulary(
         keys=frozenset({"status", "orderstatus", "state", "shipmentstatus", "deliverystatus"}),
@@ -409,9 +411,11 @@ def vocabulary_term(
                     continue
                 if _negated(tokens, at, at + len(words) - 1):
                     continue
-                if vocab.relational and _related(tokens, at):
-                    continue
                 said = (*words, *_anchors(tokens, at, len(words), vocab))
+                if vocab.relational and _related(tokens, at):
+                    if not (i == mine and _by_the_river(tokens, at)):
+                        continue  # agrees with a riverside, never contradicts another area
+                    said = (*said, "near", "close")
                 if i == mine:
                     agree = agree or VocabTerm(term, True, False, said)
                     continue
@@ -439,7 +443,8 @@ def unlisted_term(tokens: list[str], keys: list[list[str]], values: list[str]) -
         if len(words) > 1:
             for at in _at(tokens, words):
                 tokens[at : at + len(words)] = [""] * len(words)
-    # A general word ("restaurant") is an addition only where nothing says what is served.
+    # A general word ("restaurant") is an addition only where nothing says what is served
+    # and no key names it (``RestaurantsReservations``).
     serves = any(_names_vocabulary(_FOOD, k) for k in present)
     for vocab in _VOCABULARIES:
         if any(_names_vocabulary(vocab, k) for k in present):
@@ -447,7 +452,7 @@ def unlisted_term(tokens: list[str], keys: list[list[str]], values: list[str]) -
         for cls in vocab.classes:
             for term in cls:
                 words = claim_tokens(term)
-                if term in vocab.soft and serves:
+                if term in vocab.soft and (serves or any(term in k for k in present)):
                     continue
                 if term not in vocab.ambiguous and all(w.rstrip("s") in stated for w in words):
                     continue  # an anchored band ("average priced") is no other field's word
@@ -476,6 +481,12 @@ def _related(tokens: list[str], at: int) -> bool:
         if t in _RELATIONS:
             return True
     return False
+
+
+def _by_the_river(tokens: list[str], at: int) -> bool:
+    """ "near the riverside", "close to the river": by the river, which is the riverside."""
+    near = any(t in ("near", "close") for t in tokens[max(0, at - 4) : at])
+    return near and tokens[at].startswith("river")
 
 
 def _anchor(tokens: list[str], at: int, n: int, vocab: _Vocabulary) -> str | None:

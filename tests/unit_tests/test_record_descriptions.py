@@ -145,6 +145,12 @@ def test_a_field_is_matched_by_its_key_in_words() -> None:
         ("The Blue Heron is an expensive pub.", {"priceRange": "less than £20"}, "fabricated",
          "`record.priceRange` says less than £20, not expensive"),
         ("The Blue Heron is a cheap pub.", {"priceRange": "£20-25"}, None, ""),
+        # near the river is by the river: the riverside, never another area's contradiction
+        ("The Blue Heron is near the riverside.", {"area": "riverside"}, "grounded",
+         "supported by record.area"),
+        ("The Blue Heron is near the riverside.", {}, None, ""),
+        ("The Blue Heron has a perfect customer rating.", {}, "grounded",
+         "supported by record.customerRating"),
         # "served", "within": filler
         ("Italian food is served at The Blue Heron.", {}, "grounded", "supported by record.food"),
         ("The Blue Heron is located within the city centre.", {}, "grounded",
@@ -198,3 +204,25 @@ def test_the_prose_polarity_rule_leaves_field_statements_to_the_fields(
     _, _, items = monitor.prepare("It is not family-friendly.", json.dumps(HERON))
     assert items[0].signals.rule_contradiction is None
     assert _verdict(monitor, "The Blue Heron is not family-friendly.")[0] == "grounded"
+
+
+@pytest.mark.parametrize(
+    ("record", "grade"),
+    [
+        # nothing says what kind of place it is: "a restaurant" is an addition
+        ({"name": "Casa Verde", "attributes": {"OutdoorSeating": True}}, "fabricated"),
+        # a key names restaurants, or a category says what it serves: the general word
+        ({"name": "Casa Verde", "attributes": {"OutdoorSeating": True,
+          "RestaurantsReservations": True}}, "grounded"),
+        ({"name": "Casa Verde", "categories": "Mexican, Bars",
+          "attributes": {"OutdoorSeating": True}}, "grounded"),
+    ],
+)  # fmt: skip
+def test_a_restaurant_is_said_of_a_record_that_says_it_serves_food(
+    monitor: HallucinationMonitor, record: dict, grade: str
+) -> None:
+    report = monitor.verify_grounding(
+        "Casa Verde is a restaurant with outdoor seating.", json.dumps(record)
+    )
+    assert [v.grade.value for v in report.verdicts] == [grade], report.verdicts[0].reason
+    assert report.verdicts[0].contradiction is None  # never a contradiction
