@@ -231,6 +231,8 @@ class _Vocabulary:
     # close to it (see ``unlisted_term``)
     soft: frozenset[str] = frozenset()
     relational: bool = False  # "north of the city centre" names a place, not the value
+    single: bool = False  # one value: a second next to it ("a pub and restaurant") is an addition
+    tensed: bool = False  # a state: "should be delivered by Friday" is no status
 
 
 _CARRIERS = (
@@ -276,6 +278,7 @@ _RATING_HIGH = (
 _VOCABULARIES: tuple[_Vocabulary, ...] = (
     _Vocabulary(
         keys=frozenset({"status", "orderstatus", "state", "shipmentstatus", "deliverystatus"}),
+        tensed=True,
         classes=(
             ("pending", "processing", "on hold", "awaiting shipment"),
             ("shipped", "dispatched", "in transit", "out for delivery"),
@@ -293,11 +296,13 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
         # "British food" for ``"food": "English"``: how people describe it (and no other
         # cuisine of the list is British).
         classes=tuple(((c, "british") if c == "english" else (c,)) for c in _CUISINES),
+        single=True,
     ),
     _Vocabulary(
         keys=frozenset({"eattype", "venuetype", "type", "kind"}),
         classes=(("coffee shop", "cafe", "café", "coffeehouse"), ("pub",), ("restaurant",)),
         soft=frozenset({"restaurant"}),
+        single=True,
     ),
     _Vocabulary(
         keys=frozenset({"area", "neighborhood", "neighbourhood", "district", "location"}),
@@ -306,6 +311,7 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
             _CENTRE,
         ),
         relational=True,
+        single=True,
     ),
     _Vocabulary(
         keys=frozenset({"pricerange", "price", "pricelevel", "priceband", "cost"}),
@@ -411,18 +417,23 @@ def vocabulary_term(
                     continue
                 if _negated(tokens, at, at + len(words) - 1):
                     continue
+                if vocab.tensed and _expected(tokens, at):
+                    continue
                 said = (*words, *_anchors(tokens, at, len(words), vocab))
                 if vocab.relational and _related(tokens, at):
                     if not (i == mine and _by_the_river(tokens, at)):
                         continue  # agrees with a riverside, never contradicts another area
                     said = (*said, "near", "close")
-                if i == mine:
-                    agree = agree or VocabTerm(term, True, False, said)
+                if i == mine:  # every term of the class it uses: "shipped and in transit"
+                    words_so_far = agree.words if agree is not None else ()
+                    agree = VocabTerm(
+                        agree.term if agree else term, True, False, (*words_so_far, *said)
+                    )
                     continue
                 far = (not vocab.ordered or abs(i - mine) > 1) and term not in vocab.soft
                 differ = differ or VocabTerm(term, False, far, said)
     if agree is not None:
-        if differ is not None and not vocab.ordered:
+        if differ is not None and vocab.single:
             # "a coffee shop and restaurant": a second kind the record does not give it
             return VocabTerm(differ.term, False, False, differ.words)
         return agree
@@ -479,6 +490,23 @@ def _related(tokens: list[str], at: int) -> bool:
         if t in _LOCATIVE:
             return False
         if t in _RELATIONS:
+            return True
+    return False
+
+
+_MODALS = frozenset(
+    {"will", "should", "would", "could", "may", "might", "expected", "due", "scheduled",
+     "soon", "once", "when", "until", "if"}
+)  # fmt: skip
+
+
+def _expected(tokens: list[str], at: int) -> bool:
+    """Whether a state is foretold, not stated ("should be delivered by Friday", "once it
+    is delivered")."""
+    for t in reversed(tokens[max(0, at - 4) : at]):
+        if t in _BREAKS or t == ",":
+            return False
+        if t in _MODALS or t.endswith("'ll"):
             return True
     return False
 

@@ -226,3 +226,33 @@ def test_a_restaurant_is_said_of_a_record_that_says_it_serves_food(
     )
     assert [v.grade.value for v in report.verdicts] == [grade], report.verdicts[0].reason
     assert report.verdicts[0].contradiction is None  # never a contradiction
+
+
+ORDER = {"order_id": "KW-10442", "status": "shipped", "carrier": "DHL", "gift_wrap": False}
+
+
+@pytest.mark.parametrize(
+    ("claim", "grade", "reason"),
+    [
+        ("Order KW-10442 has shipped and is in transit.", "grounded", "supported by record.status"),
+        # a state foretold is no status: unsupported (no date in the record), not contradicted
+        ("Order KW-10442 should be delivered by Friday.", None, ""),
+        ("Order KW-10442 will be delivered tomorrow.", None, ""),
+        ("Order KW-10442 has been delivered.", "fabricated",
+         "`record.status` says shipped, not delivered"),
+        # a state is one of a sequence: two of them are not a second value of the field
+        ("Order KW-10442 has shipped and is in transit with DHL.", "grounded", "supported by"),
+    ],
+)  # fmt: skip
+def test_an_order_status_foretold_is_no_status(
+    monitor: HallucinationMonitor, claim: str, grade: str | None, reason: str
+) -> None:
+    report = monitor.verify_grounding(claim, json.dumps(ORDER))
+    assert len(report.verdicts) == 1, [v.claim.text for v in report.verdicts]
+    v = report.verdicts[0]
+    if grade is None:
+        assert v.grade.value != "grounded", v.reason
+        assert v.contradiction is None, v.reason
+        return
+    assert v.grade.value == grade, (v.grade.value, v.reason)
+    assert reason in v.reason, v.reason
