@@ -176,10 +176,18 @@ def _adults_only(tokens: list[str]) -> bool:
     return False
 
 
+# What "for kids" may follow to say the place is for them ("is for kids", "a pub for the whole
+# family", "not for kids"); after other words it says nothing ("too loud for kids").
+_FOR_FAMILY_AFTER = frozenset(
+    {"is", "are", "not", "also", "place", "spot", "venue", "shop", "pub", "restaurant", "cafe",
+     "café", "great", "good", "perfect", "ideal", "fun"}
+)  # fmt: skip
+
+
 def _for_family(tokens: list[str]) -> tuple[int, int] | None:
     """The span of "for kids", "for the whole family", "for families" in the claim, or None."""
     for i, tok in enumerate(tokens):
-        if tok != "for":
+        if tok != "for" or i == 0 or tokens[i - 1] not in _FOR_FAMILY_AFTER:
             continue
         for j in range(i + 1, min(len(tokens), i + 4)):
             if tokens[j] in _FAMILY or tokens[j] == "families":

@@ -105,6 +105,9 @@ def test_a_field_is_matched_by_its_key_in_words() -> None:
         ("The Blue Heron is a pub for the whole family.", {"familyFriendly": True}, "grounded",
          "supported by"),
         ("The Blue Heron is not for kids.", {}, "grounded", "supported by record.familyFriendly"),
+        # "for kids" after other words says nothing of the field: never a contradiction
+        ("The Blue Heron is unsuitable for kids.", {}, None, ""),
+        ("The Blue Heron is too loud for kids.", {}, None, ""),
         # every rating word next to the band is the rating's ("customer reviews")
         ("The Blue Heron has excellent customer reviews.", {}, "grounded",
          "supported by record.customerRating"),
