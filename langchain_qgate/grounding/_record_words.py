@@ -39,6 +39,10 @@ _GENERIC = frozenset(
     {"attribute", "attributes", "info", "data", "detail", "details", "restaurant",
      "restaurants", "business", "has", "is", "good", "for", "the", "of", "record"}
 )  # fmt: skip
+_WELCOMED = (
+    "welcome", "welcomes", "welcoming", "accept", "accepts", "suitable", "allowed", "allow",
+    "allows", "permitted",
+)  # fmt: skip
 # Other words for a key word (compared by stem prefix, see ``_stem_match``).
 _KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
     "family": ("kid", "kids", "child", "children", "families", "famil"),
@@ -53,18 +57,7 @@ _KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
     "wheelchair": ("accessible", "accessibility"),
     "ambience": ("atmosphere", "vibe", "feel", "setting", "mood", "decor"),
     "parking": ("park",),
-    "friendly": (
-        "welcome",
-        "welcomes",
-        "welcoming",
-        "accept",
-        "accepts",
-        "suitable",
-        "allowed",
-        "allow",
-        "allows",
-        "permitted",
-    ),
+    "friendly": _WELCOMED,
     "wrap": ("wrapped", "wrapping"),
     "delivery": ("deliver", "delivers", "delivered"),
     "alcohol": ("drinks", "booze", "wine", "beer"),
@@ -265,6 +258,7 @@ _RATING_WORDS = frozenset(
      "score", "customer", "customers"}
 )  # fmt: skip
 _NUMBER_WORDS = {"1": "one", "2": "two", "3": "three", "4": "four", "5": "five"}
+_FIGURE_WORDS = frozenset(_NUMBER_WORDS.values())
 
 
 def _scores(n: str) -> tuple[str, ...]:
@@ -360,6 +354,11 @@ class VocabTerm:
     contradicts: bool
     words: tuple[str, ...]
 
+    @property
+    def has_figure(self) -> bool:
+        """Whether the term says a figure ("5 stars", "three out of five")."""
+        return any(w[0].isdigit() or w in _FIGURE_WORDS for w in self.words)
+
 
 def _class_of(vocab: _Vocabulary, value: str) -> int:
     low = " ".join(value.lower().split())
@@ -420,23 +419,21 @@ def vocabulary_term(
             for at in _at(tokens, words):
                 if any(len(o) > len(words) and _at(o, words) for o in others):
                     continue
-                anchor = _anchor(tokens, at, len(words), vocab)
-                if term in vocab.ambiguous and anchor is None:
+                anchors = _anchors(tokens, at, len(words), vocab)
+                if term in vocab.ambiguous and not anchors:
                     continue
                 if _negated(tokens, at, at + len(words) - 1):
                     continue
                 if vocab.tensed and _expected(tokens, at):
                     continue
-                said = (*words, *_anchors(tokens, at, len(words), vocab))
+                said = (*words, *anchors)
                 if vocab.relational and _related(tokens, at):
                     if not (i == mine and _by_the_river(tokens, at)):
                         continue  # agrees with a riverside, never contradicts another area
                     said = (*said, "near", "close")
                 if i == mine:  # every term of the class it uses: "shipped and in transit"
-                    words_so_far = agree.words if agree is not None else ()
-                    agree = VocabTerm(
-                        agree.term if agree else term, True, False, (*words_so_far, *said)
-                    )
+                    first, before = (agree.term, agree.words) if agree else (term, ())
+                    agree = VocabTerm(first, True, False, (*before, *said))
                     continue
                 far = (not vocab.ordered or abs(i - mine) > 1) and term not in vocab.soft
                 differ = differ or VocabTerm(term, False, far, said)
@@ -476,7 +473,7 @@ def unlisted_term(tokens: list[str], keys: list[list[str]], values: list[str]) -
                 if term not in vocab.ambiguous and all(w.rstrip("s") in stated for w in words):
                     continue  # an anchored band ("average priced") is no other field's word
                 for at in _at(tokens, words):
-                    if term in vocab.ambiguous and _anchor(tokens, at, len(words), vocab) is None:
+                    if term in vocab.ambiguous and not _anchors(tokens, at, len(words), vocab):
                         continue
                     return term
     return None
@@ -523,14 +520,6 @@ def _by_the_river(tokens: list[str], at: int) -> bool:
     """ "near the riverside", "close to the river": by the river, which is the riverside."""
     near = any(t in ("near", "close") for t in tokens[max(0, at - 4) : at])
     return near and tokens[at].startswith("river")
-
-
-def _anchor(tokens: list[str], at: int, n: int, vocab: _Vocabulary) -> str | None:
-    lo, hi = max(0, at - _ANCHOR_REACH), min(len(tokens), at + n + _ANCHOR_REACH)
-    for j in range(lo, hi):
-        if (j < at or j >= at + n) and tokens[j] in vocab.anchors:
-            return tokens[j]
-    return None
 
 
 def _anchors(tokens: list[str], at: int, n: int, vocab: _Vocabulary) -> tuple[str, ...]:

@@ -578,11 +578,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         if f in stated or not in_vocabulary(f.keys, f.value):
             continue
         term = vocabulary_term(toks, f.keys, f.value, record_values)
-        if (
-            term is not None
-            and term.agrees
-            and any(w[0].isdigit() or w in _FIGURES for w in term.words)
-        ):
+        if term is not None and term.agrees and term.has_figure:
             stated.append(f)
             covered.update(_words(" ".join(term.words)))
             covered.update(f.keys)
@@ -778,7 +774,6 @@ def _days_covered(
 
 
 _DAY_ORDER = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_FIGURES = frozenset({"one", "two", "three", "four", "five"})  # "rated three out of five"
 _CLOSED = frozenset({"closed", "close", "none", "n/a", "-"})
 
 
