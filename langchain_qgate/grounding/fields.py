@@ -582,7 +582,10 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             stated.append(f)
             covered.update(_words(" ".join(term.words)))
             covered.update(f.keys)
-            used_spans.extend((q.start, q.end) for q in claim_qs if q.raw in term.words)
+            said = set(term.words)  # "five-star": the figure as written, not its raw span
+            used_spans.extend(
+                (q.start, q.end) for q in claim_qs if text[q.start : q.end].lower() in said
+            )
     free = [q for q in claim_qs if not any(s <= q.start < e for s, e in used_spans)]
     spans = _days_covered(toks, words, scope)
     if spans is not None:  # "every day", "on weekdays", "Fridays and Saturdays": every field
@@ -633,8 +636,9 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             free.remove(q)
     for q in free:
         candidates, top = slot(q)
-        if not candidates:
-            return out  # a value no field of its type holds: unsupported
+        if not candidates:  # a value no field of its type holds: unsupported
+            out.structured = out.structured or decided  # the record's, not the prose's to ground
+            return out
         matches = [(f, _value_match(text, q, f)) for f in (top or candidates)]
         same = [f for f, m in matches if m == "same"]
         if same:
@@ -645,7 +649,10 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         values = {f.value for f in top}
         target = unit[0] if unit else (top[0] if len(values) == 1 else None)
         if target is None or not decided or q.hedged:
-            return out  # no single slot for the value: unsupported, never contradicted
+            # no single slot for the value, or a hedged one: unsupported, never contradicted;
+            # a figure about the record ("a range of up to 150 km") is not the prose's to ground
+            out.structured = out.structured or decided
+            return out
         if (unit and target.band != target.value) or _loose_money(text, q, target):
             return out  # a band in another currency, a bare figure against money: unsupported
         shown = q.raw

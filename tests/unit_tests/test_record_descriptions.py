@@ -133,6 +133,7 @@ def test_a_field_is_matched_by_its_key_in_words() -> None:
          "supported by record.customerRating"),
         ("The Blue Heron is rated 5 of 5.", {}, "grounded", "supported by record.customerRating"),
         ("The Blue Heron is a five star pub.", {}, "grounded", "supported by"),
+        ("The Blue Heron is a five-star pub.", {}, "grounded", "supported by"),
         ("The Blue Heron is a one-star pub.", {}, "fabricated",
          "`record.customerRating` says high, not one-star"),
         ("The Blue Heron is rated three out of five.", {"customerRating": "3 out of 5"},
@@ -259,3 +260,24 @@ def test_an_order_status_foretold_is_no_status(
         return
     assert v.grade.value == grade, (v.grade.value, v.reason)
     assert reason in v.reason, v.reason
+
+
+SCOOTER = {"product": "Aurora X2", "range_km": 120, "weight_kg": 18.5, "foldable": True}
+
+
+@pytest.mark.parametrize(
+    ("claim", "grade"),
+    [
+        ("The Aurora X2 has a range of up to 120 km.", "grounded"),
+        # a hedged figure the field does not hold, or a figure no field holds: the record's to
+        # decide (unsupported), not the prose similarity to ``product: Aurora X2``
+        ("The Aurora X2 has a range of up to 150 km.", "fabricated"),
+        ("The Aurora X2 costs about 900 euros.", "fabricated"),
+    ],
+)
+def test_a_figure_about_the_only_record_is_the_records_to_ground(
+    monitor: HallucinationMonitor, claim: str, grade: str
+) -> None:
+    report = monitor.verify_grounding(claim, json.dumps(SCOOTER))
+    assert [v.grade.value for v in report.verdicts] == [grade], report.verdicts[0].reason
+    assert report.verdicts[0].contradiction is None
