@@ -582,9 +582,9 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             stated.append(f)
             covered.update(_words(" ".join(term.words)))
             covered.update(f.keys)
-            said = set(term.words)  # "five-star": the figure as written, not its raw span
+            written = set(term.words)  # "five-star": the figure as written, not its raw span
             used_spans.extend(
-                (q.start, q.end) for q in claim_qs if text[q.start : q.end].lower() in said
+                (q.start, q.end) for q in claim_qs if text[q.start : q.end].lower() in written
             )
     free = [q for q in claim_qs if not any(s <= q.start < e for s, e in used_spans)]
     spans = _days_covered(toks, words, scope)
