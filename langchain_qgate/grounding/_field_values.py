@@ -20,12 +20,18 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from langchain_qgate.grounding.checks import Quantity
 
-__all__ = ["normalise_times", "normalise_value", "within_band"]
+__all__ = ["bounds", "normalise_times", "normalise_value", "within_band"]
 
 _SHORT_MINUTES = re.compile(r"(?<![\d:.])(\d{1,2}):(\d)(?![\d:])")
 _MONEY_RANGE = re.compile(r"([£$€¥])(\d+(?:\.\d+)?)(\s?(?:-|–|to)\s?)(?=\d)")
 _UPPER = re.compile(r"\b(?:less than|under|below|up to|at most|max(?:imum)?)$", re.I)
 _LOWER = re.compile(r"\b(?:more than|over|above|at least|from|min(?:imum)?)$", re.I)
+_UPPER_AFTER = re.compile(
+    r"\s*(?:max(?:imum)?\b|or (?:less|under|below)\b|and (?:under|below)\b)", re.I
+)
+_LOWER_AFTER = re.compile(
+    r"\s*(?:min(?:imum)?\b|or (?:more|over|above)\b|and (?:up|over|above)\b|\+|plus\b)", re.I
+)
 _BAND_KINDS = frozenset({"money", "number", "percent"})
 
 
@@ -42,10 +48,22 @@ def normalise_value(value: str) -> str:
     return _MONEY_RANGE.sub(lambda m: f"{m[1]}{m[2]}{m[3]}{m[1]}", text)
 
 
-def within_band(q: Quantity, value: str, quantities: list[Quantity]) -> bool:
+def bounds(q: Quantity, claim: str) -> tuple[bool, bool]:
+    """Whether the claim puts an upper or a lower bound on its figure ("under £20", "£30
+    minimum")."""
+    before, after = claim[: q.start].rstrip(), claim[q.end :]
+    upper = bool(_UPPER.search(before) or _UPPER_AFTER.match(after))
+    lower = bool(_LOWER.search(before) or _LOWER_AFTER.match(after))
+    return upper, lower
+
+
+def within_band(q: Quantity, value: str, quantities: list[Quantity], claim: str = "") -> bool:
     """Whether the claim's figure ``q`` lies in the band or on the side of the bound that the
     field ``value`` (read as ``quantities``) states: 22 in ``"£20-£25"``, 15 under ``"less
-    than £20"``. Times are never bands here (an opening range is not "open at 3 pm")."""
+    than £20"``. ``claim`` is the claim's text (``q`` is read from it): a bound the claim
+    puts on the figure must face the field's way ("over £20" or "a £20 minimum" is not
+    ``"less than £20"``, "under £30" is not ``"more than £30"``). Times are never bands here
+    (an opening range is not "open at 3 pm")."""
     if q.kind not in _BAND_KINDS:
         return False
     same = [e for e in quantities if e.kind == q.kind and e.currency == q.currency]
@@ -55,12 +73,17 @@ def within_band(q: Quantity, value: str, quantities: list[Quantity]) -> bool:
         between = value[same[0].end : same[1].start].strip().lower()
         if between in ("-", "–", "to", "and"):
             lo, hi = sorted((same[0].value, same[1].value))
+            upper, lower = bounds(q, claim)
+            if upper:  # "under £25" for "£20-£25" at most, never "under £20"
+                return q.value == hi
+            if lower:
+                return q.value == lo
             return lo <= q.value <= hi
     if len(same) == 1:
         e = same[0]
-        before = value[: e.start].rstrip()
-        if _UPPER.search(before):
-            return q.value <= e.value
-        if _LOWER.search(before):
-            return q.value >= e.value
+        upper, lower = bounds(q, claim)
+        if _UPPER.search(value[: e.start].rstrip()):
+            return q.value <= e.value and not lower
+        if _LOWER.search(value[: e.start].rstrip()):
+            return q.value >= e.value and not upper
     return False

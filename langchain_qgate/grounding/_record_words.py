@@ -25,6 +25,8 @@ import re
 from dataclasses import dataclass
 
 __all__ = [
+    "FIELD_WORDS",
+    "TERM_WORDS",
     "VocabTerm",
     "boolean_said",
     "claim_tokens",
@@ -57,7 +59,8 @@ _KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
     "wheelchair": ("accessible", "accessibility"),
     "ambience": ("atmosphere", "vibe", "feel", "setting", "mood", "decor"),
     "parking": ("park",),
-    "friendly": _WELCOMED,
+    # "a good place to bring children", "not family oriented", "a child safe environment"
+    "friendly": (*_WELCOMED, "bring", "oriented", "safe", "unfriendly"),
     "wrap": ("wrapped", "wrapping"),
     "delivery": ("deliver", "delivers", "delivered"),
     "alcohol": ("drinks", "booze", "wine", "beer"),
@@ -88,17 +91,24 @@ _WINDOW_AHEAD = 5
 
 
 _WIFI = re.compile(r"\bwi[- ]?fi\b")
+_OUT_OF = re.compile(r"\b([1-5])\s?/\s?(5)\b")
 
 
 def claim_tokens(text: str) -> list[str]:
-    """Lower-case words and clause punctuation ("doesn't" stays one word, "Wi-Fi" is "wifi")."""
-    return _TOKEN.findall(_WIFI.sub("wifi", text.lower().replace("’", "'")))
+    """Lower-case words and clause punctuation ("doesn't" stays one word, "Wi-Fi" is "wifi",
+    "3/5" is "3 out of 5")."""
+    text = _OUT_OF.sub(r"\1 out of \2", _WIFI.sub("wifi", text.lower().replace("’", "'")))
+    return _TOKEN.findall(text)
 
 
 def _negator(tok: str, after: str = "") -> bool:
     if tok == "not" and after == "only":
         return False  # "not only ... but also"
     return tok in _NEGATORS or tok.endswith("n't")
+
+
+# A predicate with its negation inside the word ("a family unfriendly pub").
+_UN_PREDICATES = frozenset({"unfriendly", "unwelcome", "unsuitable"})
 
 
 def _stem_match(tok: str, word: str) -> bool:
@@ -147,8 +157,8 @@ def _negated(tokens: list[str], start: int, end: int) -> bool:
             return True
     for j in range(end + 1, min(len(tokens), end + 1 + _WINDOW_AHEAD)):
         tok = tokens[j]
-        if tok in _BREAKS or tok in (",", "and", "or"):
-            break
+        if tok in _BREAKS or tok in (",", "and", "or") or tok in _PHRASE_STARTS:
+            break  # "a cordless kettle with no keep-warm function": another thing's negation
         after = tokens[j + 1] if j + 1 < len(tokens) else ""
         if _negator(tok, after):
             # "a coffee shop on the riverside is not family-friendly": not the place
@@ -157,6 +167,8 @@ def _negated(tokens: list[str], start: int, end: int) -> bool:
 
 
 _FAMILY = frozenset({"family", "kid", "child", "children", "kids"})
+# Words after which a negation belongs to a new phrase, not to the words before them.
+_PHRASE_STARTS = frozenset({"with", "without", "for", "of", "to", "from"})
 
 
 def _adults_only(tokens: list[str]) -> bool:
@@ -165,6 +177,26 @@ def _adults_only(tokens: list[str]) -> bool:
             after = tokens[i + 1] if i + 1 < len(tokens) else ""
             before = tokens[i - 1] if i else ""
             if after == "only" or before in ("for", "only"):
+                return True
+    return False
+
+
+# What may follow a denied family word for the denial to be the place's ("No children.", "a
+# no children coffee shop"); "no kids menu" denies a menu, not the children.
+_NO_CHILDREN_BEFORE = frozenset(
+    {"", ".", ",", ";", "!", "and", "or", "at", "in", "here", "allowed", "permitted", "please",
+     "coffee", "pub", "place", "restaurant", "venue", "shop", "cafe", "café"}
+)  # fmt: skip
+
+
+def _no_children(tokens: list[str]) -> bool:
+    """ "No children", "without (the) kids": the family word itself denied."""
+    for i, tok in enumerate(tokens):
+        if tok in _FAMILY or tok == "families":
+            before = tokens[max(0, i - 2) : i]
+            after = tokens[i + 1] if i + 1 < len(tokens) else ""
+            denied = before[-1:] in (["no"], ["without"]) or before == ["without", "the"]
+            if denied and after in _NO_CHILDREN_BEFORE:
                 return True
     return False
 
@@ -185,7 +217,7 @@ def _for_family(tokens: list[str]) -> tuple[int, int] | None:
         for j in range(i + 1, min(len(tokens), i + 4)):
             if tokens[j] in _FAMILY or tokens[j] == "families":
                 return i, j
-            if tokens[j] not in ("the", "whole", "young", "small", "little", "your"):
+            if tokens[j] not in ("the", "whole", "entire", "young", "small", "little", "your"):
                 break
     return None
 
@@ -209,15 +241,20 @@ def boolean_said(
         return None  # "a lot of food" is not ``BusinessParking.lot``
     span = _find(tokens, leaf) or _find(tokens, ["".join(leaf)])  # "take out", "takeout"
     if span is None and _FAMILY & set(leaf):
-        if _adults_only(tokens):
-            return False, ["adult", "adults", "only"]  # "adults only": not for families
+        if _no_children(tokens):  # "No children.", "a night out without the kids"
+            return False, [t for t in tokens if t in _FAMILY or t in ("families", "without")]
+        if _adults_only(tokens):  # "adults only": not for families
+            return False, ["adult", "adults", "only", *(t for t in tokens if t in _PREDICATES)]
         span = _for_family(tokens)  # "a place for kids too"
     if span is None:
         return None
     named = [t for t in tokens[span[0] : span[1] + 1] if t not in _NEGATORS]
     named += [t for t in tokens if t in _PREDICATES]
     named += [t for t in tokens if any(_names(t, g) for g in group)]
-    inside = any(_negator(t, "") for t in tokens[span[0] : span[1] + 1])  # "dogs are not allowed"
+    if _FAMILY & set(leaf):  # "not suitable for families with children"
+        named += [t for t in tokens if t in _FAMILY or t == "families"]
+    # "dogs are not allowed", "a family unfriendly pub"
+    inside = any(_negator(t, "") or t in _UN_PREDICATES for t in tokens[span[0] : span[1] + 1])
     return not (inside or _negated(tokens, *span)), named
 
 
@@ -233,7 +270,10 @@ class _Vocabulary:
     soft: frozenset[str] = frozenset()
     relational: bool = False  # "north of the city centre" names a place, not the value
     single: bool = False  # one value: a second next to it ("a pub and restaurant") is an addition
+    agree_only: frozenset[str] = frozenset()  # terms that agree with their class, never differ
     tensed: bool = False  # a state: "should be delivered by Friday" is no status
+    # values sources write for a class ("$$" for moderate): read in fields, never in claims
+    symbols: tuple[tuple[str, int], ...] = ()
 
 
 _CARRIERS = (
@@ -249,9 +289,18 @@ _CENTRE = (
     "city centre", "city center", "centre of the city", "center of the city", "downtown",
     "town centre", "town center",
 )  # fmt: skip
-_PRICE_WORDS = frozenset({"price", "priced", "prices", "pricing", "cost", "costs"})
+_PRICE_WORDS = frozenset(
+    {"price", "priced", "prices", "pricing", "cost", "costs", "charge", "charges", "fee", "fees"}
+)  # fmt: skip
 _PRICE_AMBIGUOUS = frozenset(
-    {"low", "mid", "average", "high", "moderate", "moderately", "reasonable", "reasonably"}
+    {"low", "mid", "average", "high", "highly", "higher", "moderate", "moderately", "reasonable",
+     "reasonably"}
+)  # fmt: skip
+# Beside the river, not in the riverside area as such: agrees with ``riverside``, never
+# contradicts another area (a city centre may lie on a river).
+_NEAR_RIVER = (
+    "near the river", "close to the river", "beside the river", "next to the river",
+    "along the river",
 )  # fmt: skip
 _RATING_WORDS = frozenset(
     {"rating", "rated", "ratings", "rate", "review", "reviews", "reviewed", "star", "stars",
@@ -265,17 +314,25 @@ def _scores(n: str) -> tuple[str, ...]:
     """A rating of ``n`` out of five the ways people write it ("3 of 5", "three stars")."""
     said = (n, _NUMBER_WORDS[n])
     return (
-        *(f"{a} {o} {b}" for a in said for o in ("out of", "of") for b in ("5", "five")),
+        *(
+            f"{a} {o} {b}"
+            for a in said
+            for o in ("out of", "of", "out", "on", "out of a possible")
+            for b in ("5", "five")
+        ),
         *(f"{a} {s}" for a in said for s in ("star", "stars")),
+        # a bare figure right after its rating word ("a rating of 3", "Customer rating is a 3")
+        *(f"rating {v} {n}" for v in ("of", "is", "of a", "is a")),
     )
 
 
 _RATING_LOW = ("low", "poor", "poorly", "bad", "badly", *_scores("1"))
 _RATING_MID = (
-    "average", "mediocre", "middling", "decent", "moderate", "moderately", *_scores("3")
+    "average", "averagely", "mediocre", "middling", "decent", "moderate", "moderately",
+    *_scores("3"),
 )  # fmt: skip
 _RATING_HIGH = (
-    "high", "highly", "excellent", "top", "great", "good", "perfect", *_scores("5")
+    "high", "highly", "well", "excellent", "top", "great", "good", "perfect", *_scores("5")
 )  # fmt: skip
 _VOCABULARIES: tuple[_Vocabulary, ...] = (
     _Vocabulary(
@@ -309,18 +366,33 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
     _Vocabulary(
         keys=frozenset({"area", "neighborhood", "neighbourhood", "district", "location"}),
         classes=(
-            ("riverside", "river side", "by the river", "on the river", "waterfront"),
+            ("riverside", "river side", "by the river", "on the river", "waterfront", *_NEAR_RIVER),
             _CENTRE,
         ),
+        agree_only=frozenset(_NEAR_RIVER),
         relational=True,
         single=True,
     ),
     _Vocabulary(
         keys=frozenset({"pricerange", "price", "pricelevel", "priceband", "cost"}),
+        # "$$" as listings write a band
+        symbols=tuple((c * n, min(n, 3) - 1) for c in "$£€" for n in range(1, 5)),
         classes=(
-            ("cheap", "inexpensive", "affordable", "budget", "low", "less than £20"),
+            ("cheap", "cheaply", "inexpensive", "affordable", "budget", "low", "less than £20"),
             ("moderate", "moderately", "mid", "average", "reasonable", "reasonably", "£20-25"),
-            ("expensive", "pricey", "costly", "high", "more than £30"),
+            (
+                "expensive",
+                "pricey",
+                "pricier",
+                "costly",
+                "upscale",
+                "upmarket",
+                "high end",
+                "high",
+                "highly",
+                "higher",
+                "more than £30",
+            ),
         ),
         anchors=_PRICE_WORDS,
         ambiguous=_PRICE_AMBIGUOUS,
@@ -335,6 +407,10 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
     ),
 )
 _ANCHOR_REACH = 3
+# Words that name a band's field ("prices", "reviews"), in any vocabulary, and the words of
+# the vocabularies' terms ("reasonable", "top").
+FIELD_WORDS = frozenset(w for v in _VOCABULARIES for w in v.anchors)
+TERM_WORDS = frozenset(w for v in _VOCABULARIES for c in v.classes for t in c for w in t.split())
 
 
 @dataclass(frozen=True)
@@ -362,6 +438,9 @@ class VocabTerm:
 
 def _class_of(vocab: _Vocabulary, value: str) -> int:
     low = " ".join(value.lower().split())
+    for symbol, i in vocab.symbols:
+        if low == symbol:
+            return i
     for i, cls in enumerate(vocab.classes):
         if low in cls:
             return i
@@ -420,15 +499,26 @@ def vocabulary_term(
                 if any(len(o) > len(words) and _at(o, words) for o in others):
                     continue
                 anchors = _anchors(tokens, at, len(words), vocab)
-                if term in vocab.ambiguous and not anchors:
+                if term in vocab.ambiguous and not (anchors and _owns(tokens, at, term, vocab)):
                     continue
+                if "than" in tokens[max(0, at - 2) : at]:
+                    continue  # "more than the average": a comparison, not the band
                 if _negated(tokens, at, at + len(words) - 1):
+                    if vocab.ordered and i != mine and agree is None:
+                        # "isn't cheap" about a high price: true of every other band
+                        denial = tuple(t for t in tokens[max(0, at - 3) : at] if _negator(t))
+                        agree = VocabTerm(term, True, False, (*denial, *words, *anchors))
                     continue
                 if vocab.tensed and _expected(tokens, at):
                     continue
+                if term in vocab.agree_only and i != mine:
+                    continue
                 said = (*words, *anchors)
                 if vocab.relational and _related(tokens, at):
-                    if not (i == mine and _by_the_river(tokens, at)):
+                    if i != mine:  # "close to the city centre" about a riverside: unsupported
+                        differ = differ or VocabTerm(term, False, False, said)
+                        continue
+                    if not _by_the_river(tokens, at):
                         continue  # agrees with a riverside, never contradicts another area
                     said = (*said, "near", "close")
                 if i == mine:  # every term of the class it uses: "shipped and in transit"
@@ -451,7 +541,10 @@ def unlisted_term(tokens: list[str], keys: list[list[str]], values: list[str]) -
     its values: a term inside one of them ("Café Brazil", "Raja Indian Cuisine") is that
     field's."""
     present = {_joined(k) for k in keys}
+    if not any(_FAMILY & set(k) for k in keys) and boolean_said(tokens, ["family", "friendly"], []):
+        return "family friendly"  # "a child friendly cafe" about a record silent on children
     tokens = list(tokens)
+    keyed = {w for k in keys for w in k}
     stated: set[str] = set()  # words of the record's values ("Cafes, Tea" states "cafe")
     for value in values:
         words = claim_tokens(value)
@@ -472,8 +565,12 @@ def unlisted_term(tokens: list[str], keys: list[list[str]], values: list[str]) -
                     continue
                 if term not in vocab.ambiguous and all(w.rstrip("s") in stated for w in words):
                     continue  # an anchored band ("average priced") is no other field's word
+                if all(w in keyed for w in words):
+                    continue  # a key says it ("upscale" for ``Ambience.upscale``)
                 for at in _at(tokens, words):
-                    if term in vocab.ambiguous and not _anchors(tokens, at, len(words), vocab):
+                    if term in vocab.ambiguous and not (
+                        _anchors(tokens, at, len(words), vocab) and _owns(tokens, at, term, vocab)
+                    ):
                         continue
                     return term
     return None
@@ -522,12 +619,55 @@ def _by_the_river(tokens: list[str], at: int) -> bool:
     return near and tokens[at].startswith("river")
 
 
-def _anchors(tokens: list[str], at: int, n: int, vocab: _Vocabulary) -> tuple[str, ...]:
-    """Every anchor word in reach of a term ("average customer reviews": both)."""
-    lo, hi = max(0, at - _ANCHOR_REACH), min(len(tokens), at + n + _ANCHOR_REACH)
-    return tuple(
-        tokens[j] for j in range(lo, hi) if (j < at or j >= at + n) and tokens[j] in vocab.anchors
+# Words a term's reach passes over ("Prices are in the high range": "high" is the price's),
+# within a fixed window.
+_GLUE_REACH = 8
+_GLUE = frozenset(
+    {"is", "are", "was", "were", "be", "been", "in", "the", "a", "an", "of", "at", ","}
+)  # fmt: skip
+
+
+def _nearest(tokens: list[str], at: int, n: int, anchors: frozenset[str]) -> tuple[int, int]:
+    """How far the nearest of ``anchors`` stands from the term at ``at``: in words other
+    than glue, then in all words."""
+    best = (len(tokens) + 1, len(tokens) + 1)
+    for side in (range(at - 1, max(-1, at - 9), -1), range(at + n, min(len(tokens), at + n + 8))):
+        steps = 0
+        for raw, j in enumerate(side, 1):
+            steps += tokens[j] not in _GLUE
+            if tokens[j] in anchors:
+                best = min(best, (steps, raw))
+                break
+    return best
+
+
+def _owns(tokens: list[str], at: int, term: str, vocab: _Vocabulary) -> bool:
+    """Whether a band word shared by several vocabularies is this one's: no other's anchor
+    stands nearer ("an average customer rating" after "price range" is the rating's)."""
+    n = len(term.split())
+    mine = _nearest(tokens, at, n, vocab.anchors)
+    return not any(
+        other is not vocab
+        and term in other.ambiguous
+        and _nearest(tokens, at, n, other.anchors) < mine
+        for other in _VOCABULARIES
     )
+
+
+def _anchors(tokens: list[str], at: int, n: int, vocab: _Vocabulary) -> tuple[str, ...]:
+    """Every anchor word in reach of a term ("average customer reviews": both); the reach is
+    counted in words other than glue."""
+    found: list[str] = []
+    lo, hi = max(-1, at - 1 - _GLUE_REACH), min(len(tokens), at + n + _GLUE_REACH)
+    for side in (range(at - 1, lo, -1), range(at + n, hi)):
+        steps = 0
+        for j in side:
+            if tokens[j] in vocab.anchors:
+                found.append(tokens[j])
+            steps += tokens[j] not in _GLUE
+            if steps >= _ANCHOR_REACH:
+                break
+    return tuple(found)
 
 
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")

@@ -20,7 +20,9 @@ Tuesdays" names ``hours.Tuesday``; "costs", "total", "rated" and a few other syn
 usual keys). The decision, precision first:
 
 - **grounded**: every value of the claim is the value of a field of the record the claim is
-  about, and the claim's other words are the record's name, the fields' keys or filler;
+  about, and the claim's other words are the record's name, the fields' keys or filler
+  (opinions such as "delicious" neither support a claim nor count against it; a thing the
+  place comes "with" that the record does not list, "a pub with a garden", is unsupported);
 - **contradicted**: a value fills the slot of exactly one field of that record (same key, same
   type) and differs from it, or it is a sibling record's value of the same field;
 - **partial**: fields state part of the claim and its other words are neither the record's
@@ -40,11 +42,14 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from langchain_qgate.grounding._field_values import (
+    bounds,
     normalise_times,
     normalise_value,
     within_band,
 )
 from langchain_qgate.grounding._record_words import (
+    FIELD_WORDS,
+    TERM_WORDS,
     boolean_said,
     claim_tokens,
     in_vocabulary,
@@ -115,7 +120,40 @@ _FILLER = frozenset(
      "satisfaction", "ranking", "adult", "only", "sell", "selling", "offering", "providing",
      "served", "within", "traditional", "boast", "guest", "give", "given", "food",
      "cater", "catering", "known", "dining", "eat", "unfortunately", "looking", "enjoy",
-     "try", "whole", "environment", "atmosphere", "setting"}
+     "try", "whole", "environment", "atmosphere", "setting",
+     # clause links and words addressed to the reader ("Please note", "Be advised")
+     "while", "though", "although", "however", "both", "please", "note", "advised",
+     "prepared", "interested", "check", "stop",
+     # kinds of food and who eats there, said of any menu
+     "style", "styled", "themed", "fare", "grub", "selection", "variety", "diner", "patron",
+     "client", "audience", "consumer",
+     # how a figure or a band is held ("received a low rating", "charges under £20")
+     "receive", "received", "got", "get", "maintain", "score", "earn", "earned", "charge",
+     "fee", "pricing", "bracket", "between", "around", "below", "under", "over", "minimum",
+     "maximum", "nearby", "neighboring", "neighbouring", "vary", "ranging", "usually",
+     "typically", "generally", "expect", "spend", "previous", "past",
+     # what the place is, or is for ("not the type of place", "only meant for adults")
+     "type", "kind", "sort", "destination", "experience", "meant", "intended", "aimed",
+     "geared", "toward", "towards", "above", "starting", "nature", "beside", "service", "easy",
+     "somewhere", "look", "grab", "bite", "person", "head",
+     # where it sits, and what a reader may do there ("nestled by", "why not pop in")
+     "nestled", "tucked", "set", "lies", "joint", "hangout", "locale", "pop", "drop",
+     "fancy", "craving", "hungry", "want", "need", "wish", "why", "go",
+     "awarded", "holds", "ranked", "rank", "regarded", "thought", "via"}
+)  # fmt: skip
+# A speaker's judgement, not a fact a record states (opinions are not counted against a
+# claim; the rating words among them are read as the rating next to a rating word).
+_OPINION_WORDS = frozenset(
+    {"excellent", "authentic", "delicious", "amazing", "classy", "decent", "okay",
+     "nice", "great", "terrible", "quality", "respected", "fun", "love", "lovely", "beautiful",
+     "scenic", "typical", "wonderful", "fantastic", "tasty", "recommended", "highly", "popular",
+     "cozy", "cosy", "charming", "friendly", "welcoming", "reputation", "exceptional",
+     "outstanding", "superb", "pleasant", "inviting", "stunning", "gorgeous", "fine", "best",
+     "favourite", "favorite", "gem", "treat", "perfect", "ideal", "modest", "humble",
+     "somewhat", "slightly", "bit",
+     # degree words
+     "fairly", "pretty", "quite", "very", "rather", "really", "extremely", "truly", "surely",
+     "sure"}
 )  # fmt: skip
 _WEEKDAYS = frozenset(
     {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
@@ -155,9 +193,13 @@ def _norm(word: str) -> str:
         return w[:-3] + "y"
     if len(w) > 4 and w.endswith(("ches", "shes", "sses", "xes")):
         return w[:-2]
-    if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "ous")):
         return w[:-1]
     return w
+
+
+# The band words and their fields' names, as ``_words`` spells them ("reviews" -> "review").
+_FIELD_WORDS = frozenset(_norm(w) for w in FIELD_WORDS | TERM_WORDS)
 
 
 def _words(text: str) -> list[str]:
@@ -391,6 +433,27 @@ def _contains(words: list[str], seq: list[str], *, typo: bool = False) -> int:
     return -1
 
 
+def _filler(word: str) -> bool:
+    """A filler word, also with "-ing" or "-ed" ("boasting", "specializing")."""
+    if word in _FILLER:
+        return True
+    for end in ("ing", "ed"):
+        stem = word[: -len(end)]
+        if word.endswith(end) and len(stem) >= 3 and (stem in _FILLER or stem + "e" in _FILLER):
+            return True
+    return False
+
+
+def _misspelt(word: str, covered: set[str]) -> bool:
+    """A long word that is no English word, one letter from a covered or filler word
+    ("resturant" for "restaurant"); a real word ("closed" beside "close") never is."""
+    return (
+        len(word) >= 5
+        and word_weight(word) >= 1.0
+        and any(_one_letter_apart(word, w) for w in (*covered, *_FILLER))
+    )
+
+
 def _one_letter_apart(a: str, b: str) -> bool:
     """Whether two words of at least five letters differ by one letter added, dropped or
     changed."""
@@ -444,9 +507,13 @@ def _close(q: Quantity, e: Quantity) -> bool:
 
 
 def _value_match(text: str, q: Quantity, f: _Field) -> str:
-    """``same``, ``unit`` (same figure, another unit or currency) or ``differs``."""
+    """``same``, ``unit`` (same figure, another unit or currency), ``bound`` (a bound that
+    does not hold the field's band: unsupported) or ``differs``."""
+    if q.kind == "money" and len(f.quantities) == 2 and any(bounds(q, text)):
+        # "under £20" against "£20-25" (a time range "from 9 to 5" is no bound)
+        return "same" if within_band(q, f.band, f.quantities, text) else "bound"
     if not any(quantities_match(q, e) and _close(q, e) for e in f.quantities):
-        return "same" if within_band(q, f.band, f.quantities) else "differs"
+        return "same" if within_band(q, f.band, f.quantities, text) else "differs"
     claim_unit = _claim_unit(text, q)
     if claim_unit and f.unit and claim_unit != f.unit:
         return "unit"
@@ -559,7 +626,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
                 if any(quantities_match(q, e) for e in f.quantities):
                     used_spans.append((q.start, q.end))
             continue
-        bound = [q for q in claim_qs if within_band(q, f.band, f.quantities)]
+        bound = [q for q in claim_qs if within_band(q, f.band, f.quantities, text)]
         if bound:  # "priced under £20" for ``"less than £20"``
             stated.append(f)
             covered.update(f.keys)
@@ -645,6 +712,9 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             stated.append(same[0])
             covered.update(same[0].keys)
             continue
+        if any(m == "bound" for _, m in matches):
+            out.structured = out.structured or decided
+            return out  # "under £20" against "£20-25": unsupported, never contradicted
         unit = [f for f, m in matches if m == "unit" and f in top]
         values = {f.value for f in top}
         target = unit[0] if unit else (top[0] if len(values) == 1 else None)
@@ -737,23 +807,32 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         return out  # a neighbouring band, or a value of a field the record lacks: unsupported
     for f in stated:
         covered.update(f.aliases())
+    for f in scope:  # "grab coffee" at a ``"coffee shop"``: a word of the record's kind of place
+        if in_vocabulary(f.keys, f.value):
+            covered.update(_words(f.value))
     # Every weekday the claim names must be a key of a field that states it.
     days = word_set & _WEEKDAYS
     if days and not days <= {k for f in stated for k in f.key_set}:
         return out
     total = got = 0.0
-    for w in words:
+    added = False  # a thing the place comes "with" that the record does not give
+    for i, w in enumerate(words):
         if not w or w.isdigit() or any(w in _words(q.raw) for q in claim_qs):
             continue
         weight = word_weight(w)
-        if weight <= 0 or w in _UNITS:
-            continue
+        if weight <= 0 or w in _UNITS or w in _OPINION_WORDS:
+            continue  # an opinion neither supports a claim nor counts against it
         total += weight
-        if w in covered or w in _FILLER:
+        near = w == "close" and words[i + 1 : i + 2] in (["to"], ["by"])  # not "closed"
+        if w in covered or _filler(w) or near or _misspelt(w, covered):
             got += weight
+        elif "with" in words[max(0, i - 3) : i] and w not in _FIELD_WORDS:
+            added = True  # "... pub with a garden", "with live music"
     # Identifiers last: "Order 1043 totals €42.50" cites the total first.
     ordered = sorted(stated, key=lambda f: "".join(f.keys) in _NAME_KEYS | _ID_KEYS)
     chunks = list(dict.fromkeys(f.chunk for f in ordered))
+    if added:
+        return out  # a thing the record does not list: unsupported, not the verifier's to read
     if total and got / total < _COVERED:
         out.partial = chunks
         return out

@@ -159,6 +159,103 @@ def test_a_field_is_matched_by_its_key_in_words() -> None:
         ("Italian food is served at The Blue Heron.", {}, "grounded", "supported by record.food"),
         ("The Blue Heron is located within the city centre.", {}, "grounded",
          "supported by record.area"),
+        # fourth round. A bound that faces the other way is not the field's bound
+        ("The Blue Heron costs under £30.", {"priceRange": "more than £30"}, None, ""),
+        ("The Blue Heron costs over £20.", {"priceRange": "less than £20"}, None, ""),
+        ("The Blue Heron has a £30 minimum.", {"priceRange": "more than £30"}, "grounded",
+         "supported by record.priceRange"),
+        ("Prices at The Blue Heron vary between £20 and £25.", {"priceRange": "£20-25"},
+         "grounded", "supported by record.priceRange"),
+        ("The Blue Heron charges less than 20 pounds.", {"priceRange": "less than £20"},
+         "grounded", "supported by record.priceRange"),
+        # "highly priced", "higher priced": the top band; "more than the average" compares
+        ("The Blue Heron is a highly priced pub.", {"priceRange": "high"}, "grounded",
+         "supported by"),
+        ("The Blue Heron is a highly priced pub.", {"priceRange": "cheap"}, "fabricated",
+         "`record.priceRange` says cheap, not highly"),
+        ("The Blue Heron is highly rated.", {"priceRange": "cheap"}, "grounded",
+         "supported by record.customerRating"),
+        ("The Blue Heron costs more than the average pub.", {"priceRange": "high"}, None, ""),
+        # a band word is the band of the nearest anchor ("price range" and "customer rating")
+        ("Prices are in the high range at The Blue Heron.", {"priceRange": "high",
+         "customerRating": "low"}, "grounded", "supported by record.priceRange"),
+        ("Prices are in the high range at The Blue Heron.", {"priceRange": "cheap"},
+         "fabricated", "`record.priceRange` says cheap, not high"),
+        ("The Blue Heron has a cheap price range and an average customer rating.",
+         {"priceRange": "cheap", "customerRating": "average"}, "grounded", "supported by"),
+        ("The Blue Heron has an average price range and a low customer rating.",
+         {"priceRange": "less than £20", "customerRating": "low"}, None, ""),
+        # by the river in other words: the riverside; close to another area: unsupported
+        ("The Blue Heron is a pub beside the river.", {"area": "riverside"}, "grounded",
+         "supported by"),
+        ("The Blue Heron is a pub beside the river.", {}, None, ""),
+        ("The Blue Heron is close to the city centre.", {"area": "riverside"}, None, ""),
+        # the family field said in other ways, in both polarities
+        ("The Blue Heron is not a place to bring children.", {}, "grounded",
+         "supported by record.familyFriendly"),
+        ("The Blue Heron is not a place to bring children.", {"familyFriendly": True},
+         "fabricated", "`record.familyFriendly` says true, not false"),
+        ("The Blue Heron is a good place to bring the kids.", {}, "fabricated",
+         "`record.familyFriendly` says false, not true"),
+        ("The Blue Heron is a family unfriendly pub.", {}, "grounded", "supported by"),
+        ("The Blue Heron is a family unfriendly pub.", {"familyFriendly": True}, "fabricated",
+         "`record.familyFriendly` says true, not false"),
+        ("The Blue Heron is not family oriented.", {}, "grounded",
+         "supported by record.familyFriendly"),
+        ("No children at The Blue Heron.", {}, "grounded", "supported by record.familyFriendly"),
+        ("No children at The Blue Heron.", {"familyFriendly": True}, "fabricated",
+         "`record.familyFriendly` says true, not false"),
+        ("The Blue Heron is a pub for the entire family.", {"familyFriendly": True},
+         "grounded", "supported by"),
+        # ... but a denied kids' menu or family area is not the field's denial
+        ("The Blue Heron has no kids menu.", {"familyFriendly": True}, None, ""),
+        ("There is no family area at The Blue Heron.", {"familyFriendly": True}, None, ""),
+        # a rating out of five written loosely
+        ("The Blue Heron has a customer rating of 3.", {"customerRating": "3 out of 5"},
+         "grounded", "supported by record.customerRating"),
+        ("The Blue Heron is rated 3 out 5.", {"customerRating": "3 out of 5"}, "grounded",
+         "supported by record.customerRating"),
+        ("The Blue Heron is rated one out of a possible five.", {"customerRating": "1 out of 5"},
+         "grounded", "supported by record.customerRating"),
+        ("The Blue Heron is rated one out of a possible five.", {}, "fabricated", ""),
+        # a speaker's judgement, a word to the reader, a misspelt filler word: not a new fact
+        ("The Blue Heron serves delicious, authentic Italian food.", {}, "grounded",
+         "supported by record.food"),
+        ("Please note that The Blue Heron is not kid friendly.", {}, "grounded",
+         "supported by record.familyFriendly"),
+        ("The Blue Heron is situatd in the city centre.", {}, "grounded",
+         "supported by record.area"),
+        # ... but a real word one letter from a filler word is its own word
+        ("The Blue Heron in the city centre is closed.", {}, None, ""),
+        ("The Blue Heron is close to the Grafton Bridge Market.", {}, "grounded",
+         "supported by record.near"),
+        ("The Blue Heron is a coffee shop style eatery.", {"eatType": "coffee shop"},
+         "grounded", "supported by record.eatType"),
+        ("The Blue Heron is a great place to grab coffee.", {"eatType": "coffee shop"},
+         "grounded", "supported by"),
+        # ... while a fact the record lacks is still an addition
+        ("The Blue Heron serves delicious Italian food at a pub with a garden.", {}, None, ""),
+        ("The Blue Heron serves Italian breakfast.", {}, None, ""),
+        ("The Blue Heron is a pub with a dedicated play area.", {"familyFriendly": True}, None,
+         ""),
+        ("The Blue Heron is a child friendly pub.", {"familyFriendly": None}, None, ""),
+        ("The Blue Heron is a child friendly pub.", {"familyFriendly": True}, "grounded",
+         "supported by"),
+        # a bound on a band's figure: "under £20" is outside "£20-25", "under £25" its top
+        ("The Blue Heron serves meals for under £20.", {"priceRange": "£20-25"}, None, ""),
+        ("The Blue Heron serves meals for under £25.", {"priceRange": "£20-25"}, "grounded",
+         "supported by record.priceRange"),
+        # a band denied: true of every other band, never the field's own
+        ("The Blue Heron isn't cheap.", {"priceRange": "high"}, "grounded",
+         "supported by record.priceRange"),
+        ("The Blue Heron isn't cheap.", {"priceRange": "cheap"}, None, ""),
+        ("The Blue Heron is an upscale pub.", {"priceRange": "high"}, "grounded", "supported by"),
+        ("The Blue Heron is an upscale pub.", {"priceRange": "cheap"}, "fabricated",
+         "`record.priceRange` says cheap, not upscale"),
+        ("The Blue Heron is well reviewed.", {}, "grounded", "supported by record.customerRating"),
+        ("The Blue Heron is rated 3/5.", {"customerRating": "3 out of 5"}, "grounded",
+         "supported by record.customerRating"),
+        ("The Blue Heron is rated 1/5.", {"customerRating": "5 out of 5"}, None, ""),
     ],
 )  # fmt: skip
 def test_descriptions_of_a_record(
@@ -281,3 +378,38 @@ def test_a_figure_about_the_only_record_is_the_records_to_ground(
     report = monitor.verify_grounding(claim, json.dumps(SCOOTER))
     assert [v.grade.value for v in report.verdicts] == [grade], report.verdicts[0].reason
     assert report.verdicts[0].contradiction is None
+
+
+KETTLE = {"product": {"name": "AeroBrew 2", "cordless": True, "keep_warm": False}}
+NOODLES = {"name": "Noodle Bar", "price_range": "$$", "category": "Noodles"}
+
+
+@pytest.mark.parametrize(
+    ("record", "claim", "grade", "reason"),
+    [
+        # a negation after "with" or "without" is another thing's, not the word before it
+        (KETTLE, "The AeroBrew 2 is a cordless kettle with no keep-warm function.", None, ""),
+        (KETTLE, "The AeroBrew 2 is a cordless kettle without a keep-warm setting.", None, ""),
+        ({**KETTLE, "product": {**KETTLE["product"], "cordless": False}},
+         "The AeroBrew 2 is cordless.", "fabricated", "`product.cordless` says false, not true"),
+        # a band as listings write it ("$$")
+        (NOODLES, "Noodle Bar is a moderately priced noodle shop.", "grounded",
+         "supported by record.price_range"),
+        ({**NOODLES, "price_range": "$$$$"}, "Noodle Bar is a cheap noodle shop.", "fabricated",
+         "`record.price_range` says $$$$, not cheap"),
+        ({**NOODLES, "price_range": "$"}, "Noodle Bar is a cheap noodle shop.", "grounded",
+         "supported by record.price_range"),
+        ({"order": "A-1", "status": "shipped", "carrier": "DHL"}, "It's on its way via DHL.",
+         "grounded", "supported by record.carrier"),
+    ],
+)  # fmt: skip
+def test_other_records_read_as_people_write(
+    monitor: HallucinationMonitor, record: dict, claim: str, grade: str | None, reason: str
+) -> None:
+    (v,) = monitor.verify_grounding(claim, json.dumps(record)).verdicts
+    if grade is None:
+        assert v.grade.value != "grounded", v.reason
+        assert v.contradiction is None, v.reason
+        return
+    assert v.grade.value == grade, v.reason
+    assert reason in v.reason, v.reason

@@ -37,6 +37,16 @@ def test_a_price_band_states_both_ends() -> None:
         ("It costs £25.", "less than £20", False),
         ("It costs £35.", "more than £30", True),
         ("It opens at 3 pm.", "11:00-21:00", False),  # an opening range is no band
+        # a bound the claim puts on its figure must face the field's way
+        ("It costs under £20.", "less than £20", True),
+        ("It has a £20 maximum.", "less than £20", True),
+        ("It costs over £20.", "less than £20", False),
+        ("It has a £20 minimum.", "less than £20", False),
+        ("It costs £20 or more.", "less than £20", False),
+        ("It costs under £30.", "more than £30", False),
+        ("It costs £30 or less.", "more than £30", False),
+        ("It has a £30 minimum.", "more than £30", True),
+        ("It costs over £30.", "more than £30", True),
     ],
 )
 def test_a_figure_inside_a_band_or_on_the_side_of_a_bound(
@@ -44,7 +54,7 @@ def test_a_figure_inside_a_band_or_on_the_side_of_a_bound(
 ) -> None:
     (q,) = extract_quantities(claim)
     band = normalise_value(value)
-    assert within_band(q, band, extract_quantities(band)) is inside
+    assert within_band(q, band, extract_quantities(band), claim) is inside
 
 
 @pytest.mark.parametrize(
