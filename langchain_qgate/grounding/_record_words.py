@@ -190,13 +190,14 @@ _NO_CHILDREN_BEFORE = frozenset(
 
 
 def _no_children(tokens: list[str]) -> bool:
-    """ "No children", "without (the) kids": the family word itself denied."""
+    """ "No children.", "a no kids coffee shop": the family word itself denied. Not after
+    "with" or as "without": "perfect for couples with no children" and "a night out without
+    the kids" say who goes, not whom the place admits."""
     for i, tok in enumerate(tokens):
         if tok in _FAMILY or tok == "families":
             before = tokens[max(0, i - 2) : i]
             after = tokens[i + 1] if i + 1 < len(tokens) else ""
-            denied = before[-1:] in (["no"], ["without"]) or before == ["without", "the"]
-            if denied and after in _NO_CHILDREN_BEFORE:
+            if before[-1:] == ["no"] and before[:1] != ["with"] and after in _NO_CHILDREN_BEFORE:
                 return True
     return False
 
@@ -241,8 +242,8 @@ def boolean_said(
         return None  # "a lot of food" is not ``BusinessParking.lot``
     span = _find(tokens, leaf) or _find(tokens, ["".join(leaf)])  # "take out", "takeout"
     if span is None and _FAMILY & set(leaf):
-        if _no_children(tokens):  # "No children.", "a night out without the kids"
-            return False, [t for t in tokens if t in _FAMILY or t in ("families", "without")]
+        if _no_children(tokens):  # "No children.", "a no kids coffee shop"
+            return False, [t for t in tokens if t in _FAMILY or t == "families"]
         if _adults_only(tokens):  # "adults only": not for families
             return False, ["adult", "adults", "only", *(t for t in tokens if t in _PREDICATES)]
         span = _for_family(tokens)  # "a place for kids too"

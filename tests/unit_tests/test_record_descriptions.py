@@ -205,6 +205,11 @@ def test_a_field_is_matched_by_its_key_in_words() -> None:
         ("No children at The Blue Heron.", {}, "grounded", "supported by record.familyFriendly"),
         ("No children at The Blue Heron.", {"familyFriendly": True}, "fabricated",
          "`record.familyFriendly` says true, not false"),
+        # ... who goes is not whom the place admits: never the field's denial
+        ("The Blue Heron is perfect for couples with no children.", {"familyFriendly": True},
+         None, ""),
+        ("For a night out without the kids, try The Blue Heron.", {"familyFriendly": True},
+         None, ""),
         ("The Blue Heron is a pub for the entire family.", {"familyFriendly": True},
          "grounded", "supported by"),
         # ... but a denied kids' menu or family area is not the field's denial
