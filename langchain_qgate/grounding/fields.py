@@ -35,6 +35,7 @@ usual keys). The decision, precision first:
 
 from __future__ import annotations
 
+import itertools
 import re
 import weakref
 from collections.abc import Sequence
@@ -657,7 +658,13 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
     spans = _days_covered(toks, words, scope)
     if spans is not None:  # "every day", "on weekdays", "Fridays and Saturdays": every field
         times = [q for q in free if q.kind == "time"]
-        outcome = _check_days(times, spans, decided, index)
+        pairs = _per_day(text, times, scope) if summary_days(toks) is None else None
+        if pairs is None:
+            outcome = _check_days(times, spans, decided, index)
+        else:  # "11 am to 9 pm on Tuesdays and until 10:30 pm on Fridays": each day its own
+            outcomes = [_check_days(ts, ([f], False), decided, index) for f, ts in pairs]
+            contradictions = [o for o in outcomes if isinstance(o, Contradiction)]
+            outcome = contradictions[0] if contradictions else all(o is True for o in outcomes)
         if isinstance(outcome, Contradiction):
             out.contradiction = outcome
             out.chunk = next(f.chunk for f in spans[0] if f is not None and f.id == outcome.field)
@@ -860,6 +867,31 @@ def _days_covered(
 
 
 _DAY_ORDER = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_DAY_NAME = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b", re.I)
+_CLAUSE_CUT = re.compile(r"\band\b|[;,]", re.I)
+
+
+def _per_day(
+    text: str, times: list[Quantity], scope: list[_Field]
+) -> list[tuple[_Field | None, list[Quantity]]] | None:
+    """Each day's own times when a claim gives days different hours, clause by clause ("open
+    from 11 am to 9 pm on Tuesdays and until 10:30 pm on Fridays"); None when any clause
+    with a day has no times or several days, or times stand in a clause without a day (then
+    every time is every day's: "on Fridays and Saturdays from 9 to 5")."""
+    by_day = {"".join(f.keys): f for f in scope if len(f.keys) == 1 and f.keys[0] in _WEEKDAYS}
+    cuts = [0, *(m.end() for m in _CLAUSE_CUT.finditer(text)), len(text) + 1]
+    pairs: list[tuple[_Field | None, list[Quantity]]] = []
+    for start, end in itertools.pairwise(cuts):
+        days = {m[1].lower() for m in _DAY_NAME.finditer(text, start, min(end, len(text)))}
+        own = [q for q in times if start <= q.start < end]
+        if not days and not own:
+            continue
+        if len(days) != 1 or not own:
+            return None
+        pairs.append((by_day.get(days.pop()), own))
+    return pairs if len(pairs) >= 2 else None
+
+
 _CLOSED = frozenset({"closed", "close", "none", "n/a", "-"})
 
 

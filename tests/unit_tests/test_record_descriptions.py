@@ -418,3 +418,40 @@ def test_other_records_read_as_people_write(
         return
     assert v.grade.value == grade, v.reason
     assert reason in v.reason, v.reason
+
+
+NOODLE_CO = {"name": "Noodle Co", "hours": {"Tuesday": "11:0-21:0", "Friday": "11:0-22:30"}}
+SHOP = {"name": "Shop", "hours": {"Monday": "10:00-18:00", "Saturday": "10:00-16:00"}}
+
+
+@pytest.mark.parametrize(
+    ("record", "claim", "grade", "reason"),
+    [
+        # each day with its own hours, clause by clause
+        (NOODLE_CO, "It's open from 11 am to 9 pm on Tuesdays and until 10:30 pm on Fridays.",
+         "grounded", "supported by record.hours"),
+        (NOODLE_CO, "It's open from 11 am to 9 pm on Tuesdays and until 11:30 pm on Fridays.",
+         "fabricated", "`record.hours.Friday` says 11:0-22:30, not 11:30 pm"),
+        (SHOP, "Shop is open 10 am to 6 pm on Mondays and 10 am to 4 pm on Saturdays.",
+         "grounded", "supported by record.hours"),
+        (SHOP, "Shop is open on Mondays from 10 am to 6 pm, and on Saturdays from 10 am to 4 pm.",
+         "grounded", "supported by record.hours"),
+        # a day the record lacks: unsupported
+        (SHOP, "Shop is open 10 am to 6 pm on Mondays and 10 am to 4 pm on Sundays.", None, ""),
+        # hours shared by both days must hold on both
+        (SHOP, "Shop is open on Mondays and Saturdays from 10 am to 6 pm.", None, ""),
+        ({"name": "Shop", "hours": {"Monday": "10:00-18:00", "Saturday": "10:00-18:00"}},
+         "Shop is open on Mondays and Saturdays from 10 am to 6 pm.", "grounded",
+         "supported by record.hours"),
+    ],
+)  # fmt: skip
+def test_a_sentence_gives_each_day_its_own_hours(
+    monitor: HallucinationMonitor, record: dict, claim: str, grade: str | None, reason: str
+) -> None:
+    (v,) = monitor.verify_grounding(claim, json.dumps(record)).verdicts
+    if grade is None:
+        assert v.grade.value != "grounded", v.reason
+        assert v.contradiction is None, v.reason
+        return
+    assert v.grade.value == grade, v.reason
+    assert reason in v.reason, v.reason
