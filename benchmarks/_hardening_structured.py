@@ -403,6 +403,9 @@ def _size_inputs(kind: str, size: int) -> tuple[str, list[Any]]:
 
     from langchain_qgate.testing import load_docs
 
+    if kind == "record_clauses":  # one claim of ``size`` clauses about a record's hours
+        shop = {"name": "Shop", "hours": {"Monday": "10:00-18:00", "Saturday": "10:00-16:00"}}
+        return "Shop is open " + ", ".join(["10 am to 6 pm on Mondays"] * size) + ".", [shop]
     docs = load_docs(ROOT / "examples" / "docs")
     if kind == "answer_chars":
         return prose(size, 1), docs

@@ -51,7 +51,8 @@ def normalise_value(value: str) -> str:
 def bounds(q: Quantity, claim: str) -> tuple[bool, bool]:
     """Whether the claim puts an upper or a lower bound on its figure ("under £20", "£30
     minimum")."""
-    before, after = claim[: q.start].rstrip(), claim[q.end :]
+    # a bound's words stand right beside the figure: read a short window, not the whole claim
+    before, after = claim[max(0, q.start - 24) : q.start].rstrip(), claim[q.end : q.end + 24]
     upper = bool(_UPPER.search(before) or _UPPER_AFTER.match(after))
     lower = bool(_LOWER.search(before) or _LOWER_AFTER.match(after))
     return upper, lower

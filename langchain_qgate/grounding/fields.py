@@ -823,8 +823,9 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         return out
     total = got = 0.0
     added = False  # a thing the place comes "with" that the record does not give
+    figures = {w for q in claim_qs for w in _words(q.raw)}  # once: linear in the claim
     for i, w in enumerate(words):
-        if not w or w.isdigit() or any(w in _words(q.raw) for q in claim_qs):
+        if not w or w.isdigit() or w in figures:
             continue
         weight = word_weight(w)
         if weight <= 0 or w in _UNITS or w in _OPINION_WORDS:
@@ -881,9 +882,14 @@ def _per_day(
     by_day = {"".join(f.keys): f for f in scope if len(f.keys) == 1 and f.keys[0] in _WEEKDAYS}
     cuts = [0, *(m.end() for m in _CLAUSE_CUT.finditer(text)), len(text) + 1]
     pairs: list[tuple[_Field | None, list[Quantity]]] = []
+    ordered = sorted(times, key=lambda q: q.start)
+    k = 0  # one pass over the times: linear in the claim however many clauses it has
     for start, end in itertools.pairwise(cuts):
         days = {m[1].lower() for m in _DAY_NAME.finditer(text, start, min(end, len(text)))}
-        own = [q for q in times if start <= q.start < end]
+        own = []
+        while k < len(ordered) and ordered[k].start < end:
+            own.append(ordered[k])
+            k += 1
         if not days and not own:
             continue
         if len(days) != 1 or not own:
