@@ -628,18 +628,30 @@ _GLUE = frozenset(
 )  # fmt: skip
 
 
+def _sides(tokens: list[str], at: int, n: int) -> tuple[list[tuple[str, int, int]], ...]:
+    """The words before (nearest first) and after the term at ``at``, within
+    ``_GLUE_REACH`` words, each with how far it stands: in words other than glue, and in all
+    words."""
+    before = range(at - 1, max(-1, at - 1 - _GLUE_REACH), -1)
+    after = range(at + n, min(len(tokens), at + n + _GLUE_REACH))
+    out = []
+    for side in (before, after):
+        steps, words = 0, []
+        for raw, j in enumerate(side, 1):
+            steps += tokens[j] not in _GLUE
+            words.append((tokens[j], steps, raw))
+        out.append(words)
+    return tuple(out)
+
+
 def _nearest(tokens: list[str], at: int, n: int, anchors: frozenset[str]) -> tuple[int, int]:
     """How far the nearest of ``anchors`` stands from the term at ``at``: in words other
     than glue, then in all words."""
-    best = (len(tokens) + 1, len(tokens) + 1)
-    for side in (range(at - 1, max(-1, at - 9), -1), range(at + n, min(len(tokens), at + n + 8))):
-        steps = 0
-        for raw, j in enumerate(side, 1):
-            steps += tokens[j] not in _GLUE
-            if tokens[j] in anchors:
-                best = min(best, (steps, raw))
-                break
-    return best
+    near = [
+        next(((steps, raw) for tok, steps, raw in side if tok in anchors), None)
+        for side in _sides(tokens, at, n)
+    ]
+    return min((d for d in near if d is not None), default=(len(tokens) + 1, len(tokens) + 1))
 
 
 def _owns(tokens: list[str], at: int, term: str, vocab: _Vocabulary) -> bool:
@@ -659,13 +671,10 @@ def _anchors(tokens: list[str], at: int, n: int, vocab: _Vocabulary) -> tuple[st
     """Every anchor word in reach of a term ("average customer reviews": both); the reach is
     counted in words other than glue."""
     found: list[str] = []
-    lo, hi = max(-1, at - 1 - _GLUE_REACH), min(len(tokens), at + n + _GLUE_REACH)
-    for side in (range(at - 1, lo, -1), range(at + n, hi)):
-        steps = 0
-        for j in side:
-            if tokens[j] in vocab.anchors:
-                found.append(tokens[j])
-            steps += tokens[j] not in _GLUE
+    for side in _sides(tokens, at, n):
+        for tok, steps, _ in side:
+            if tok in vocab.anchors:
+                found.append(tok)
             if steps >= _ANCHOR_REACH:
                 break
     return tuple(found)

@@ -836,16 +836,21 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             got += weight
         elif "with" in words[max(0, i - 3) : i] and w not in _FIELD_WORDS:
             added = True  # "... pub with a garden", "with live music"
+    if added:
+        return out  # a thing the record does not list: unsupported, not the verifier's to read
     # Identifiers last: "Order 1043 totals €42.50" cites the total first.
     ordered = sorted(stated, key=lambda f: "".join(f.keys) in _NAME_KEYS | _ID_KEYS)
     chunks = list(dict.fromkeys(f.chunk for f in ordered))
-    if added:
-        return out  # a thing the record does not list: unsupported, not the verifier's to read
     if total and got / total < _COVERED:
         out.partial = chunks
         return out
     out.grounded = chunks
     return out
+
+
+def _by_day(scope: list[_Field]) -> dict[str, _Field]:
+    """The record's per-day fields by weekday (``hours.Monday`` under "monday")."""
+    return {"".join(f.keys): f for f in scope if len(f.keys) == 1 and f.keys[0] in _WEEKDAYS}
 
 
 def _days_covered(
@@ -854,7 +859,7 @@ def _days_covered(
     """The per-day fields a claim covers ("every day": all seven, "Fridays and Saturdays":
     two; None for the day's field missing) and whether it claims only most of them. None when
     the claim covers fewer than two days or the record has no per-day fields."""
-    by_day = {"".join(f.keys): f for f in scope if len(f.keys) == 1 and f.keys[0] in _WEEKDAYS}
+    by_day = _by_day(scope)
     if not by_day:
         return None
     summary = summary_days(toks)
@@ -868,7 +873,7 @@ def _days_covered(
 
 
 _DAY_ORDER = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_DAY_NAME = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b", re.I)
+_DAY_NAME = re.compile(rf"\b({'|'.join(_DAY_ORDER)})s?\b", re.I)
 _CLAUSE_CUT = re.compile(r"\band\b|[;,]", re.I)
 
 
@@ -879,7 +884,7 @@ def _per_day(
     from 11 am to 9 pm on Tuesdays and until 10:30 pm on Fridays"); None when any clause
     with a day has no times or several days, or times stand in a clause without a day (then
     every time is every day's: "on Fridays and Saturdays from 9 to 5")."""
-    by_day = {"".join(f.keys): f for f in scope if len(f.keys) == 1 and f.keys[0] in _WEEKDAYS}
+    by_day = _by_day(scope)
     cuts = [0, *(m.end() for m in _CLAUSE_CUT.finditer(text)), len(text) + 1]
     pairs: list[tuple[_Field | None, list[Quantity]]] = []
     ordered = sorted(times, key=lambda q: q.start)

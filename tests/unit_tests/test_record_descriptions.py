@@ -385,6 +385,20 @@ def test_a_figure_about_the_only_record_is_the_records_to_ground(
     assert report.verdicts[0].contradiction is None
 
 
+def _check_record(
+    monitor: HallucinationMonitor, record: dict, claim: str, grade: str | None, reason: str
+) -> None:
+    """One claim about ``record``: graded ``grade`` with ``reason`` in its reason, or (None)
+    neither grounded nor contradicted."""
+    (v,) = monitor.verify_grounding(claim, json.dumps(record)).verdicts
+    if grade is None:
+        assert v.grade.value != "grounded", v.reason
+        assert v.contradiction is None, v.reason
+        return
+    assert v.grade.value == grade, v.reason
+    assert reason in v.reason, v.reason
+
+
 KETTLE = {"product": {"name": "AeroBrew 2", "cordless": True, "keep_warm": False}}
 NOODLES = {"name": "Noodle Bar", "price_range": "$$", "category": "Noodles"}
 
@@ -411,13 +425,7 @@ NOODLES = {"name": "Noodle Bar", "price_range": "$$", "category": "Noodles"}
 def test_other_records_read_as_people_write(
     monitor: HallucinationMonitor, record: dict, claim: str, grade: str | None, reason: str
 ) -> None:
-    (v,) = monitor.verify_grounding(claim, json.dumps(record)).verdicts
-    if grade is None:
-        assert v.grade.value != "grounded", v.reason
-        assert v.contradiction is None, v.reason
-        return
-    assert v.grade.value == grade, v.reason
-    assert reason in v.reason, v.reason
+    _check_record(monitor, record, claim, grade, reason)
 
 
 NOODLE_CO = {"name": "Noodle Co", "hours": {"Tuesday": "11:0-21:0", "Friday": "11:0-22:30"}}
@@ -448,10 +456,4 @@ SHOP = {"name": "Shop", "hours": {"Monday": "10:00-18:00", "Saturday": "10:00-16
 def test_a_sentence_gives_each_day_its_own_hours(
     monitor: HallucinationMonitor, record: dict, claim: str, grade: str | None, reason: str
 ) -> None:
-    (v,) = monitor.verify_grounding(claim, json.dumps(record)).verdicts
-    if grade is None:
-        assert v.grade.value != "grounded", v.reason
-        assert v.contradiction is None, v.reason
-        return
-    assert v.grade.value == grade, v.reason
-    assert reason in v.reason, v.reason
+    _check_record(monitor, record, claim, grade, reason)
