@@ -160,6 +160,11 @@ class Contradiction(_Model):
         if self.kind == "negation":
             return f"the evidence states the opposite: {self.quote!r}"
         if self.kind == "statement":
+            if self.evidence_value:  # a local change: the words the claim swapped, named
+                return (
+                    f"the evidence says {self.evidence_value!r}, not {self.claim_value!r}: "
+                    f"{self.quote!r}"
+                )
             return f"the evidence says otherwise: {self.quote!r}"
         evidence, claim = self.evidence_value, self.claim_value
         unit = self._unit() if self.kind == "number" else ""

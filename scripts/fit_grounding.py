@@ -42,7 +42,10 @@ sys.path.insert(0, str(ROOT))
 
 from langchain_qgate.evaluation import split_of  # noqa: E402
 from langchain_qgate.grounding.features import FEATURE_NAMES  # noqa: E402
-from langchain_qgate.grounding.pair_signals import OVERRULED_FAMILIES  # noqa: E402
+from langchain_qgate.grounding.pair_signals import (  # noqa: E402
+    OVERRULED_FAMILIES,
+    SUBSTITUTION_THRESHOLD,
+)
 from langchain_qgate.grounding.verifiers import RULES_ONLY  # noqa: E402
 from langchain_qgate.schemas import ClaimType  # noqa: E402
 
@@ -124,7 +127,9 @@ def compute_features(
                 else np.zeros((0, len(FEATURE_NAMES)))
             )
             counted = np.array([c.type is not ClaimType.OPINION for c in claims], dtype=bool)
-            # What the rules found, and the pair model's P(contradicted) and P(entailed), so
+            # What the rules found, the pair model's P(contradicted) and P(entailed), the
+            # P(contradicted) of a window the claim is a local change of (0 if none), and
+            # whether that change is a word for its opposite no other window contradicts, so
             # the contradiction thresholds can be chosen without recomputing the signals.
             extra = np.array(
                 [
@@ -132,10 +137,15 @@ def compute_features(
                         float(it.signals.rule_contradiction is not None),
                         it.signals.pair_contradicted,
                         it.signals.pair_entailed,
+                        it.signals.pair_change_p if it.signals.pair_change is not None else 0.0,
+                        float(
+                            it.signals.pair_change_opposite
+                            and it.signals.pair_change_elsewhere < NO_SUPPORT
+                        ),
                     ]
                     for it in items
                 ]
-            ).reshape(-1, 3)
+            ).reshape(-1, 5)
             feats.append(
                 {
                     "id": r["id"],
@@ -187,7 +197,9 @@ def idf_auroc(data: Path, name: str, rows: list[dict], cap: int | None) -> float
 def with_thresholds(rows: list[dict], contradict: float, overrule: float) -> list[dict]:
     """Rows whose ``no_contradiction`` column is what the monitor computes with these pair
     thresholds (grounding/pair_signals.py): a rule contradiction stands unless some window
-    entails the claim; otherwise the model contradicts at ``contradict`` with no support."""
+    entails the claim; otherwise the model contradicts at ``contradict`` with no support, or at
+    ``SUBSTITUTION_THRESHOLD`` when the claim is a local change of one evidence sentence, and a
+    local change to a word's opposite contradicts when no other window entails the claim."""
     k = FEATURE_NAMES.index("no_contradiction")
     out = []
     for r in rows:
@@ -195,8 +207,17 @@ def with_thresholds(rows: list[dict], contradict: float, overrule: float) -> lis
         if len(x):
             rule, pc, pe = r["extra"][:, 0] > 0, r["extra"][:, 1], r["extra"][:, 2]
             may = np.array([f in OVERRULED_FAMILIES for f in r["families"]], dtype=bool)
-            contra = (rule & ~(may & (pe >= overrule))) | (
-                ~rule & (pc >= contradict) & (pe < NO_SUPPORT)
+            wide = r["extra"].shape[1] > 4
+            changed = r["extra"][:, 3] if wide else np.zeros(len(x))
+            opposite = r["extra"][:, 4] > 0 if wide else np.zeros(len(x), dtype=bool)
+            contra = (
+                (rule & ~(may & (pe >= overrule)))
+                | (
+                    ~rule
+                    & ((pc >= contradict) | (changed >= SUBSTITUTION_THRESHOLD))
+                    & (pe < NO_SUPPORT)
+                )
+                | (~rule & opposite)
             )
             x[:, k] = np.where(contra, 0.0, 1.0)
         out.append({**r, "x": x})

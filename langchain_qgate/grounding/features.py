@@ -101,6 +101,10 @@ class ClaimSignals:
     pair_window: int = -1  # the chunk of that window
     pair_record: bool = False  # some window is a structured record (fields.py decides there)
     pair_cut: bool = False  # some window was too long for the model to read whole
+    pair_change: Contradiction | None = None  # a local change of a window's sentence
+    pair_change_p: float = 0.0  # that window's P(contradicted), when names or figures changed
+    pair_change_opposite: bool = False  # the change is a word for its opposite (WordNet)
+    pair_change_elsewhere: float = 0.0  # largest P(entailed) of the other windows
 
     def vector(self) -> NDArray[np.float64]:
         """Features in ``FEATURE_NAMES`` order."""

@@ -27,7 +27,7 @@ from langchain_qgate.grounding.claims import REASONING_TRIGGERS, extract_claims
 from langchain_qgate.grounding.evidence import EvidenceIndex, EvidenceInput, content_to_text
 from langchain_qgate.grounding.features import ClaimSignals, compute_signals
 from langchain_qgate.grounding.fields import apply_field_decisions
-from langchain_qgate.grounding.pair_signals import apply_pair_model
+from langchain_qgate.grounding.pair_signals import SUBSTITUTION_THRESHOLD, apply_pair_model
 from langchain_qgate.grounding.verifiers import (
     RULES_ONLY,
     DeterministicVerifier,
@@ -193,6 +193,9 @@ class HallucinationMonitor:
         self._pair_model: PairModel | None = None
         self._pair_contradict = float(shipped.info.get("pair_contradiction_threshold", 0.95))
         self._pair_overrule = float(shipped.info.get("pair_overrule_threshold", 0.9))
+        self._pair_substitute = float(
+            shipped.info.get("pair_substitution_threshold", SUBSTITUTION_THRESHOLD)
+        )
         # GROUNDED says a source states the claim: with the verifier on, it also needs one
         # window the verifier reads as entailing it; otherwise the claim is at most INFERRED.
         # Claims about a record are left to the typed field checks (fields.py), a claim or
@@ -290,6 +293,7 @@ class HallucinationMonitor:
                 windows=self.policy.pair_windows,
                 contradict=self._pair_contradict,
                 overrule=self._pair_overrule,
+                substitute=self._pair_substitute,
             )
         items: list[VerificationItem] = []
         for claim, signals in zip(claims, all_signals, strict=True):

@@ -16,13 +16,6 @@ from langchain_qgate.schemas import Grade, GroundingReport
 
 pytestmark = pytest.mark.model
 
-NOT_NAMED = pytest.mark.xfail(
-    strict=True,
-    reason="issue 23, open: the verifier reads these as contradicted (P 0.93-0.99) but names a "
-    "contradiction only at P >= 0.995, where no fit-half file gets false contradictions; the "
-    "claim is graded INFERRED, not GROUNDED (the test of the same name without _is_named)",
-)
-
 
 @pytest.fixture(scope="module")
 def monitor(real_embedder) -> HallucinationMonitor:
@@ -57,7 +50,6 @@ def test_museum_open_against_closed_on_mondays(monitor) -> None:
     _not_grounded(monitor, "The museum is open on Mondays.", "The museum is closed on Mondays.")
 
 
-@NOT_NAMED
 def test_museum_open_against_closed_on_mondays_is_named_a_contradiction(monitor) -> None:
     _contradicted(monitor, "The museum is open on Mondays.", "The museum is closed on Mondays.")
 
@@ -70,7 +62,13 @@ def test_profit_against_loss(monitor) -> None:
     )
 
 
-@NOT_NAMED
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 23, open: WordNet lists no antonymy between 'profit' and 'loss' (only 'gain' / "
+    "'loss'), and another word for a word is never the verifier's to name below P 0.995 (it "
+    "reads synonyms it does not know as contradictions); graded INFERRED ('not in evidence: "
+    "profit'), not named",
+)
 def test_profit_against_loss_is_named_a_contradiction(monitor) -> None:
     _contradicted(
         monitor,
@@ -87,7 +85,6 @@ def test_nile_south_into_the_red_sea(monitor) -> None:
     )
 
 
-@NOT_NAMED
 def test_nile_south_into_the_red_sea_is_named_a_contradiction(monitor) -> None:
     _contradicted(
         monitor,
@@ -100,7 +97,6 @@ def test_another_person_as_ceo(monitor) -> None:
     _not_grounded(monitor, "The CEO of Acme is John Smith.", "The CEO of Acme is Maria Lopez.")
 
 
-@NOT_NAMED
 def test_another_person_as_ceo_is_named_a_contradiction(monitor) -> None:
     _contradicted(monitor, "The CEO of Acme is John Smith.", "The CEO of Acme is Maria Lopez.")
 
@@ -121,7 +117,6 @@ def test_figure_of_the_passage_bound_to_the_wrong_year(monitor) -> None:
     )
 
 
-@NOT_NAMED
 def test_figure_of_the_passage_bound_to_the_wrong_year_is_named_a_contradiction(monitor) -> None:
     _contradicted(
         monitor,

@@ -84,20 +84,21 @@ TARGETS: dict[str, float] = {
 """The issue's thresholds (``faithful_contradicted`` is a maximum, the others minimums)."""
 
 FLOORS: dict[str, float] = {
-    "wrong_caught": 0.85,
-    "wrong_contradicted": 0.50,
+    "wrong_caught": 0.86,
+    "wrong_contradicted": 0.70,
     "faithful_contradicted": 0.01,
 }
-"""What this commit reaches, less a small margin (measured 87.2%, 56.2% and 1 pair of 140 at
-commit time; the code before the verifier: 50.4%, 50.9%, 2 pairs): a regression guard while
-the issue's targets above stay open (their tests are strict xfails, so meeting one fails the
-suite until its mark is removed)."""
+"""What this commit reaches, less a small margin (measured 89.7%, 73.9% and 1 pair of 140 at
+commit time, with local changes named, BENCHMARKS.md section 9; with the verifier naming
+contradictions only at P >= 0.995: 87.2%, 56.2%, 1 pair; the code before the verifier: 50.4%,
+50.9%, 2 pairs): a regression guard while the issue's targets above stay open (their tests are
+strict xfails, so meeting one fails the suite until its mark is removed)."""
 
 OPEN = pytest.mark.xfail(
     strict=True,
-    reason="issue 23, open: the verifier names a contradiction only at P >= 0.995 (the "
-    "threshold at which no fit-half file's correct answers are contradicted), so antonyms and "
-    "role swaps are graded INFERRED, not contradicted",
+    reason="issue 23, open: the verifier misreads some pairs (role swaps where the other name "
+    "is in the evidence, slot moves, frequencies, denials in a longer sentence) and names a "
+    "contradiction below P 0.995 only for a local change of one evidence sentence",
 )
 
 

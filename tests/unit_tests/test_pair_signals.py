@@ -318,3 +318,116 @@ def test_a_full_cache_starts_over_between_calls_never_inside_one(monkeypatch) ->
     model.predict(pairs[:2])  # cached; the next call needs 6 more than the 4 it may hold
     np.testing.assert_array_equal(model.predict(pairs), alone)  # before: KeyError
     np.testing.assert_array_equal(model.predict(pairs[:3]), alone[:3])
+
+
+def _settle(claim: str, index: EvidenceIndex, model: ScriptedPairModel, *chunks: int):
+    sig = _signals(index, *chunks)
+    apply_pair_model(
+        model, [claim], [sig], index, windows=3, contradict=0.995, overrule=0.95, substitute=0.9
+    )
+    return sig
+
+
+def test_a_local_change_is_named_below_the_whole_claim_threshold() -> None:
+    index = _index("The CEO of Acme is Maria Lopez.", "Tickets cost 12 euros.")
+    model = ScriptedPairModel({"The CEO of Acme is Maria Lopez.": (0.01, 0.96, 0.03)})
+    sig = _settle("The CEO of Acme is John Smith.", index, model, 0, 1)
+    assert sig.contradiction is not None
+    assert (sig.contradiction.kind, sig.contradiction.claim_value) == ("statement", "John Smith")
+    assert sig.contradiction.evidence_value == "Maria Lopez"
+    assert sig.contradiction.evidence_id == index.chunks[0].id
+    assert sig.contradiction.describe() == (
+        "the evidence says 'Maria Lopez', not 'John Smith': 'The CEO of Acme is Maria Lopez.'"
+    )
+    assert sig.no_contradiction == 0.0
+    assert sig.pair_change_p == pytest.approx(0.96)
+    assert not sig.pair_change_opposite
+
+
+def test_another_word_for_a_word_is_left_to_the_other_signals() -> None:
+    # "torn down" for "demolished": WordNet lists no relation, and the small model misreads
+    # such synonyms, so however sure it is, the local change is not named
+    index = _index("The old mill was demolished to make way for flats.")
+    model = ScriptedPairModel(
+        {"The old mill was demolished to make way for flats.": (0.005, 0.99, 0.005)}
+    )
+    sig = _settle("The old mill was torn down to make way for flats.", index, model, 0)
+    assert sig.pair_change is not None
+    assert sig.pair_change_p == 0.0
+    assert not sig.pair_change_opposite
+    assert sig.contradiction is None
+
+
+def test_a_local_change_below_its_threshold_is_kept_but_not_named() -> None:
+    index = _index("The CEO of Acme is Maria Lopez.")
+    model = ScriptedPairModel({"The CEO of Acme is Maria Lopez.": (0.05, 0.85, 0.1)})
+    sig = _settle("The CEO of Acme is John Smith.", index, model, 0)
+    assert sig.contradiction is None
+    assert sig.pair_change is not None
+    assert sig.pair_change_p == pytest.approx(0.85)
+    assert not sig.pair_change_opposite
+
+
+@pytest.mark.parametrize("probs", [(0.99, 0.005, 0.005), (0.05, 0.3, 0.65)])
+def test_a_word_for_its_opposite_is_named_whatever_the_model_reads_of_it(
+    probs: tuple[float, float, float],
+) -> None:
+    # the small model reads "maximum" for "minimum" as entailed; WordNet's antonym decides
+    index = _index("The minimum age for the tour is 14.")
+    model = ScriptedPairModel({"The minimum age for the tour is 14.": probs})
+    sig = _settle("The maximum age for the tour is 14.", index, model, 0)
+    assert sig.contradiction is not None
+    assert sig.pair_change_opposite
+    assert sig.contradiction.describe() == (
+        "the evidence says 'minimum', not 'maximum': 'The minimum age for the tour is 14.'"
+    )
+
+
+def test_a_paraphrase_the_model_reads_as_contradicted_is_not_named() -> None:
+    # not a local change (three words replaced), so only the 0.995 threshold could name it
+    index = _index("The festival was cancelled because of heavy rain.")
+    model = ScriptedPairModel(
+        {"The festival was cancelled because of heavy rain.": (0.01, 0.99, 0.0)}
+    )
+    sig = _settle("The festival was called off due to heavy rain.", index, model, 0)
+    assert sig.pair_change is None
+    assert sig.contradiction is None
+
+
+def test_no_local_change_is_named_when_a_window_supports_the_claim() -> None:
+    index = _index("The museum is closed on Mondays.", "Since 2024 the museum is open on Mondays.")
+    model = ScriptedPairModel(
+        {
+            "The museum is closed on Mondays.": (0.01, 0.97, 0.02),
+            "Since 2024 the museum is open on Mondays.": (0.9, 0.05, 0.05),
+        }
+    )
+    sig = _settle("The museum is open on Mondays.", index, model, 0, 1)
+    assert sig.contradiction is None
+
+
+def test_a_flipped_polarity_in_another_window_is_named_as_the_opposite() -> None:
+    # the window the model reads as most contradicting is not a restatement; the next one is
+    index = _index("Ferries are the only way to reach the island.", "Lindholm has no airport.")
+    model = ScriptedPairModel(
+        {
+            "Ferries are the only way to reach the island.": (0.02, 0.96, 0.02),
+            "Lindholm has no airport.": (0.01, 0.93, 0.06),
+        }
+    )
+    sig = _settle("Lindholm has an airport.", index, model, 0, 1)
+    assert sig.contradiction is not None
+    assert sig.contradiction.kind == "negation"
+    assert sig.contradiction.quote == "Lindholm has no airport."
+    assert sig.contradiction.describe() == (
+        "the evidence states the opposite: 'Lindholm has no airport.'"
+    )
+
+
+def test_a_record_window_never_yields_a_local_change() -> None:
+    index = _index({"name": "Alimentum", "area": "city centre"})
+    window = verifier_window(index, 0)
+    model = ScriptedPairModel({window: (0.0, 0.99, 0.01)})
+    sig = _settle(window.replace("city centre", "riverside"), index, model, 0)
+    assert sig.pair_change is None
+    assert sig.contradiction is None

@@ -1,0 +1,299 @@
+"""A claim that restates one evidence sentence with a word or two changed.
+
+The verifier (``grounding/crossencoder.py``) reads "The museum is open on Mondays." against
+"The museum is closed on Mondays." as contradicted at P 0.99, but it reads some correct
+answers the same way (adversarial FEVER claims, paraphrases), so a contradiction from the model
+alone needs P >= 0.995. When the claim *is* the evidence sentence with one local change, the
+model's reading is about that change only, and a lower threshold holds (``pair_signals.py``):
+nothing else in the claim could be what the model objects to, and both sides can be quoted.
+
+:func:`substitution` finds such a claim by aligning its words with the sentence's
+(``difflib``, on short inputs only). The changes it accepts:
+
+- one or two content words replaced by one to four evidence words ("open" for "closed",
+  "John Smith" for "Maria Lopez", "south" for "north" and "Red" for "Mediterranean");
+- one figure replaced by another in the same place ("up to 150 km" for "up to 120 km"): the
+  words around it, unit included, are the same, so it is not a rewrite;
+- the polarity flipped and nothing else ("did not qualify" for "qualified", "has an airport"
+  for "has no airport");
+- the whole claim restated under a denial ("It is false that ...", "It is a myth that ...";
+  not "Contrary to reports, ...", which asserts what follows);
+- two names or words trading places ("Chelsea beat Liverpool" for "Liverpool beat Chelsea",
+  "from the club to the city" for "from the city to the club"), unless the order does not
+  matter ("X and Y", "between X and Y").
+
+and what it leaves to the rules or reads as no change of fact:
+
+- a figure written another way ("25%" for "a quarter", "2:30 pm" for "14:30");
+- negation on both sides ("not" for "never");
+- degree and focus words ("only", "mainly": the claim's own hedge, not a swapped fact);
+- pronouns on either side ("it" for "Diwali": a reference, not a different thing);
+- a name for a common word or the other way round ("a man" for "Luc Besson", "Helix Robotics"
+  for "the company"): a generalisation or a reference, not a swap. Names for names and words
+  for words pass; day and month names count as words;
+- claim words with no counterpart at all (an addition, for the coverage features);
+- a word WordNet reads as the same, broader or narrower (``_word_relations.py``: "called off"
+  for "cancelled", "herbs" for "basil", "violin" for "string instrument"): a restatement, not a
+  change of fact, even where the model reads it as contradicted.
+
+A word for its WordNet opposite is marked (``LocalChange.opposite``): with the rest of the
+sentence the same, that change is a contradiction on its own, whatever the model reads. So
+are a flipped polarity, a denial and two things trading places. Other changes of names and
+figures are marked ``names_or_figures``: the model may judge those; another word for a word
+it may not.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from langchain_qgate.grounding._lexicon import word_set
+from langchain_qgate.grounding._word_relations import relation
+
+__all__ = ["Change", "LocalChange", "substitution"]
+
+Change = tuple[str, str]
+"""One change: ``(claim words, evidence words)``; ``("not", "")`` for a flipped polarity."""
+
+
+class LocalChange(NamedTuple):
+    """The changes; whether one is a word for its opposite ("open" for "closed"), a flipped
+    polarity or a denial; and whether every change is of a name or a figure, which the learned
+    verifier may judge alone (a word for a word it reads less well: synonyms that WordNet does
+    not list, "torn down" for "demolished", it can read as contradicted at P 0.99)."""
+
+    changes: list[Change]
+    opposite: bool = False
+    names_or_figures: bool = False
+
+
+_MAX_CLAIM_WORDS = 48
+_MAX_SENTENCE_WORDS = 96
+_MAX_CHANGED = 2  # replaced claim content words
+_MAX_REPLACED = 4  # evidence words one replacement may stand for
+_MIN_MATCHED_SHARE = 0.5
+_MAX_SKIPPED = 5  # evidence words the claim may leave out between its first and last match
+
+# A figure with its separators, or a word; each alternative is one character-class run.
+_WORD = re.compile(r"\d+(?:[.,:]\d+)*|[^\W\d_][\w'’&-]*", re.UNICODE)
+_FIGURE = re.compile(r"\d+(?:[.,:]\d+)*")
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_STOP = word_set(
+    """a an the of in on at to for by with from and or is was are were be been being has
+    have had it its this that as into onto"""
+)
+_NEGATION = word_set("not never no none nor cannot without neither")
+_POLARITY_FILLER = word_set("do does did has have had is are was were yet any a an some")
+_FOCUS = word_set(
+    """only also just even still mainly mostly largely solely exclusively partly entirely
+    always often sometimes usually very really already again primarily chiefly"""
+)
+_PRONOUNS = word_set(
+    """it he she they we you i him her them us me his hers its their theirs our your my
+    this that these those which who whom whose one"""
+)
+_CALENDAR = word_set(
+    """monday tuesday wednesday thursday friday saturday sunday mondays tuesdays
+    wednesdays thursdays fridays saturdays sundays january february march april may june
+    july august september october november december"""
+)
+_SYMMETRIC = word_set(
+    """and or nor between with vs versus plus & married marries marry met meets meet played
+    plays play faced faces face drew draws draw tied ties tie divorced merged partnered fought
+    debated borders bordered"""
+)
+_DENIAL = re.compile(r"\b(?:false|untrue|incorrect|myth|misconception|debunked)\b", re.IGNORECASE)
+_DENIAL_REACH = 4  # the denial word is at most this many words before the restated clause
+_SUFFIXES = (("ies", "y"), ("ied", "y"), ("es", ""), ("ed", ""), ("ing", ""), ("s", ""))
+
+
+def _stem(word: str) -> str:
+    """A crude stem for matching forms of one word: includes, included, include -> includ."""
+    w = word.lower()
+    for suffix, repl in _SUFFIXES:
+        if len(w) > len(suffix) + 3 and w.endswith(suffix):
+            w = w[: -len(suffix)] + repl
+            break
+    return w[:-1] if len(w) > 4 and w.endswith("e") else w
+
+
+def _words(text: str, limit: int) -> list[str] | None:
+    out: list[str] = []
+    for m in _WORD.finditer(text):
+        out.append(m.group())
+        if len(out) > limit:
+            return None
+    return out
+
+
+def _negated(words: list[str]) -> bool:
+    return any(w.lower() in _NEGATION or w.lower().endswith(("n't", "n’t")) for w in words)
+
+
+def _content(words: list[str]) -> str:
+    return " ".join(w for w in words if w.lower() not in _STOP)
+
+
+def _is_name(word: str, first: bool) -> bool:
+    return word[:1].isupper() and not first and word.lower() not in _CALENDAR
+
+
+def _value(figure: str) -> float | str:
+    """A figure's value where it reads as one number ("0400" is 400), else its text."""
+    try:
+        return float(figure.replace(",", "") if _THOUSANDS.fullmatch(figure) else figure)
+    except ValueError:
+        return figure
+
+
+def _figure_swap(claim_side: list[str], evidence_side: list[str]) -> bool:
+    """One figure for another in the same place (``150`` for ``120``, not ``400`` for ``0400``)."""
+    if len(claim_side) != 1 or len(evidence_side) != 1:
+        return False
+    a, b = claim_side[0], evidence_side[0]
+    return bool(_FIGURE.fullmatch(a) and _FIGURE.fullmatch(b)) and _value(a) != _value(b)
+
+
+def _word_swap(claim_side: list[str], evidence_side: list[str], c0: int, e0: int) -> str | None:
+    """``"name"`` or ``"word"`` for a replacement of fact (no figure, negation, focus word or
+    pronoun; names for names, words for words), else None."""
+    for word in claim_side + evidence_side:
+        if any(ch.isdigit() for ch in word) or word.lower() in _PRONOUNS:
+            return None
+    if _negated(claim_side + evidence_side) or any(w.lower() in _FOCUS for w in claim_side):
+        return None
+    claim_names = any(_is_name(w, c0 == 0 and i == 0) for i, w in enumerate(claim_side))
+    evidence_names = any(_is_name(w, e0 == 0 and i == 0) for i, w in enumerate(evidence_side))
+    if claim_names != evidence_names:
+        return None
+    return "name" if claim_names else "word"
+
+
+def _flip(c: list[str], e: list[str], ops: Sequence[tuple[str, int, int, int, int]]) -> bool:
+    """The polarity differs and every other word is the same (a denial is the next test's)."""
+    if _negated(c) == _negated(e) or _DENIAL.search(" ".join(e)):
+        return False
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "equal":
+            continue
+        side = c[i1:i2] + (e[j1:j2] if tag == "replace" else [])
+        if tag == "insert":
+            side = e[j1:j2] if not _negated(c) else []
+        if any(w.lower() not in _POLARITY_FILLER and not _negated([w]) for w in side):
+            return False
+    return True
+
+
+def _trade(r1: list[str], r2: list[str]) -> int | None:
+    """``len(X)`` when ``r1`` is X M Y and ``r2`` is Y M X (X and Y not empty), else None."""
+    n = len(r1)
+    for a in range(1, n):
+        for b in range(1, n - a + 1):
+            if r1[:a] == r2[n - a :] and r1[n - b :] == r2[:b] and r1[a : n - b] == r2[b : n - a]:
+                return a
+    return None
+
+
+def _kind(words: list[str]) -> str:
+    """What a span holds: a figure, a name (a capital not on a function word), or words."""
+    if any(_FIGURE.fullmatch(w) for w in words):
+        return "figure"
+    return "name" if any(_is_name(w, w.lower() in _STOP) for w in words) else "word"
+
+
+def _exchange(c: list[str], e: list[str]) -> LocalChange | None:
+    """Two names or words trading places in a stretch of the sentence: a swap of roles
+    ("Chelsea beat Liverpool" for "Liverpool beat Chelsea") is a change; the order of "X and
+    Y", "between X and Y" or "in Lyon in 2012" (a place and a year) is none (None either way
+    when there is no such stretch)."""
+    cs, es = [_stem(w) for w in c], [_stem(w) for w in e]
+    for start in range(len(es) - len(cs) + 1):
+        window = es[start : start + len(cs)]
+        if window == cs or sorted(window) != sorted(cs):
+            continue
+        p = next(i for i in range(len(cs)) if cs[i] != window[i])
+        q = next(i for i in range(len(cs) - 1, -1, -1) if cs[i] != window[i])
+        a = _trade(cs[p : q + 1], window[p : q + 1])
+        if a is None:
+            return None
+        x = c[p : p + a]
+        y_len = next(b for b in range(1, q + 2 - p) if cs[q + 1 - b : q + 1] == window[p : p + b])
+        y, between = c[q + 1 - y_len : q + 1], c[p + a : q + 1 - y_len]
+        if any(w.lower() in _PRONOUNS for w in x + y) or all(w.lower() in _STOP for w in x + y):
+            return None
+        if _kind(x) != _kind(y):
+            return None  # "in Lyon in 2012" for "in 2012 in Lyon": two roles, reordered
+        before = c[p - 1].lower() if p else ""
+        if all(w.lower() in _SYMMETRIC for w in between) or before in _SYMMETRIC:
+            return None
+        return LocalChange([(" ".join(x), " ".join(y))], opposite=True)
+    return None
+
+
+def substitution(claim: str, sentence: str) -> LocalChange | None:
+    """The changes when ``claim`` restates ``sentence`` with one local change (see above).
+
+    Example:
+        >>> substitution("The museum is open on Mondays.", "The museum is closed on Mondays.")
+        LocalChange(changes=[('open', 'closed')], opposite=True, names_or_figures=False)
+        >>> substitution("The museum opened in 1901.", "The museum is closed on Mondays.") is None
+        True
+    """
+    c = _words(claim, _MAX_CLAIM_WORDS)
+    e = _words(sentence, _MAX_SENTENCE_WORDS)
+    if not c or not e or len(c) < 3:
+        return None
+    exchanged = _exchange(c, e)
+    if exchanged is not None:  # "Chelsea beat Liverpool" for "Liverpool beat Chelsea"
+        return exchanged
+    cs, es = [_stem(w) for w in c], [_stem(w) for w in e]
+    ops = difflib.SequenceMatcher(a=cs, b=es, autojunk=False).get_opcodes()
+    equal = [op for op in ops if op[0] == "equal"]
+    if not equal or equal[-1][4] - equal[0][3] > len(c) + _MAX_SKIPPED:
+        return None  # the matches are spread over the sentence: not one restatement
+    if _flip(c, e, ops):
+        return LocalChange([("not", "")] if _negated(c) else [("", "not")], opposite=True)
+    content = sum(1 for w in cs if w not in _STOP)
+    matched = changed = 0
+    changes: list[Change] = []
+    opposite, names_or_figures = False, True
+    for tag, i1, i2, j1, j2 in ops:
+        claim_content = [w for w, s in zip(c[i1:i2], cs[i1:i2], strict=True) if s not in _STOP]
+        if tag == "replace" and any(w.lower() in _PRONOUNS for w in c[i1:i2] + e[j1:j2]):
+            return None  # "It" for "Next calendar date": a reference, of unknown referent
+        if tag == "equal":
+            matched += len(claim_content)
+        elif tag == "insert" or not claim_content:
+            continue  # evidence words the claim leaves out, or function words only
+        elif tag == "delete":
+            return None  # claim content with no counterpart: an addition, not a swap
+        else:  # replace
+            evidence_side = e[j1:j2]
+            if i2 == len(c) and len(evidence_side) > _MAX_REPLACED:  # the sentence goes on
+                evidence_side = evidence_side[: i2 - i1]
+            if len(evidence_side) > _MAX_REPLACED or all(_stem(w) in _STOP for w in evidence_side):
+                return None
+            claim_side = c[i1:i2]
+            kind = _word_swap(claim_side, evidence_side, i1, j1)
+            if kind is not None:
+                meaning = relation(_content(claim_side), _content(evidence_side))
+                if kind == "name" and meaning not in ("broader", "narrower"):
+                    meaning = None  # "Red" in "Red Sea" is no colour: only places nest
+                if meaning in ("same", "broader", "narrower"):
+                    return None
+                opposite = opposite or meaning == "opposite"
+                names_or_figures = names_or_figures and kind == "name"
+            elif not _figure_swap(claim_side, evidence_side):
+                return None
+            changed += len(claim_content)
+            changes.append((" ".join(claim_side), " ".join(evidence_side)))
+    if changed > _MAX_CHANGED or matched < max(2, _MIN_MATCHED_SHARE * content):
+        return None
+    if not changes:  # every claim word matched: a denial of the claim, or no change
+        lead = e[max(0, equal[0][3] - _DENIAL_REACH) : equal[0][3]]
+        denied = _DENIAL.search(" ".join(lead)) and not _negated(c)
+        return LocalChange([("", "denied")], opposite=True) if denied else None
+    return LocalChange(changes, opposite, names_or_figures)
