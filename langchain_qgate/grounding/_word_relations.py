@@ -144,6 +144,8 @@ def _ancestors(senses: set[int], rel: _Relations) -> set[int]:
     return seen
 
 
+_OPPOSED_WORDS = frozenset({frozenset({"before", "after"}), frozenset({"over", "under"})})
+"""Opposites WordNet cannot list: it has no prepositions ("children under 12" / "over 12")."""
 _OPPOSED_PREFIXES = (
     ("under", "over"),
     ("in", "out"),
@@ -183,6 +185,8 @@ def relation(claim_words: str, evidence_words: str) -> Relation | None:
         >>> relation("Europe", "France"), relation("Portugal", "Italy") is None
         ('broader', True)
     """
+    if frozenset({claim_words.lower(), evidence_words.lower()}) in _OPPOSED_WORDS:
+        return "opposite"
     rel = _load()
     claim, evidence = _senses(claim_words, rel), _senses(evidence_words, rel)
     if not (claim & evidence) and _prefixed_opposites(claim_words, evidence_words, rel):

@@ -128,8 +128,10 @@ def _pair_text(claim: str, question: str | None) -> str:
 def _quoted(claim: str, chunks: list[str]) -> bool:
     """Whether one of ``chunks`` contains the claim's words in order, without a gap (case and
     punctuation aside): a copied sentence or a clause of one, also with its subject restated
-    ("It is ..." or "William O. Douglas was ..." for "Douglas was ..."): the subjects must be a
-    pronoun or share a word, so "Anna Kovac won ..." never quotes "Sofia Rossi won ..."."""
+    ("It is ..." or "William O. Douglas was ..." for "Douglas was ..."): one subject must be a
+    pronoun, or its words must all be the other's, so "Anna Kovac won ..." never quotes "Sofia
+    Rossi won ..." and "Children older than 12 should ..." never quotes "Children under 12
+    should ..."."""
     words = _WORD.findall(claim.lower())
     if not words:
         return False
@@ -144,10 +146,11 @@ def _quoted(claim: str, chunks: list[str]) -> bool:
                 if cw[j : j + len(rest)] != rest:
                     continue
                 mine, theirs = set(words[:k]), set(cw[:j])
+                own, other = mine - _FUNCTION_WORDS, theirs - _FUNCTION_WORDS
                 if (
                     (mine and mine <= _PRONOUNS)
                     or (theirs and theirs <= _PRONOUNS)
-                    or ((mine & theirs) - _PRONOUNS - _FUNCTION_WORDS)
+                    or ((own & other) - _PRONOUNS and (own <= other or other <= own))
                 ):
                     return True
     return False

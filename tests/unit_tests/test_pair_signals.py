@@ -274,6 +274,25 @@ def test_a_word_for_word_quote_is_grounded_whatever_the_model_reads() -> None:
 
 
 @pytest.mark.parametrize(
+    ("claim", "quoted"),
+    [
+        ("It has a range of up to 120 km on one charge.", True),  # a pronoun subject
+        ("The new Aurora X2 has a range of up to 120 km on one charge.", True),  # fuller name
+        ("The Aurora X3 has a range of up to 120 km on one charge.", False),  # another name
+        ("Children older than 12 should not take aspirin.", False),  # another subject
+    ],
+)
+def test_a_restated_subject_quotes_only_a_pronoun_or_another_form_of_the_name(
+    claim: str, quoted: bool
+) -> None:
+    from langchain_qgate.grounding.monitor import _quoted
+
+    chunks = ["The Aurora X2 has a range of up to 120 km on one charge.",
+              "Children under 12 should not take aspirin."]  # fmt: skip
+    assert _quoted(claim, chunks) is quoted
+
+
+@pytest.mark.parametrize(
     ("kwargs", "match"),
     [
         ({"pair_model": ""}, "pair_model"),

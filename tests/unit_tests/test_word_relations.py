@@ -33,6 +33,8 @@ from langchain_qgate.grounding._word_relations import relation
         ("unable", "able", "opposite"),
         ("invaluable", "valuable", "same"),  # not a negating prefix: WordNet says so first
         ("inform", "form", None),
+        ("after", "before", "opposite"),
+        ("over", "under", "opposite"),
         ("Portugal", "Italy", None),
         ("Linux", "Apache Software", None),  # a name is read whole, not as "software"
         ("MySQL", "PostgreSQL", None),
