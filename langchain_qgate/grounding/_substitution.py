@@ -56,7 +56,8 @@ from langchain_qgate.grounding._word_relations import relation
 __all__ = ["Change", "LocalChange", "substitution"]
 
 Change = tuple[str, str]
-"""One change: ``(claim words, evidence words)``; ``("not", "")`` for a flipped polarity."""
+"""One change: ``(claim words, evidence words)``; ``("not", "")`` or ``("", "not")`` for a
+flipped polarity (the side that has the negation), ``("", "denied")`` for a denial."""
 
 
 class LocalChange(NamedTuple):

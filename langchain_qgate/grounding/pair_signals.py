@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from langchain_qgate.grounding._substitution import substitution
+from langchain_qgate.grounding._substitution import LocalChange, substitution
 from langchain_qgate.grounding.crossencoder import is_record_window, verifier_window
 from langchain_qgate.grounding.segment import split_sentences
 from langchain_qgate.schemas import Contradiction
@@ -143,9 +143,9 @@ def apply_pair_model(
                 continue
             found = local_change(claim, text, index.chunks[i].id)
             if found is not None:
-                sig.pair_change, decided_by = found
-                sig.pair_change_opposite = decided_by == "opposite"
-                sig.pair_change_p = float(part[k, 1]) if decided_by == "model" else 0.0
+                sig.pair_change, local = found
+                sig.pair_change_opposite = local.opposite
+                sig.pair_change_p = float(part[k, 1]) if local.names_or_figures else 0.0
                 elsewhere = max((float(part[j, 0]) for j in range(len(ws)) if j != k), default=0.0)
                 sig.pair_change_elsewhere = elsewhere
                 break
@@ -161,11 +161,12 @@ def apply_pair_model(
             sig.no_contradiction = 0.0
 
 
-def local_change(claim: str, window: str, evidence_id: str) -> tuple[Contradiction, str] | None:
-    """The contradiction a local change of one of ``window``'s sentences would be, if there is
-    one, and who decides it: ``"opposite"`` (a word for its opposite, a flipped polarity or a
-    denial: the change alone), ``"model"`` (names or figures: the verifier), or ``""`` (another
-    word for a word: neither)."""
+def local_change(
+    claim: str, window: str, evidence_id: str
+) -> tuple[Contradiction, LocalChange] | None:
+    """The contradiction a local change of one of ``window``'s sentences would be, with the
+    change (which says who may name it: the change alone when ``opposite``, the verifier when
+    ``names_or_figures``, neither for another word for a word), if there is one."""
     for start, end in split_sentences(window):
         sentence = window[start:end]
         local = substitution(claim, sentence)
@@ -181,5 +182,5 @@ def local_change(claim: str, window: str, evidence_id: str) -> tuple[Contradicti
             evidence_value="" if polarity else evidence_words,
             evidence_id=evidence_id,
             quote=sentence,
-        ), ("opposite" if local.opposite else "model" if local.names_or_figures else "")
+        ), local
     return None
