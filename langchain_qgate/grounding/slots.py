@@ -441,10 +441,27 @@ def _rivals(cv: Value, ev: Value, claim: Passage, chunk: Passage) -> bool:
         return False
     if cv.core & _REGIONS or ev.core & _REGIONS:
         return False
+    if _shortened(cv.text, ev.text) or _shortened(ev.text, cv.text):
+        return False  # "Man Utd" is "Manchester United" written short
     # Names sharing a word are forms of one name ("Board of Education of Topeka" / "Board of
     # Education II"), unless they share a frame ("King ... of Sweden").
     shared = {w for w in cv.core & ev.core if len(w) > 1}  # initials: "J. R. R. Tolkien / Martin"
     return not shared or _framed(cv, ev)
+
+
+def _shortened(short: str, long: str) -> bool:
+    """Whether each word of ``short`` is the same word of ``long`` cut short: its first letter
+    and then some of its letters in order ("Man Utd" / "Manchester United")."""
+    a, b = short.lower().replace(".", "").split(), long.lower().replace(".", "").split()
+    if len(a) != len(b) or a == b:
+        return False
+    for x, y in zip(a, b, strict=True):
+        if x[:1] != y[:1] or len(x) > len(y):
+            return False
+        rest = iter(y[1:])
+        if not all(ch in rest for ch in x[1:]):
+            return False
+    return True
 
 
 def _left_words(p: Passage, k: int, span: int = 2 * _ANCHOR_SPAN) -> set[str]:

@@ -39,6 +39,11 @@ def conflict(claim: str, evidence: str, given: str = ""):
             ("Harald V", "Carl XVI Gustaf"),
         ),
         ("The store opens at 10 am.", "The store opens at 11:00.", ("10 am", "11:00")),
+        (  # "Man" is "Manchester" cut short, "City" is not "United"
+            "The midfielder joined Man City in July 2023.",
+            "The midfielder joined Manchester United in July 2023.",
+            ("Man City", "Manchester United"),
+        ),
         (
             "The album was released in October.",
             "The album was released on March 30, 2007.",
@@ -69,6 +74,9 @@ def test_another_value_in_the_same_slot_is_a_contradiction(claim, evidence, valu
         ("Earnings were $2.55 per share.", "Earnings were $3.5 billion."),  # per share vs total
         ("Potatoes reached Spain in 1570.", "Potatoes reached Europe in 1570."),  # a region
         ("The bank's deal was worth $5 billion.", "The bank's deal was worth $5 billion."),
+        # a name written short, word by word (a newcomer's trial)
+        ("Man Utd signed him in July 2023.", "Manchester United signed him in July 2023."),
+        ("Manchester United signed him in July.", "Man Utd signed him in July."),
     ],
 )
 def test_no_contradiction_without_a_rival_in_the_same_slot(claim, evidence) -> None:
