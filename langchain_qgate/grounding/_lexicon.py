@@ -49,6 +49,13 @@ _ED_NOT_VERBS = word_set(
     bed red shed sled wed fled bred need seed speed breed feed greed creed steed embed
     united limited related based"""
 )
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+"""The days of the week, in order, lower-cased."""
+MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)  # fmt: skip
+"""The months, in order, lower-cased."""
 PRONOUNS = word_set("it he she they we i you there this")
 _PLURAL_PRONOUNS = word_set("they we i you")
 FUNCTION_WORDS = word_set(

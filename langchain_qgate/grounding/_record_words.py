@@ -24,6 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from langchain_qgate.grounding._lexicon import WEEKDAYS
+
 __all__ = [
     "FIELD_WORDS",
     "TERM_WORDS",
@@ -680,7 +682,7 @@ def _anchors(tokens: list[str], at: int, n: int, vocab: _Vocabulary) -> tuple[st
     return tuple(found)
 
 
-_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_DAYS = WEEKDAYS
 _SUMMARIES: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], ...] = (
     (("every", "day"), _DAYS, False),
     (("daily",), _DAYS, False),

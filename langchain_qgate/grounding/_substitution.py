@@ -50,7 +50,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from langchain_qgate.grounding._lexicon import word_set
+from langchain_qgate.grounding._lexicon import MONTHS, WEEKDAYS, word_set
 from langchain_qgate.grounding._word_relations import relation
 
 __all__ = ["Change", "LocalChange", "substitution"]
@@ -96,11 +96,7 @@ _PRONOUNS = word_set(
     """it he she they we you i him her them us me his hers its their theirs our your my
     this that these those which who whom whose one"""
 )
-_CALENDAR = word_set(
-    """monday tuesday wednesday thursday friday saturday sunday mondays tuesdays
-    wednesdays thursdays fridays saturdays sundays january february march april may june
-    july august september october november december"""
-)
+_CALENDAR = frozenset(WEEKDAYS) | {d + "s" for d in WEEKDAYS} | frozenset(MONTHS)
 _SYMMETRIC = word_set(
     """and or nor between with vs versus plus & married marries marry met meets meet played
     plays play faced faces face drew draws draw tied ties tie divorced merged partnered fought
@@ -205,15 +201,15 @@ def _kind(words: list[str]) -> str:
     return "name" if any(_is_name(w, w.lower() in _STOP) for w in words) else "word"
 
 
-def _exchange(c: list[str], e: list[str]) -> LocalChange | None:
+def _exchange(c: list[str], cs: list[str], es: list[str]) -> LocalChange | None:
     """Two names or words trading places in a stretch of the sentence: a swap of roles
     ("Chelsea beat Liverpool" for "Liverpool beat Chelsea") is a change; the order of "X and
     Y", "between X and Y" or "in Lyon in 2012" (a place and a year) is none (None either way
-    when there is no such stretch)."""
-    cs, es = [_stem(w) for w in c], [_stem(w) for w in e]
+    when there is no such stretch). ``cs`` and ``es`` are the claim's and sentence's stems."""
+    same_words = sorted(cs)
     for start in range(len(es) - len(cs) + 1):
         window = es[start : start + len(cs)]
-        if window == cs or sorted(window) != sorted(cs):
+        if window == cs or sorted(window) != same_words:
             continue
         p = next(i for i in range(len(cs)) if cs[i] != window[i])
         q = next(i for i in range(len(cs) - 1, -1, -1) if cs[i] != window[i])
@@ -247,10 +243,10 @@ def substitution(claim: str, sentence: str) -> LocalChange | None:
     e = _words(sentence, _MAX_SENTENCE_WORDS)
     if not c or not e or len(c) < 3:
         return None
-    exchanged = _exchange(c, e)
+    cs, es = [_stem(w) for w in c], [_stem(w) for w in e]
+    exchanged = _exchange(c, cs, es)
     if exchanged is not None:  # "Chelsea beat Liverpool" for "Liverpool beat Chelsea"
         return exchanged
-    cs, es = [_stem(w) for w in c], [_stem(w) for w in e]
     ops = difflib.SequenceMatcher(a=cs, b=es, autojunk=False).get_opcodes()
     equal = [op for op in ops if op[0] == "equal"]
     if not equal or equal[-1][4] - equal[0][3] > len(c) + _MAX_SKIPPED:

@@ -48,6 +48,7 @@ from langchain_qgate.grounding._field_values import (
     normalise_value,
     within_band,
 )
+from langchain_qgate.grounding._lexicon import WEEKDAYS
 from langchain_qgate.grounding._record_words import (
     FIELD_WORDS,
     TERM_WORDS,
@@ -156,9 +157,7 @@ _OPINION_WORDS = frozenset(
      "fairly", "pretty", "quite", "very", "rather", "really", "extremely", "truly", "surely",
      "sure"}
 )  # fmt: skip
-_WEEKDAYS = frozenset(
-    {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
-)
+_WEEKDAYS = frozenset(WEEKDAYS)
 _TRUE = frozenset({"true", "yes", "y", "free", "available", "included", "1"})
 _FALSE = frozenset({"false", "no", "n", "none", "unavailable", "0"})
 _UNITS: dict[str, str] = {
@@ -872,7 +871,7 @@ def _days_covered(
     return [by_day.get(d) for d in days], most
 
 
-_DAY_ORDER = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_DAY_ORDER = WEEKDAYS
 _DAY_NAME = re.compile(rf"\b({'|'.join(_DAY_ORDER)})s?\b", re.I)
 _CLAUSE_CUT = re.compile(r"\band\b|[;,]", re.I)
 
