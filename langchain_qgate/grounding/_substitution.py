@@ -50,6 +50,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from langchain_qgate.grounding._frequency import frequencies, same_rate
 from langchain_qgate.grounding._lexicon import MONTHS, WEEKDAYS, word_set
 from langchain_qgate.grounding._word_relations import relation
 
@@ -103,7 +104,21 @@ _SYMMETRIC = word_set(
     debated borders bordered"""
 )
 _DENIAL = re.compile(r"\b(?:false|untrue|incorrect|myth|misconception|debunked)\b", re.IGNORECASE)
+_REPORTED = word_set(
+    """claim claims claimed report reports reported rumour rumours rumor rumors idea story
+    notion belief myth say says said suggest suggests suggested allege alleges alleged
+    assertion view theory"""
+)
 _DENIAL_REACH = 4  # the denial word is at most this many words before the restated clause
+_CLAUSE_WORDS = word_set("and while whereas but whilst")
+_CLAUSE_MARKS = frozenset(";,:()[]—–")
+_CONDITIONS = word_set("if unless when whenever once until after before while in case provided")
+_COORDINATION = word_set("and or & with plus nor")
+_ALIAS = word_set(
+    """known aka alias called named nicknamed née nee born formerly pseudonym name credited
+    styled dubbed"""
+)
+_RATE = "\x00rate"  # a frequency span, in the alignment of two frequencies
 _SUFFIXES = (("ies", "y"), ("ied", "y"), ("es", ""), ("ed", ""), ("ing", ""), ("s", ""))
 
 
@@ -123,6 +138,22 @@ def _words(text: str, limit: int) -> list[str] | None:
         out.append(m.group())
         if len(out) > limit:
             return None
+    return out
+
+
+def _clauses(text: str, limit: int) -> list[int]:
+    """The clause number of each word of ``text`` (as :func:`_words` splits it): a clause
+    ends at ``;``, ``,``, ``:``, a bracket or a dash, and before "and", "while", "but"."""
+    out: list[int] = []
+    clause, end = 0, 0
+    for m in _WORD.finditer(text):
+        gap = text[end : m.start()]
+        if out and (any(ch in _CLAUSE_MARKS for ch in gap) or m.group().lower() in _CLAUSE_WORDS):
+            clause += 1
+        out.append(clause)
+        end = m.end()
+        if len(out) > limit:
+            break
     return out
 
 
@@ -169,12 +200,27 @@ def _word_swap(claim_side: list[str], evidence_side: list[str], c0: int, e0: int
     return "name" if claim_names else "word"
 
 
-def _flip(c: list[str], e: list[str], ops: Sequence[tuple[str, int, int, int, int]]) -> bool:
-    """The polarity differs and every other word is the same (a denial is the next test's)."""
-    if _negated(c) == _negated(e) or _DENIAL.search(" ".join(e)):
+def _flip(
+    c: list[str], e: list[str], ops: Sequence[tuple[str, int, int, int, int]], clauses: list[int]
+) -> bool:
+    """The polarity differs and every other word is the same (a denial is the next test's).
+    A clause of the sentence before or after the restated one is not read ("The MMR vaccine
+    causes autism" for "The MMR vaccine does not cause autism; large studies ..."), unless it
+    sets a condition ("If it rains, the match is not played")."""
+    equal = [op for op in ops if op[0] == "equal"]
+    first, last = equal[0][3], equal[-1][4]
+    outside = e[:first] + e[last:]
+    if (
+        (first and clauses[first - 1] == clauses[first])
+        or (last < len(e) and clauses[last] == clauses[last - 1])
+        or any(w.lower() in _CONDITIONS for w in outside)
+    ):
+        first, last = 0, len(e)  # the sentence goes on in the restated clause: read it whole
+    region = e[first:last]
+    if _negated(c) == _negated(region) or _DENIAL.search(" ".join(e)):
         return False
     for tag, i1, i2, j1, j2 in ops:
-        if tag == "equal":
+        if tag == "equal" or (tag == "insert" and (j2 <= first or j1 >= last)):
             continue
         side = c[i1:i2] + (e[j1:j2] if tag == "replace" else [])
         if tag == "insert":
@@ -230,6 +276,153 @@ def _exchange(c: list[str], cs: list[str], es: list[str]) -> LocalChange | None:
     return None
 
 
+def _home(
+    cs: list[str],
+    ops: Sequence[tuple[str, int, int, int, int]],
+    at: Sequence[int],
+    clauses: list[int],
+) -> set[int]:
+    """The clauses of the sentence that the claim's matched content words come from (``at``
+    maps an aligned position to its word in the sentence)."""
+    home: set[int] = set()
+    for tag, i1, i2, j1, _ in ops:
+        if tag == "equal":
+            home.update(clauses[at[j1 + k]] for k in range(i2 - i1) if cs[i1 + k] not in _STOP)
+    return home
+
+
+def _elsewhere(
+    c: list[str],
+    cs: list[str],
+    span: tuple[int, int],
+    es: list[str],
+    *,
+    start: int,
+    clauses: list[int],
+    home: set[int],
+) -> bool:
+    """Whether the sentence's words from ``start`` on, the claim's ``c[span]`` again, stand in
+    a clause the claim's matched words do not come from and that holds none of the claim's
+    other names and figures: a value moved from another slot ("Anna Kovac won the title" for
+    "Sofia Rossi won the title, beating Anna Kovac in the final"), not "$10 for seniors" for
+    "$10 for adults; seniors $10" (that clause says the same) or "Trains run every 30 minutes
+    otherwise" for "... every 10 minutes at peak times and every 30 minutes otherwise"
+    ("otherwise" comes from that clause)."""
+    clause = clauses[start]
+    if clause in home:
+        return False
+    i1, i2 = span
+    others = {
+        cs[k]
+        for k in range(len(c))
+        if not i1 <= k < i2 and (_FIGURE.fullmatch(c[k]) or _is_name(c[k], k == 0))
+    }
+    return not others & {es[q] for q in range(len(es)) if clauses[q] == clause}
+
+
+def _moved(
+    c: list[str],
+    cs: list[str],
+    span: tuple[int, int],
+    es: list[str],
+    *,
+    clauses: list[int],
+    home: set[int],
+) -> bool:
+    """Whether the claim's ``c[span]``, put where the sentence has other words, is a value of
+    another slot of the sentence (see :func:`_elsewhere`)."""
+    x = cs[span[0] : span[1]]
+    if not x or all(w in _STOP for w in x) or len(clauses) != len(es):
+        return False
+    return any(
+        es[p : p + len(x)] == x and _elsewhere(c, cs, span, es, start=p, clauses=clauses, home=home)
+        for p in range(len(es) - len(x) + 1)
+    )
+
+
+def _rate_change(
+    c: list[str], cs: list[str], e: list[str], es: list[str], clauses: list[int]
+) -> tuple[bool, LocalChange | None]:
+    """``(True, change)`` when the claim restates the sentence with one frequency in place of
+    another ("every month" for "every three months", "weekly" for "daily"), ``(True, None)``
+    when the two state one rate ("quarterly" for "every three months") or the claim's rate is
+    another clause's in a way the claim may mean, ``(False, None)`` when the claim is not the
+    sentence with its frequency rewritten."""
+    claim_rates = frequencies(c)
+    evidence_rates = frequencies(e) if len(claim_rates) == 1 else []
+    if not evidence_rates or _negated(c) != _negated(e) or len(clauses) != len(es):
+        return False, None
+    f = claim_rates[0]
+    ca = [*cs[: f.start], _RATE, *cs[f.end :]]
+    ea: list[str] = []
+    at: list[int] = []  # the sentence word each aligned position stands for
+    k = 0
+    for g in evidence_rates:
+        ea += es[k : g.start]
+        at += range(k, g.start)
+        ea.append(_RATE)
+        at.append(g.start)
+        k = g.end
+    ea += es[k:]
+    at += range(k, len(es))
+    ops = difflib.SequenceMatcher(a=ca, b=ea, autojunk=False).get_opcodes()
+    equal = [op for op in ops if op[0] == "equal"]
+    if not equal or equal[-1][4] - equal[0][3] > len(ca) + _MAX_SKIPPED:
+        return False, None
+    matched = 0
+    aligned = None
+    for tag, i1, i2, j1, _ in ops:
+        if tag == "equal":
+            matched += sum(1 for w in ca[i1:i2] if w not in _STOP)
+            if i1 <= f.start < i2:
+                start = at[j1 + f.start - i1]
+                aligned = next(g for g in evidence_rates if g.start == start)
+        elif tag != "insert" and any(w not in _STOP for w in ca[i1:i2]):
+            return False, None  # another word changed too: not the frequency alone
+    content = sum(1 for w in ca if w not in _STOP)
+    if aligned is None or matched < max(3, _MIN_MATCHED_SHARE * content):
+        return False, None
+    if same_rate(f, aligned):
+        return True, None
+    home = _home(ca, ops, at, clauses) | {clauses[aligned.start]}
+    same = [g.start for g in evidence_rates if same_rate(f, g)]
+    span = (f.start, f.end)
+    if same and not all(
+        _elsewhere(c, cs, span, es, start=g, clauses=clauses, home=home) for g in same
+    ):
+        return True, None  # the claim's rate is the sentence's in a clause it may restate
+    change = (" ".join(c[f.start : f.end]), " ".join(e[aligned.start : aligned.end]))
+    return True, LocalChange([change], opposite=True)
+
+
+def _skipped_role(
+    c: list[str], e: list[str], ops: Sequence[tuple[str, int, int, int, int]]
+) -> LocalChange | None:
+    """A name the claim puts where the sentence has another, the sentence's words between
+    skipped: "written by Tom Baker" for "written by Grace Holloway and illustrated by Tom
+    Baker", "directed by Marco Bellini" for "directed by Ana Ruiz and stars Marco Bellini".
+    Not a list ("by Grace Holloway and Tom Baker", "with"), another name for the same person
+    ("Samuel Clemens, known as Mark Twain"), or a description of the claim's name ("Ana
+    Ruiz's collaborator Marco Bellini")."""
+    for tag, i1, _, j1, j2 in ops:
+        if tag != "insert" or not 0 < i1 < len(c) or j2 - j1 < 3:
+            continue
+        span = e[j1:j2]
+        if not (_is_name(span[0], False) and _is_name(c[i1], False)) or c[i1 - 1].isupper():
+            continue
+        if span[-1].lower() in _COORDINATION or any(w.lower() in _ALIAS for w in span):
+            continue
+        if any(w.endswith(("'s", "’s")) for w in span):
+            continue
+        relation = [w for w in span[1:] if w.lower() not in _STOP and not _is_name(w, False)]
+        if not relation:
+            continue
+        theirs = next(k for k in range(len(span)) if not _is_name(span[k], False))
+        ours = next((k for k in range(i1, len(c)) if not _is_name(c[k], False)), len(c))
+        return LocalChange([(" ".join(c[i1:ours]), " ".join(span[:theirs]))], opposite=True)
+    return None
+
+
 def substitution(claim: str, sentence: str) -> LocalChange | None:
     """The changes when ``claim`` restates ``sentence`` with one local change (see above).
 
@@ -247,11 +440,16 @@ def substitution(claim: str, sentence: str) -> LocalChange | None:
     exchanged = _exchange(c, cs, es)
     if exchanged is not None:  # "Chelsea beat Liverpool" for "Liverpool beat Chelsea"
         return exchanged
+    clauses = _clauses(sentence, len(e))
+    rated, rate_change = _rate_change(c, cs, e, es, clauses)
+    if rated:  # "every month" for "every three months"; "quarterly" for it is no change
+        return rate_change
     ops = difflib.SequenceMatcher(a=cs, b=es, autojunk=False).get_opcodes()
     equal = [op for op in ops if op[0] == "equal"]
     if not equal or equal[-1][4] - equal[0][3] > len(c) + _MAX_SKIPPED:
         return None  # the matches are spread over the sentence: not one restatement
-    if _flip(c, e, ops):
+    home = _home(cs, ops, range(len(es)), clauses)
+    if len(clauses) == len(e) and _flip(c, e, ops, clauses):
         return LocalChange([("not", "")] if _negated(c) else [("", "not")], opposite=True)
     content = sum(1 for w in cs if w not in _STOP)
     matched = changed = 0
@@ -275,6 +473,11 @@ def substitution(claim: str, sentence: str) -> LocalChange | None:
                 return None
             claim_side = c[i1:i2]
             kind = _word_swap(claim_side, evidence_side, i1, j1)
+            figure = kind is None and _figure_swap(claim_side, evidence_side)
+            if (kind is not None or figure) and _moved(
+                c, cs, (i1, i2), es, clauses=clauses, home=home | set(clauses[j1:j2])
+            ):
+                opposite = True  # the claim's value is another slot's in this sentence
             if kind is not None:
                 meaning = relation(_content(claim_side), _content(evidence_side))
                 if kind == "name" and meaning not in ("broader", "narrower"):
@@ -283,7 +486,7 @@ def substitution(claim: str, sentence: str) -> LocalChange | None:
                     return None
                 opposite = opposite or meaning == "opposite"
                 names_or_figures = names_or_figures and kind == "name"
-            elif not _figure_swap(claim_side, evidence_side):
+            elif not figure:
                 return None
             changed += len(claim_content)
             changes.append((" ".join(claim_side), " ".join(evidence_side)))
@@ -291,6 +494,13 @@ def substitution(claim: str, sentence: str) -> LocalChange | None:
         return None
     if not changes:  # every claim word matched: a denial of the claim, or no change
         lead = e[max(0, equal[0][3] - _DENIAL_REACH) : equal[0][3]]
-        denied = _DENIAL.search(" ".join(lead)) and not _negated(c)
-        return LocalChange([("", "denied")], opposite=True) if denied else None
+        trail = e[equal[-1][4] : equal[-1][4] + _DENIAL_REACH]
+        # "the idea that ... is a myth", "some sources claim that ..., but this is incorrect"
+        told = len(lead) >= 2 and lead[-1].lower() == "that" and lead[-2].lower() in _REPORTED
+        denied = bool(_DENIAL.search(" ".join(lead))) or (
+            told and bool(_DENIAL.search(" ".join(trail)))
+        )
+        if denied and not _negated(c):
+            return LocalChange([("", "denied")], opposite=True)
+        return _skipped_role(c, e, ops)  # "written by Tom Baker" for "... and illustrated by"
     return LocalChange(changes, opposite, names_or_figures)

@@ -660,6 +660,12 @@ def lifespan_conflict(
     )
 
 
+# "does not X until Y" says when X happens, not that it never does ("Do not remove the lid
+# until the pressure drops", "it won't restart until an administrator restarts it"): its
+# polarity is not comparable with a plain statement. Bounded, so linear in the text.
+_NOT_UNTIL = re.compile(r"(?:\b(?:not|never)\b|n['’]t\b)[^.;,!?]{0,60}?\buntil\b", re.I)
+
+
 def negation_clash(claim: Passage, chunk: Passage, *, asserted_negation: bool = True) -> bool:
     """Whether ``chunk`` restates ``claim`` with the opposite polarity.
 
@@ -675,6 +681,8 @@ def negation_clash(claim: Passage, chunk: Passage, *, asserted_negation: bool = 
         return False  # both negate the same word ("was not able to"): they agree on it
     if chunk.text.rstrip().endswith("?"):
         return False  # a question asserts nothing ("Did you restart your computer?")
+    if _NOT_UNTIL.search(claim.text) or _NOT_UNTIL.search(chunk.text):
+        return False  # "won't restart until an administrator restarts it": when, not whether
     mine = _clauses(claim.text, chunk.stems)
     theirs = _clauses(chunk.text, claim.stems)
     if _unmatched_negation(mine, theirs, whole=_clause(chunk.text, claim.stems)):

@@ -18,7 +18,11 @@ Targets (each pair through ``verify_grounding(claim, [evidence], question=questi
 - faithful claims: never contradicted, and at least one claim extracted with every counted
   verdict GROUNDED or INFERRED: >= 95%.
 
-The per-family figures: ``python benchmarks/bench_minimal_pairs.py``.
+The per-family figures: ``python benchmarks/bench_minimal_pairs.py``. Measured at this commit
+(BENCHMARKS.md, issue 23 section 10): 95.5%, 85.8%, 0 pairs, 98.6%. The suite was read while
+the local-change rules were built (frequencies, values moved within a sentence, denials after
+the clause were added after reading its misses), so it pins the families; the unseen figures
+are ``test_near_copies.py``'s sets and the held-out set of section 10.
 """
 
 from __future__ import annotations
@@ -82,24 +86,6 @@ TARGETS: dict[str, float] = {
     "faithful_supported": 0.95,
 }
 """The issue's thresholds (``faithful_contradicted`` is a maximum, the others minimums)."""
-
-FLOORS: dict[str, float] = {
-    "wrong_caught": 0.86,
-    "wrong_contradicted": 0.70,
-    "faithful_contradicted": 0.01,
-}
-"""What this commit reaches, less a small margin (measured 89.7%, 73.9% and 1 pair of 140 at
-commit time, with local changes named, BENCHMARKS.md section 9; with the verifier naming
-contradictions only at P >= 0.995: 87.2%, 56.2%, 1 pair; the code before the verifier: 50.4%,
-50.9%, 2 pairs): a regression guard while the issue's targets above stay open (their tests are
-strict xfails, so meeting one fails the suite until its mark is removed)."""
-
-OPEN = pytest.mark.xfail(
-    strict=True,
-    reason="issue 23, open: the verifier misreads some pairs (role swaps where the other name "
-    "is in the evidence, slot moves, frequencies, denials in a longer sentence) and names a "
-    "contradiction below P 0.995 only for a local change of one evidence sentence",
-)
 
 
 def load_pairs(path: Path = DATA) -> list[dict[str, Any]]:
@@ -235,14 +221,6 @@ def test_file_has_every_family_and_unique_ids(pairs) -> None:
     assert not problems, "\n".join(problems)
 
 
-def test_minimal_pairs_hold_the_floors_reached(figures) -> None:
-    assert figures["wrong_caught"] >= FLOORS["wrong_caught"]
-    assert figures["wrong_contradicted"] >= FLOORS["wrong_contradicted"]
-    assert figures["faithful_contradicted"] <= FLOORS["faithful_contradicted"]
-    assert figures["faithful_supported"] >= TARGETS["faithful_supported"]
-
-
-@OPEN
 def test_wrong_claims_are_not_grounded(figures) -> None:
     failing = figures["failures"]["wrong_not_caught"]
     assert figures["wrong_caught"] >= TARGETS["wrong_caught"], (
@@ -252,7 +230,6 @@ def test_wrong_claims_are_not_grounded(figures) -> None:
     )
 
 
-@OPEN
 def test_swaps_antonyms_and_negations_are_contradictions(figures) -> None:
     by_kind = figures["wrong_contradicted_by_kind"]
     per_kind = ", ".join(f"{kind} {rate:.1%}" for kind, rate in by_kind.items())
@@ -266,7 +243,6 @@ def test_swaps_antonyms_and_negations_are_contradictions(figures) -> None:
     )
 
 
-@OPEN
 def test_faithful_claims_are_never_contradicted(figures) -> None:
     failing = figures["failures"]["faithful_contradicted"]
     outcomes = figures["outcomes"]

@@ -333,6 +333,31 @@ def test_a_main_clause_of_the_other_polarity_still_clashes() -> None:
     assert negation_clash(passage(claim), passage(evidence))
 
 
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "If the service crashes three times, it won't restart until an administrator "
+            "restarts it.",
+            "If it crashes three times, it stays stopped until an administrator restarts it.",
+        ),
+        (
+            "Do not remove the lid until the pressure drops.",
+            "Remove the lid once the pressure drops.",
+        ),
+        ("The shop opens at 9 am.", "The shop does not open until 9 am."),
+    ],
+)
+def test_not_until_says_when_not_whether(claim: str, evidence: str) -> None:
+    assert not negation_clash(passage(claim), passage(evidence))
+
+
+def test_a_plain_negation_beside_until_still_clashes() -> None:
+    claim = "The service does not restart automatically."
+    evidence = "The service restarts automatically, and it runs until it is stopped."
+    assert negation_clash(passage(claim), passage(evidence))
+
+
 def test_a_conditional_instruction_is_not_contradicted_but_a_flipped_fact_is(monitor) -> None:
     claim = "If the latch still doesn't catch, tighten the hinges first."
     assert reasons(monitor, claim, LATCH) == []

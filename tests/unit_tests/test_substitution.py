@@ -204,3 +204,221 @@ def test_huge_input_is_refused_before_alignment() -> None:
     assert substitution(claim, sentence) is None
     assert substitution("The museum is open on Mondays.", sentence) is None
     assert substitution(claim, "The museum is closed on Mondays.") is None
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "change"),
+    [
+        (
+            "The Brewmaster should be descaled every month.",
+            "The Brewmaster should be descaled every three months.",
+            ("every month", "every three months"),
+        ),
+        ("Backups run weekly at 2 am.", "Backups run daily at 2 am.", ("weekly", "daily")),
+        (
+            "The festival is held every two years in June.",
+            "The festival is held annually in June.",
+            ("every two years", "annually"),
+        ),
+        (
+            "Doses are given every 6 hours.",
+            "Doses are given three times a day.",
+            ("every 6 hours", "three times a day"),
+        ),
+        (
+            "The geyser erupts once a day.",
+            "The geyser erupts every 5 to 10 minutes.",
+            ("once a day", "every 5 to 10 minutes"),
+        ),
+        # the claim's rate is the other clause's, bound to this clause's words
+        (
+            "Trains run every 30 minutes at peak times.",
+            "Trains run every 10 minutes at peak times and every 30 minutes otherwise.",
+            ("every 30 minutes", "every 10 minutes"),
+        ),
+    ],
+)
+def test_another_frequency_is_named(claim: str, sentence: str, change: tuple[str, str]) -> None:
+    assert substitution(claim, sentence) == LocalChange([change], opposite=True)
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "change"),
+    [
+        (
+            "Anna Kovac won the women's singles title.",
+            "Sofia Rossi won the women's singles title, beating Anna Kovac in the final.",
+            ("Anna Kovac", "Sofia Rossi"),
+        ),
+        (
+            "Tom Riley founded Tidewater in 2011.",
+            "Anna Berg founded Tidewater in 2011, and Tom Riley became its chief executive.",
+            ("Tom Riley", "Anna Berg"),
+        ),
+        (
+            "The free tier allows 50,000 API calls per day.",
+            "The free tier allows 1,000 API calls per day; the paid tier allows 50,000.",
+            ("50,000", "1,000"),
+        ),
+        (
+            "Express delivery takes 3 to 5 working days.",
+            "Standard delivery takes 3 to 5 working days; express delivery takes 1 day.",
+            ("Express", "Standard"),
+        ),
+        (
+            "Children pay 12 euros.",
+            "Adults pay 12 euros, children pay 6 euros and students pay 12 euros.",
+            ("Children", "Adults"),
+        ),
+    ],
+)
+def test_a_value_moved_from_another_clause_is_named(
+    claim: str, sentence: str, change: tuple[str, str]
+) -> None:
+    local = substitution(claim, sentence)
+    assert local is not None
+    assert local.changes == [change]
+    assert local.opposite
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence"),
+    [
+        # one rate, written another way
+        ("The Brewmaster is descaled quarterly.", "The Brewmaster is descaled every three months."),
+        ("Passwords are changed every three months.", "Passwords are changed every 90 days."),
+        ("Take one tablet two times a day.", "Take one tablet twice a day."),
+        ("The newsletter comes out once a month.", "The newsletter comes out monthly."),
+        (
+            "The bus leaves every hour from the station.",
+            "The bus leaves every 60 minutes from the station.",
+        ),
+        ("Doses are given every 8 hours.", "Doses are given three times a day."),
+        # the claim restates the other clause, with a word of it ("otherwise", "Sundays")
+        (
+            "Trains run every 30 minutes otherwise.",
+            "Trains run every 10 minutes at peak times and every 30 minutes otherwise.",
+        ),
+        ("Backups run weekly on Sundays.", "Backups run daily at 2 am and weekly on Sundays."),
+        (
+            "The committee meets twice a year.",
+            "The committee meets twice a year, and its board meets monthly.",
+        ),
+        # the clause that holds the claim's value holds its other figure too
+        (
+            "Students pay 12 euros.",
+            "Adults pay 12 euros, children pay 6 euros and students pay 12 euros.",
+        ),
+        (
+            "The paid tier allows 50,000 calls.",
+            "The free tier allows 1,000 calls; the paid tier allows 50,000.",
+        ),
+        # the name restated where the sentence gives it its role
+        (
+            "Sofia Rossi won the women's singles title.",
+            "Sofia Rossi won the women's singles title, beating Anna Kovac in the final.",
+        ),
+        (
+            "Anna Kovac reached the final.",
+            "Sofia Rossi won the title, and Anna Kovac reached the final.",
+        ),
+        (
+            "Maria Lopez is the CEO of Acme.",
+            "The CEO of Acme, Maria Lopez, replaced John Smith in 2020.",
+        ),
+        ("Mark Twain wrote Tom Sawyer.", "Samuel Clemens, known as Mark Twain, wrote Tom Sawyer."),
+        ("Red wine goes with meat.", "Red wine goes with meat, and white wine goes with fish."),
+    ],
+)
+def test_one_rate_or_a_value_in_its_own_clause_is_no_change(claim: str, sentence: str) -> None:
+    local = substitution(claim, sentence)
+    assert local is None or not local.opposite
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "change"),
+    [
+        # a clause before or after the restated one is not read for its polarity
+        (
+            "The MMR vaccine causes autism.",
+            "The MMR vaccine does not cause autism; large studies have ruled out any link.",
+            ("", "not"),
+        ),
+        (
+            "The Maritime Museum charges an entry fee.",
+            "Contrary to what travel sites say, the Maritime Museum does not charge an entry fee.",
+            ("", "not"),
+        ),
+        ("The museum is open.", "The museum is not open, except on Mondays.", ("", "not")),
+        # a report of the claim, denied after it
+        (
+            "The painter Marieke Hals was born in Antwerp.",
+            "Some sources claim that the painter Marieke Hals was born in Antwerp, but this is "
+            "incorrect: she was born in Ghent.",
+            ("", "denied"),
+        ),
+        (
+            "The Pixa 5 overheats during 4K recording.",
+            "The idea that the Pixa 5 overheats during 4K recording is a misconception.",
+            ("", "denied"),
+        ),
+        # the name put where the sentence has another, the words between skipped
+        (
+            "Salt Harbour was written by Tom Baker.",
+            "The novel Salt Harbour was written by Grace Holloway and illustrated by Tom Baker.",
+            ("Tom Baker", "Grace Holloway"),
+        ),
+        (
+            "Night Ferry was directed by Marco Bellini.",
+            "The film Night Ferry was directed by Ana Ruiz and stars Marco Bellini.",
+            ("Marco Bellini", "Ana Ruiz"),
+        ),
+    ],
+)
+def test_polarity_past_a_clause_a_later_denial_and_a_skipped_role_are_named(
+    claim: str, sentence: str, change: tuple[str, str]
+) -> None:
+    assert substitution(claim, sentence) == LocalChange([change], opposite=True)
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence"),
+    [
+        # the negation is in the restated clause, which goes on: a compression
+        ("The museum is open.", "The museum is not open on Mondays."),
+        # a condition the claim leaves out
+        ("The match is played.", "If it rains, the match is not played."),
+        ("The match is played on Sunday.", "The match is not played on Sunday if it rains."),
+        ("The device is charging.", "If the light does not blink, the device is charging."),
+        # "false" after a clause that is no report of it
+        (
+            "The sample was contaminated.",
+            "The lab confirmed that the sample was contaminated, a false positive.",
+        ),
+        ("The alarm was triggered at 3 am.", "The alarm was triggered at 3 am, but it was false."),
+        # a list, another name of the same person, a description of the claim's name
+        (
+            "The bridge was designed by Hans Richter.",
+            "The bridge was designed by Karl Vogt, an engineer from Munich, and Hans Richter.",
+        ),
+        (
+            "Tom Sawyer was written by Mark Twain.",
+            "Tom Sawyer was written by Samuel Clemens, better known as Mark Twain.",
+        ),
+        (
+            "The film was directed by Marco Bellini.",
+            "The film was directed by Ana Ruiz's longtime collaborator Marco Bellini.",
+        ),
+        (
+            "The paper was written by Tom Baker.",
+            "The paper was written by Ana Ruiz, a professor at MIT, with Tom Baker.",
+        ),
+        (
+            "The talk was given by Anna Berg.",
+            "The talk was given by Professor of Physics Anna Berg.",
+        ),
+    ],
+)
+def test_a_compression_condition_or_other_name_is_not_named(claim: str, sentence: str) -> None:
+    local = substitution(claim, sentence)
+    assert local is None or not local.opposite
