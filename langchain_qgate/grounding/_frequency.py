@@ -50,6 +50,7 @@ _ADVERBS: dict[str, float] = {
 }
 """A frequency adverb and the period it names, in days."""
 
+_PARTS: dict[str, float] = {"quarter": 0.25, "half": 0.5}  # of the unit after them
 _COUNTS: dict[str, float] = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
 _NUMBER_WORDS: dict[str, float] = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -88,9 +89,17 @@ def _period(words: list[str], i: int) -> tuple[int, float, float] | None:
     """After "every"/"each" at ``i - 1``: ``(end, shortest, longest period in days)`` for
     "month", "other day", "three months", "5 to 10 minutes"."""
     n = len(words)
+    part = _PARTS.get(words[i].lower()) if i < n else None
+    if part is not None:  # "every quarter of an hour", "every half hour"
+        k = i + 1
+        while k < n and k < i + 3 and words[k].lower() in ("of", "an", "a"):
+            k += 1
+        unit = _unit(words[k]) if k < n else None
+        if unit is not None:
+            return k + 1, part * unit, part * unit
     if i < n and words[i].lower() == "other" and i + 1 < n and (u := _unit(words[i + 1])):
         return i + 2, 2 * u, 2 * u
-    if i < n and (u := _unit(words[i])):
+    if i < n and (u := _unit(words[i])):  # "every month", and "every quarter" alone
         return i + 1, u, u
     a = _number(words[i]) if i < n else None
     if a is None or a == 0:
@@ -133,6 +142,11 @@ def frequencies(words: list[str]) -> list[Frequency]:
                 out.append(Frequency(start, p[0], count / p[2], count / p[1]))
                 i = p[0]
                 continue
+        if count is not None and i + 1 < n and words[i + 1].lower() in _ADVERBS:
+            period = _ADVERBS[words[i + 1].lower()]  # "twice daily", "three times weekly"
+            out.append(Frequency(start, i + 2, count / period, count / period))
+            i += 2
+            continue
         if w in _ADVERBS:
             out.append(Frequency(i, i + 1, 1 / _ADVERBS[w], 1 / _ADVERBS[w]))
         elif w in ("every", "each") and (p := _period(words, i + 1)):

@@ -350,7 +350,7 @@ def _rate_change(
     sentence with its frequency rewritten."""
     claim_rates = frequencies(c)
     evidence_rates = frequencies(e) if len(claim_rates) == 1 else []
-    if not evidence_rates or _negated(c) != _negated(e) or len(clauses) != len(es):
+    if not evidence_rates or len(clauses) != len(es):
         return False, None
     f = claim_rates[0]
     ca = [*cs[: f.start], _RATE, *cs[f.end :]]
@@ -369,6 +369,8 @@ def _rate_change(
     equal = [op for op in ops if op[0] == "equal"]
     if not equal or equal[-1][4] - equal[0][3] > len(ca) + _MAX_SKIPPED:
         return False, None
+    if _negated(c) != _negated(ea[equal[0][3] : equal[-1][4]]):
+        return False, None  # a polarity change too ("and do not exceed the dose" is not read)
     matched = 0
     aligned = None
     for tag, i1, i2, j1, _ in ops:
@@ -454,7 +456,7 @@ def substitution(claim: str, sentence: str) -> LocalChange | None:
     content = sum(1 for w in cs if w not in _STOP)
     matched = changed = 0
     changes: list[Change] = []
-    opposite, names_or_figures = False, True
+    opposite, names_or_figures, moved = False, True, False
     for tag, i1, i2, j1, j2 in ops:
         claim_content = [w for w, s in zip(c[i1:i2], cs[i1:i2], strict=True) if s not in _STOP]
         if tag == "replace" and any(w.lower() in _PRONOUNS for w in c[i1:i2] + e[j1:j2]):
@@ -474,10 +476,16 @@ def substitution(claim: str, sentence: str) -> LocalChange | None:
             claim_side = c[i1:i2]
             kind = _word_swap(claim_side, evidence_side, i1, j1)
             figure = kind is None and _figure_swap(claim_side, evidence_side)
+            x = cs[i1:i2]
+            if any(
+                es[q : q + len(x)] == x and clauses[q] in home and not j1 <= q < j2
+                for q in range(len(es) - len(x) + 1)
+            ):
+                return None  # the claim's word is in a clause it restates: a reordering
             if (kind is not None or figure) and _moved(
                 c, cs, (i1, i2), es, clauses=clauses, home=home | set(clauses[j1:j2])
             ):
-                opposite = True  # the claim's value is another slot's in this sentence
+                moved = True  # the claim's value is another slot's in this sentence
             if kind is not None:
                 meaning = relation(_content(claim_side), _content(evidence_side))
                 if kind == "name" and meaning not in ("broader", "narrower"):
@@ -503,4 +511,7 @@ def substitution(claim: str, sentence: str) -> LocalChange | None:
         if denied and not _negated(c):
             return LocalChange([("", "denied")], opposite=True)
         return _skipped_role(c, e, ops)  # "written by Tom Baker" for "... and illustrated by"
-    return LocalChange(changes, opposite, names_or_figures)
+    # a value moved is a change of fact when it is the only one ('Anna Kovac won' for 'Sofia
+    # Rossi won ..., beating Anna Kovac'), not within a reworded clause ('scored a goal' for
+    # '... scored the opening goal, and Petrov added a second')
+    return LocalChange(changes, opposite or (moved and len(changes) == 1), names_or_figures)
