@@ -296,14 +296,14 @@ _PRICE_WORDS = frozenset(
     {"price", "priced", "prices", "pricing", "cost", "costs", "charge", "charges", "fee", "fees"}
 )  # fmt: skip
 _PRICE_AMBIGUOUS = frozenset(
-    {"low", "mid", "average", "high", "highly", "higher", "moderate", "moderately", "reasonable",
-     "reasonably"}
+    {"low", "mid", "medium", "average", "high", "highly", "higher", "moderate", "moderately",
+     "reasonable", "reasonably"}
 )  # fmt: skip
 # Beside the river, not in the riverside area as such: agrees with ``riverside``, never
 # contradicts another area (a city centre may lie on a river).
 _NEAR_RIVER = (
     "near the river", "close to the river", "beside the river", "next to the river",
-    "along the river",
+    "along the river", "by the river", "on the river",
 )  # fmt: skip
 _RATING_WORDS = frozenset(
     {"rating", "rated", "ratings", "rate", "review", "reviews", "reviewed", "star", "stars",
@@ -320,7 +320,7 @@ def _scores(n: str) -> tuple[str, ...]:
         *(
             f"{a} {o} {b}"
             for a in said
-            for o in ("out of", "of", "out", "on", "out of a possible")
+            for o in ("out of", "of", "out", "on", "out of a possible", "our of")  # a typo
             for b in ("5", "five")
         ),
         *(f"{a} {s}" for a in said for s in ("star", "stars")),
@@ -369,7 +369,7 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
     _Vocabulary(
         keys=frozenset({"area", "neighborhood", "neighbourhood", "district", "location"}),
         classes=(
-            ("riverside", "river side", "by the river", "on the river", "waterfront", *_NEAR_RIVER),
+            ("riverside", "river side", "waterfront", *_NEAR_RIVER),
             _CENTRE,
         ),
         agree_only=frozenset(_NEAR_RIVER),
@@ -382,7 +382,16 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
         symbols=tuple((c * n, min(n, 3) - 1) for c in "$£€" for n in range(1, 5)),
         classes=(
             ("cheap", "cheaply", "inexpensive", "affordable", "budget", "low", "less than £20"),
-            ("moderate", "moderately", "mid", "average", "reasonable", "reasonably", "£20-25"),
+            (
+                "moderate",
+                "moderately",
+                "mid",
+                "medium",
+                "average",
+                "reasonable",
+                "reasonably",
+                "£20-25",
+            ),
             (
                 "expensive",
                 "pricey",
@@ -514,9 +523,11 @@ def vocabulary_term(
                     continue
                 if vocab.tensed and _expected(tokens, at):
                     continue
-                if term in vocab.agree_only and i != mine:
-                    continue
                 said = (*words, *anchors)
+                if term in vocab.agree_only and i != mine:
+                    # "by the river" about a city centre: unsupported, never contradicted
+                    differ = differ or VocabTerm(term, False, False, said)
+                    continue
                 if vocab.relational and _related(tokens, at):
                     if i != mine:  # "close to the city centre" about a riverside: unsupported
                         differ = differ or VocabTerm(term, False, False, said)
@@ -592,7 +603,7 @@ def _related(tokens: list[str], at: int) -> bool:
     """Whether a place word stands in a relation ("north of the city centre"); a locative
     preposition nearer to it places it ("near Burger King in riverside": in riverside)."""
     for t in reversed(tokens[max(0, at - 4) : at]):
-        if t in _LOCATIVE:
+        if t in _LOCATIVE or t == ",":  # "Near Café Brazil, by the river": the comma ends it
             return False
         if t in _RELATIONS:
             return True

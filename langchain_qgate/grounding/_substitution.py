@@ -482,8 +482,13 @@ def substitution(claim: str, sentence: str) -> LocalChange | None:
                 for q in range(len(es) - len(x) + 1)
             ):
                 return None  # the claim's word is in a clause it restates: a reordering
-            if (kind is not None or figure) and _moved(
-                c, cs, (i1, i2), es, clauses=clauses, home=home | set(clauses[j1:j2])
+            # a value for a value in one clause ("Prescott, Arizona" for "Prescott ([...]; ...)
+            # is a city in Yavapai County, Arizona" is none)
+            slot = len(set(clauses[j1:j2])) == 1 and abs((j2 - j1) - (i2 - i1)) <= 1
+            if (
+                (kind is not None or figure)
+                and slot
+                and _moved(c, cs, (i1, i2), es, clauses=clauses, home=home | set(clauses[j1:j2]))
             ):
                 moved = True  # the claim's value is another slot's in this sentence
             if kind is not None:

@@ -813,6 +813,9 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         return out  # a neighbouring band, or a value of a field the record lacks: unsupported
     for f in stated:
         covered.update(f.aliases())
+    for f in scope:  # "The customer rating is not child friendly": the record has that field
+        if len(f.keys) > 1 and f.truth is None and _contains(words, f.keys) >= 0:
+            covered.update(f.keys)
     for f in scope:  # "grab coffee" at a ``"coffee shop"``: a word of the record's kind of place
         if in_vocabulary(f.keys, f.value):
             covered.update(_words(f.value))

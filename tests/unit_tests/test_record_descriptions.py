@@ -261,6 +261,27 @@ def test_a_field_is_matched_by_its_key_in_words() -> None:
         ("The Blue Heron is rated 3/5.", {"customerRating": "3 out of 5"}, "grounded",
          "supported by record.customerRating"),
         ("The Blue Heron is rated 1/5.", {"customerRating": "5 out of 5"}, None, ""),
+        # a place after a comma is not in the relation before it ("Near X, by the river")
+        ("Near Grafton Bridge Market, by the river, is The Blue Heron.",
+         {"area": "riverside"}, "grounded", "supported by record.area"),
+        ("Near Grafton Bridge Market, by the river, is The Blue Heron.", {}, None, ""),
+        ("The Blue Heron is by the river.", {}, None, ""),  # a city centre may lie on a river
+        # "our of": a typo of "out of" in a rating
+        ("The Blue Heron has a 3 our of 5 customer rating.", {"customerRating": "3 out of 5"},
+         "grounded", "supported by record.customerRating"),
+        ("The Blue Heron has a 1 our of 5 customer rating.", {"customerRating": "3 out of 5"},
+         None, ""),
+        # "medium" is the middle price band next to its anchor
+        ("The Blue Heron has a medium price range.", {}, "grounded",
+         "supported by record.priceRange"),
+        ("The Blue Heron has a medium price range.", {"priceRange": "high"}, None, ""),
+        # a field of the record named as the subject of another field's statement
+        ("The customer rating is not child friendly.", {}, "grounded",
+         "supported by record.familyFriendly"),
+        ("The price range is kid friendly.", {"familyFriendly": True}, "grounded",
+         "supported by record.familyFriendly"),
+        ("The price range is kid friendly.", {}, "fabricated",
+         "`record.familyFriendly` says false"),
     ],
 )  # fmt: skip
 def test_descriptions_of_a_record(
