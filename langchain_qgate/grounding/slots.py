@@ -662,8 +662,32 @@ def lifespan_conflict(
 
 # "does not X until Y" says when X happens, not that it never does ("Do not remove the lid
 # until the pressure drops", "it won't restart until an administrator restarts it"): its
-# polarity is not comparable with a plain statement. Bounded, so linear in the text.
-_NOT_UNTIL = re.compile(r"(?:\b(?:not|never)\b|n['’]t\b)[^.;,!?]{0,60}?\buntil\b", re.I)
+# polarity is not comparable with a statement that does not say X before its own "until"
+# ("it stays stopped until an administrator restarts it"); "was deemed a threat until 1997"
+# against "was not deemed a threat until 1997" still clashes. Bounded, so linear in the text.
+_NOT_UNTIL = re.compile(
+    r"(?:\b(?:not|never)\b|n['’]t\b)\W+([^\W\d_]+)[^.;,!?]{0,60}?\buntil\b", re.I
+)
+_UNTIL = re.compile(r"\buntil\b", re.I)
+_SENTENCE_START = re.compile(r"[.;!?]\s")
+_UNTILS_READ = 5
+
+
+def _when_not_whether(text: str, other: str) -> bool:
+    """Whether ``text`` says "not X until Y" and ``other`` does not say X before an "until"
+    of its own in the same sentence (see ``_NOT_UNTIL``)."""
+    m = _NOT_UNTIL.search(text)
+    if m is None:
+        return False
+    head = stem(m.group(1).lower())
+    for k, u in enumerate(_UNTIL.finditer(other)):
+        if k >= _UNTILS_READ:
+            break
+        lo = max(0, u.start() - 400)
+        starts = [s.end() for s in _SENTENCE_START.finditer(other, lo, u.start())]
+        if head in content_stems(other[starts[-1] if starts else lo : u.start()]):
+            return False  # the other text says X until ...: the polarity is comparable
+    return True
 
 
 def negation_clash(claim: Passage, chunk: Passage, *, asserted_negation: bool = True) -> bool:
@@ -681,7 +705,7 @@ def negation_clash(claim: Passage, chunk: Passage, *, asserted_negation: bool = 
         return False  # both negate the same word ("was not able to"): they agree on it
     if chunk.text.rstrip().endswith("?"):
         return False  # a question asserts nothing ("Did you restart your computer?")
-    if _NOT_UNTIL.search(claim.text) or _NOT_UNTIL.search(chunk.text):
+    if _when_not_whether(claim.text, chunk.text) or _when_not_whether(chunk.text, claim.text):
         return False  # "won't restart until an administrator restarts it": when, not whether
     mine = _clauses(claim.text, chunk.stems)
     theirs = _clauses(chunk.text, claim.stems)

@@ -352,6 +352,12 @@ def test_not_until_says_when_not_whether(claim: str, evidence: str) -> None:
     assert not negation_clash(passage(claim), passage(evidence))
 
 
+def test_until_on_both_sides_with_one_negated_still_clashes() -> None:
+    claim = "The old bridge was considered safe for lorries until 2010."
+    evidence = "The old bridge was not considered safe for lorries until its repair in 2010."
+    assert negation_clash(passage(claim), passage(evidence))
+
+
 def test_a_plain_negation_beside_until_still_clashes() -> None:
     claim = "The service does not restart automatically."
     evidence = "The service restarts automatically, and it runs until it is stopped."
