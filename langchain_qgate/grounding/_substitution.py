@@ -20,7 +20,19 @@ nothing else in the claim could be what the model objects to, and both sides can
   not "Contrary to reports, ...", which asserts what follows);
 - two names or words trading places ("Chelsea beat Liverpool" for "Liverpool beat Chelsea",
   "from the club to the city" for "from the city to the club"), unless the order does not
-  matter ("X and Y", "between X and Y").
+  matter ("X and Y", "between X and Y");
+- one frequency for another, read as rates (``_frequency.py``: "every month" for "every three
+  months"; "quarterly" for it is the same rate and no change);
+- a value taken from another clause of the sentence, the only change ("Anna Kovac won the
+  title" for "Sofia Rossi won the title, beating Anna Kovac in the final"), unless that clause
+  holds the claim's other names and figures (it says the same) or the claim's words come from
+  it too;
+- a name put in the role the sentence gives another, the words between skipped ("written by
+  Tom Baker" for "written by Grace Holloway and illustrated by Tom Baker"; not a list, "with",
+  an alias or a description of the name);
+- the polarity flipped in one clause while the sentence goes on in another ("does not cause
+  autism; large studies ..."), unless the other clause sets a condition, and a report of the
+  claim denied after it ("The idea that ... is a misconception").
 
 and what it leaves to the rules or reads as no change of fact:
 
@@ -38,7 +50,8 @@ and what it leaves to the rules or reads as no change of fact:
 
 A word for its WordNet opposite is marked (``LocalChange.opposite``): with the rest of the
 sentence the same, that change is a contradiction on its own, whatever the model reads. So
-are a flipped polarity, a denial and two things trading places. Other changes of names and
+are a flipped polarity, a denial, two things trading places, another frequency, a value moved
+from another clause and a name in another's role. Other changes of names and
 figures are marked ``names_or_figures``: the model may judge those; another word for a word
 it may not.
 """

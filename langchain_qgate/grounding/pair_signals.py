@@ -17,8 +17,9 @@ minus the largest P(contradicted), and it moves the contradiction decision:
   the report quotes that window's chunk;
 - a claim that restates one sentence of a window with one local change
   (``grounding/_substitution.py``) is contradicted, the report naming both words and quoting
-  the sentence: a word for its opposite ("open" for "closed"), a flipped polarity, a denial or
-  two things trading places, whatever the model reads of that sentence, unless another
+  the sentence: a word for its opposite ("open" for "closed"), a flipped polarity, a denial,
+  two things trading places, another frequency, a value moved from another clause or a name
+  in another's role, whatever the model reads of that sentence, unless another
   window entails the claim (P(entailed) >= ``_NO_SUPPORT``); another name or figure in the
   same place, at the lower ``substitute`` threshold with no window entailing the claim;
   another word for a word, never (the model misreads synonyms that WordNet does not list).
