@@ -73,7 +73,7 @@ def _number(word: str) -> float | None:
     w = word.lower()
     if w in _NUMBER_WORDS:
         return _NUMBER_WORDS[w]
-    if w.isdigit() and len(w) <= 4:
+    if w.isdecimal() and len(w) <= 4:  # not "²", which isdigit() but float() refuses
         return float(w)
     return None
 

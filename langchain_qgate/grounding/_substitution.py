@@ -423,7 +423,7 @@ def _skipped_role(
         if tag != "insert" or not 0 < i1 < len(c) or j2 - j1 < 3:
             continue
         span = e[j1:j2]
-        if not (_is_name(span[0], False) and _is_name(c[i1], False)) or c[i1 - 1].isupper():
+        if not (_is_name(span[0], False) and _is_name(c[i1], False)):
             continue
         if span[-1].lower() in _COORDINATION or any(w.lower() in _ALIAS for w in span):
             continue

@@ -30,6 +30,9 @@ def _spans(text: str) -> list[str]:
         ("The 3 times table costs 5 each", []),
         ("It is published biweekly", []),
         ("", []),
+        # digits float() refuses, and other scripts' digits
+        ("Run it every ² days", []),
+        ("Run it every ٣ days", ["every ٣ days"]),
     ],
 )
 def test_frequency_spans(text: str, spans: list[str]) -> None:

@@ -191,7 +191,8 @@ def test_restatements_and_other_sentences_are_not_local_changes(claim: str, sent
 @pytest.mark.parametrize(
     ("claim", "sentence"),
     [("", "The museum is closed."), ("The museum is closed.", ""), ("Closed.", "Open."),
-     ("\ud800 is \x00 open", "\ud800 is \x00 closed"), ("!!! ??? ...", "... !!! ???")],
+     ("\ud800 is \x00 open", "\ud800 is \x00 closed"), ("!!! ??? ...", "... !!! ???"),
+     ("The pump runs every ² days.", "The pump runs every 3 days.")],
 )  # fmt: skip
 def test_empty_short_or_garbled_input_is_no_change(claim: str, sentence: str) -> None:
     assert substitution(claim, sentence) is None
