@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from langchain_qgate.grounding.checks import NUMBER_WORDS
+
 __all__ = ["Frequency", "frequencies", "same_rate"]
 
 _DAYS_PER: dict[str, float] = {
@@ -52,11 +54,6 @@ _ADVERBS: dict[str, float] = {
 
 _PARTS: dict[str, float] = {"quarter": 0.25, "half": 0.5}  # of the unit after them
 _COUNTS: dict[str, float] = {"once": 1.0, "twice": 2.0, "thrice": 3.0}
-_NUMBER_WORDS: dict[str, float] = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
-    "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-}  # fmt: skip
 _TOLERANCE = 1.1  # two rates within a tenth are one ("every 90 days", "every three months")
 
 
@@ -71,8 +68,8 @@ class Frequency(NamedTuple):
 
 def _number(word: str) -> float | None:
     w = word.lower()
-    if w in _NUMBER_WORDS:
-        return _NUMBER_WORDS[w]
+    if w in NUMBER_WORDS:
+        return NUMBER_WORDS[w] or None  # "zero" is no count
     if w.isdecimal() and len(w) <= 4:  # not "²", which isdigit() but float() refuses
         return float(w)
     return None
@@ -126,35 +123,43 @@ def frequencies(words: list[str]) -> list[Frequency]:
     out: list[Frequency] = []
     n, i = len(words), 0
     while i < n:
-        w = words[i].lower()
-        count = _COUNTS.get(w)
-        start = i
-        if count is None and i + 1 < n and words[i + 1].lower() in ("times", "time"):
-            count = _number(w)
-            i += 1 if count is not None else 0
-        if count is not None and i + 2 < n:
-            nxt = words[i + 1].lower()
-            if nxt in ("a", "an", "per", "each") and (u := _unit(words[i + 2])):
-                out.append(Frequency(start, i + 3, count / u, count / u))
-                i += 3
-                continue
-            if nxt in ("every", "each") and (p := _period(words, i + 2)):
-                out.append(Frequency(start, p[0], count / p[2], count / p[1]))
-                i = p[0]
-                continue
-        if count is not None and i + 1 < n and words[i + 1].lower() in _ADVERBS:
-            period = _ADVERBS[words[i + 1].lower()]  # "twice daily", "three times weekly"
-            out.append(Frequency(start, i + 2, count / period, count / period))
-            i += 2
+        found = _count_per(words, i) or _every(words, i)
+        if found is None:
+            i += 1
             continue
-        if w in _ADVERBS:
-            out.append(Frequency(i, i + 1, 1 / _ADVERBS[w], 1 / _ADVERBS[w]))
-        elif w in ("every", "each") and (p := _period(words, i + 1)):
-            out.append(Frequency(i, p[0], 1 / p[2], 1 / p[1]))
-            i = p[0]
-            continue
-        i = start + 1
+        out.append(found)
+        i = found.end
     return out
+
+
+def _count_per(words: list[str], i: int) -> Frequency | None:
+    """A count and its period from ``i``: "twice a day", "three times per week", "once every
+    two weeks", "twice daily"."""
+    n = len(words)
+    w = words[i].lower()
+    count, after = _COUNTS.get(w), i + 1  # ``after``: the word after the count
+    if count is None and after < n and words[after].lower() in ("times", "time"):
+        count, after = _number(w), after + 1
+    if count is None or after >= n:
+        return None
+    nxt = words[after].lower()
+    if nxt in _ADVERBS:  # "twice daily", "three times weekly"
+        return Frequency(i, after + 1, count / _ADVERBS[nxt], count / _ADVERBS[nxt])
+    if nxt in ("a", "an", "per", "each") and after + 1 < n and (u := _unit(words[after + 1])):
+        return Frequency(i, after + 2, count / u, count / u)
+    if nxt in ("every", "each") and (p := _period(words, after + 1)):
+        return Frequency(i, p[0], count / p[2], count / p[1])
+    return None
+
+
+def _every(words: list[str], i: int) -> Frequency | None:
+    """A frequency adverb ("weekly") or "every"/"each" and a period at ``i``."""
+    w = words[i].lower()
+    if w in _ADVERBS:
+        return Frequency(i, i + 1, 1 / _ADVERBS[w], 1 / _ADVERBS[w])
+    if w in ("every", "each") and (p := _period(words, i + 1)):
+        return Frequency(i, p[0], 1 / p[2], 1 / p[1])
+    return None
 
 
 def same_rate(a: Frequency, b: Frequency) -> bool:

@@ -154,9 +154,10 @@ def _words(text: str, limit: int) -> list[str] | None:
     return out
 
 
-def _clauses(text: str, limit: int) -> list[int]:
-    """The clause number of each word of ``text`` (as :func:`_words` splits it): a clause
-    ends at ``;``, ``,``, ``:``, a bracket or a dash, and before "and", "while", "but"."""
+def _clauses(text: str) -> list[int]:
+    """The clause number of each word of ``text``, one per word of :func:`_words` (called on
+    a text it accepted): a clause ends at ``;``, ``,``, ``:``, a bracket or a dash, and before
+    "and", "while", "but"."""
     out: list[int] = []
     clause, end = 0, 0
     for m in _WORD.finditer(text):
@@ -165,8 +166,6 @@ def _clauses(text: str, limit: int) -> list[int]:
             clause += 1
         out.append(clause)
         end = m.end()
-        if len(out) > limit:
-            break
     return out
 
 
@@ -214,14 +213,17 @@ def _word_swap(claim_side: list[str], evidence_side: list[str], c0: int, e0: int
 
 
 def _flip(
-    c: list[str], e: list[str], ops: Sequence[tuple[str, int, int, int, int]], clauses: list[int]
+    c: list[str],
+    e: list[str],
+    ops: Sequence[tuple[str, int, int, int, int]],
+    restated: tuple[int, int],
+    clauses: list[int],
 ) -> bool:
     """The polarity differs and every other word is the same (a denial is the next test's).
     A clause of the sentence before or after the restated one is not read ("The MMR vaccine
     causes autism" for "The MMR vaccine does not cause autism; large studies ..."), unless it
     sets a condition ("If it rains, the match is not played")."""
-    equal = [op for op in ops if op[0] == "equal"]
-    first, last = equal[0][3], equal[-1][4]
+    first, last = restated
     outside = e[:first] + e[last:]
     if (
         (first and clauses[first - 1] == clauses[first])
@@ -289,6 +291,18 @@ def _exchange(c: list[str], cs: list[str], es: list[str]) -> LocalChange | None:
     return None
 
 
+def _restated_at(
+    ops: Sequence[tuple[str, int, int, int, int]], claim_len: int
+) -> tuple[int, int] | None:
+    """The sentence span from the first to the last word the claim matches, or None when the
+    matches are spread over more than the claim's length and ``_MAX_SKIPPED`` words: not one
+    restatement."""
+    equal = [op for op in ops if op[0] == "equal"]
+    if not equal or equal[-1][4] - equal[0][3] > claim_len + _MAX_SKIPPED:
+        return None
+    return equal[0][3], equal[-1][4]
+
+
 def _home(
     cs: list[str],
     ops: Sequence[tuple[str, int, int, int, int]],
@@ -304,33 +318,38 @@ def _home(
     return home
 
 
+def _occurrences(x: list[str], words: list[str]) -> list[int]:
+    """Where the run ``x`` stands in ``words``."""
+    return [p for p in range(len(words) - len(x) + 1) if words[p : p + len(x)] == x]
+
+
 def _elsewhere(
     c: list[str],
     cs: list[str],
     span: tuple[int, int],
     es: list[str],
     *,
-    start: int,
+    starts: list[int],
     clauses: list[int],
     home: set[int],
-) -> bool:
-    """Whether the sentence's words from ``start`` on, the claim's ``c[span]`` again, stand in
-    a clause the claim's matched words do not come from and that holds none of the claim's
-    other names and figures: a value moved from another slot ("Anna Kovac won the title" for
-    "Sofia Rossi won the title, beating Anna Kovac in the final"), not "$10 for seniors" for
-    "$10 for adults; seniors $10" (that clause says the same) or "Trains run every 30 minutes
-    otherwise" for "... every 10 minutes at peak times and every 30 minutes otherwise"
-    ("otherwise" comes from that clause)."""
-    clause = clauses[start]
-    if clause in home:
-        return False
+) -> list[bool]:
+    """For each of ``starts`` (where the sentence says the claim's ``c[span]`` again), whether
+    it stands in a clause the claim's matched words do not come from and that holds none of the
+    claim's other names and figures: a value moved from another slot ("Anna Kovac won the
+    title" for "Sofia Rossi won the title, beating Anna Kovac in the final"), not "$10 for
+    seniors" for "$10 for adults; seniors $10" (that clause says the same) or "Trains run every
+    30 minutes otherwise" for "... every 10 minutes at peak times and every 30 minutes
+    otherwise" ("otherwise" comes from that clause)."""
     i1, i2 = span
     others = {
         cs[k]
         for k in range(len(c))
         if not i1 <= k < i2 and (_FIGURE.fullmatch(c[k]) or _is_name(c[k], k == 0))
     }
-    return not others & {es[q] for q in range(len(es)) if clauses[q] == clause}
+    said: dict[int, set[str]] = {}
+    for word, clause in zip(es, clauses, strict=True):
+        said.setdefault(clause, set()).add(word)
+    return [clauses[p] not in home and not others & said[clauses[p]] for p in starts]
 
 
 def _moved(
@@ -345,12 +364,10 @@ def _moved(
     """Whether the claim's ``c[span]``, put where the sentence has other words, is a value of
     another slot of the sentence (see :func:`_elsewhere`)."""
     x = cs[span[0] : span[1]]
-    if not x or all(w in _STOP for w in x) or len(clauses) != len(es):
+    if not x or all(w in _STOP for w in x):
         return False
-    return any(
-        es[p : p + len(x)] == x and _elsewhere(c, cs, span, es, start=p, clauses=clauses, home=home)
-        for p in range(len(es) - len(x) + 1)
-    )
+    starts = _occurrences(x, es)
+    return any(_elsewhere(c, cs, span, es, starts=starts, clauses=clauses, home=home))
 
 
 def _rate_change(
@@ -363,7 +380,7 @@ def _rate_change(
     sentence with its frequency rewritten."""
     claim_rates = frequencies(c)
     evidence_rates = frequencies(e) if len(claim_rates) == 1 else []
-    if not evidence_rates or len(clauses) != len(es):
+    if not evidence_rates:
         return False, None
     f = claim_rates[0]
     ca = [*cs[: f.start], _RATE, *cs[f.end :]]
@@ -379,10 +396,10 @@ def _rate_change(
     ea += es[k:]
     at += range(k, len(es))
     ops = difflib.SequenceMatcher(a=ca, b=ea, autojunk=False).get_opcodes()
-    equal = [op for op in ops if op[0] == "equal"]
-    if not equal or equal[-1][4] - equal[0][3] > len(ca) + _MAX_SKIPPED:
+    restated = _restated_at(ops, len(ca))
+    if restated is None:
         return False, None
-    if _negated(c) != _negated(ea[equal[0][3] : equal[-1][4]]):
+    if _negated(c) != _negated(ea[restated[0] : restated[1]]):
         return False, None  # a polarity change too ("and do not exceed the dose" is not read)
     matched = 0
     aligned = None
@@ -402,9 +419,7 @@ def _rate_change(
     home = _home(ca, ops, at, clauses) | {clauses[aligned.start]}
     same = [g.start for g in evidence_rates if same_rate(f, g)]
     span = (f.start, f.end)
-    if same and not all(
-        _elsewhere(c, cs, span, es, start=g, clauses=clauses, home=home) for g in same
-    ):
+    if same and not all(_elsewhere(c, cs, span, es, starts=same, clauses=clauses, home=home)):
         return True, None  # the claim's rate is the sentence's in a clause it may restate
     change = (" ".join(c[f.start : f.end]), " ".join(e[aligned.start : aligned.end]))
     return True, LocalChange([change], opposite=True)
@@ -429,9 +444,8 @@ def _skipped_role(
             continue
         if any(w.endswith(("'s", "’s")) for w in span):
             continue
-        relation = [w for w in span[1:] if w.lower() not in _STOP and not _is_name(w, False)]
-        if not relation:
-            continue
+        if not any(w.lower() not in _STOP and not _is_name(w, False) for w in span[1:]):
+            continue  # no word of relation between the two names
         theirs = next(k for k in range(len(span)) if not _is_name(span[k], False))
         ours = next((k for k in range(i1, len(c)) if not _is_name(c[k], False)), len(c))
         return LocalChange([(" ".join(c[i1:ours]), " ".join(span[:theirs]))], opposite=True)
@@ -455,16 +469,17 @@ def substitution(claim: str, sentence: str) -> LocalChange | None:
     exchanged = _exchange(c, cs, es)
     if exchanged is not None:  # "Chelsea beat Liverpool" for "Liverpool beat Chelsea"
         return exchanged
-    clauses = _clauses(sentence, len(e))
+    clauses = _clauses(sentence)
     rated, rate_change = _rate_change(c, cs, e, es, clauses)
     if rated:  # "every month" for "every three months"; "quarterly" for it is no change
         return rate_change
     ops = difflib.SequenceMatcher(a=cs, b=es, autojunk=False).get_opcodes()
-    equal = [op for op in ops if op[0] == "equal"]
-    if not equal or equal[-1][4] - equal[0][3] > len(c) + _MAX_SKIPPED:
+    restated = _restated_at(ops, len(c))
+    if restated is None:
         return None  # the matches are spread over the sentence: not one restatement
+    first, last = restated
     home = _home(cs, ops, range(len(es)), clauses)
-    if len(clauses) == len(e) and _flip(c, e, ops, clauses):
+    if _flip(c, e, ops, restated, clauses):
         return LocalChange([("not", "")] if _negated(c) else [("", "not")], opposite=True)
     content = sum(1 for w in cs if w not in _STOP)
     matched = changed = 0
@@ -489,11 +504,7 @@ def substitution(claim: str, sentence: str) -> LocalChange | None:
             claim_side = c[i1:i2]
             kind = _word_swap(claim_side, evidence_side, i1, j1)
             figure = kind is None and _figure_swap(claim_side, evidence_side)
-            x = cs[i1:i2]
-            if any(
-                es[q : q + len(x)] == x and clauses[q] in home and not j1 <= q < j2
-                for q in range(len(es) - len(x) + 1)
-            ):
+            if any(clauses[q] in home and not j1 <= q < j2 for q in _occurrences(cs[i1:i2], es)):
                 return None  # the claim's word is in a clause it restates: a reordering
             # a value for a value in one clause ("Prescott, Arizona" for "Prescott ([...]; ...)
             # is a city in Yavapai County, Arizona" is none)
@@ -519,8 +530,8 @@ def substitution(claim: str, sentence: str) -> LocalChange | None:
     if changed > _MAX_CHANGED or matched < max(2, _MIN_MATCHED_SHARE * content):
         return None
     if not changes:  # every claim word matched: a denial of the claim, or no change
-        lead = e[max(0, equal[0][3] - _DENIAL_REACH) : equal[0][3]]
-        trail = e[equal[-1][4] : equal[-1][4] + _DENIAL_REACH]
+        lead = e[max(0, first - _DENIAL_REACH) : first]
+        trail = e[last : last + _DENIAL_REACH]
         # "the idea that ... is a myth", "some sources claim that ..., but this is incorrect"
         told = len(lead) >= 2 and lead[-1].lower() == "that" and lead[-2].lower() in _REPORTED
         denied = bool(_DENIAL.search(" ".join(lead))) or (

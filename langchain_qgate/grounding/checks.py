@@ -107,6 +107,8 @@ _UNITS = {
     "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
     "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12,
 }  # fmt: skip
+NUMBER_WORDS: dict[str, int] = _UNITS
+"""Number words and their values ("three": 3, "dozen": 12), for readers of counts."""
 _SCALES = {
     "hundred": 1e2, "thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "mm": 1e6, "m": 1e6,
     "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12, "t": 1e12,
