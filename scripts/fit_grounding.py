@@ -62,7 +62,12 @@ FILES = [
 # file no fit ever sees: its LODO and report figures are a fully unseen file's.
 FIT_FILES = [f for f in FILES if f != "e2e_structured_dev"]
 NO_SUPPORT = 0.2  # grounding/pair_signals.py: a model contradiction needs P(entailed) below this
-CONTRADICT_GRID = [0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99, 0.995, 1.01]
+# A contradiction the model names alone needs P(contradicted) >= 0.995: thresholds chosen lower
+# on some files do not carry to others (a retrained verifier's, chosen without FEVER-Symmetric,
+# went down to 0.98 and contradicted 6.6% of its correct answers, report half; BENCHMARKS.md,
+# "Reworded claims"). Every fold chose 0.995 with the shipped verifier, so the grid's floor
+# changes nothing for it.
+CONTRADICT_GRID = [0.995, 1.01]
 OVERRULE_GRID = [0.9, 0.95, 0.98, 1.01]  # ties go to the lowest
 MODEL_OUT = ROOT / "langchain_qgate" / "data" / "grounding_model.json"
 GROUNDED_THRESHOLD = 0.75

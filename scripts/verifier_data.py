@@ -15,6 +15,10 @@ verifier sees them at run time). Sources, all from rows whose ``split_of(id) == 
   consistent and edited summaries, E2E descriptions against their records and against records
   with one value changed or removed).
 
+With ``--reworded`` (off for the shipped weights; BENCHMARKS.md, "Reworded claims"): WiCE's
+partially supported and unsupported fit claims as neutral, and each human-labelled entailed
+claim with one value changed as contradicted (``reworded``).
+
 A sentence that also occurs in any ``report`` row's context is never used, so no report half
 reaches training, not even through a generated example.
 
@@ -721,6 +725,14 @@ GENERATORS: list[tuple[Gen, float]] = [
     (g_meta, 0.08),
 ]
 
+REWORDED_SOURCES = frozenset(
+    {"human_fever_symmetric_dev", "human_factcheck_gpt_stance", "human_halueval_qa",
+     "human_wice_supported"}
+)  # fmt: skip
+REWORDED_GENERATORS: list[Gen] = [
+    g_number_swap, g_date_swap, g_name_swap, g_slot_move, g_antonym, g_negation
+]  # fmt: skip
+
 
 # -- templated product and policy sentences (frequencies, day ranges, hours, bounds) ---------
 
@@ -1035,6 +1047,26 @@ def _field_text(v: object) -> str:
     return str(v)
 
 
+def reworded(pairs: list[Pair], rng: random.Random, pools: Pools) -> list[Pair]:
+    """Reworded contradictions: each claim a person wrote that its window entails (so it is
+    worded otherwise than the window; ``REWORDED_SOURCES``) with one value changed (another
+    number, year or name, an antonym, a negation, two values trading places), against the same
+    window. Generated contradictions are near copies of their window; without these the model
+    read a reworded claim with a changed value as entailed and a reworded faithful claim as
+    contradicted. A "question + answer" claim is left out (a changed question is not a wrong
+    answer)."""
+    out: list[Pair] = []
+    for claim, win, label, family in list(pairs):
+        if label != ENTAILED or family not in REWORDED_SOURCES or "?" in claim:
+            continue
+        for gen in rng.sample(REWORDED_GENERATORS, len(REWORDED_GENERATORS)):
+            made = gen(claim, [win], 0, rng, pools)
+            if made is not None and made[0] != claim and made[0].strip():
+                out.append((made[0], win, CONTRADICTED, f"reworded_{made[3]}"))
+                break
+    return out
+
+
 # -- main -------------------------------------------------------------------------------------
 
 
@@ -1049,7 +1081,12 @@ def load(data: Path, name: str) -> list[dict]:
     return rows
 
 
-def build(data: Path, seed: int, per_sentence: int, templated_n: int) -> tuple[list[Pair], dict]:
+def build(
+    data: Path, seed: int, per_sentence: int, templated_n: int, *, reworded_pairs: bool = False
+) -> tuple[list[Pair], dict]:
+    """All pairs, shuffled, and their manifest. ``reworded_pairs`` adds the WiCE fit half's
+    unsupported claims as neutral and the reworded contradictions (``reworded``): a measured
+    experiment (BENCHMARKS.md, "Reworded claims"), off for the shipped weights."""
     rng = random.Random(seed)
     rows = {name: load(data, name) for name in FILES}
     banned: set[str] = set()  # every sentence of every report row's context and response
@@ -1111,13 +1148,22 @@ def build(data: Path, seed: int, per_sentence: int, templated_n: int) -> tuple[l
             pairs.append(
                 (claim, win, CONTRADICTED if r["label"] else ENTAILED, "human_halueval_qa")
             )
+    # WiCE: a supported claim is entailed by its window. With ``reworded_pairs``, a partially
+    # supported or unsupported one is neutral: its window is about the same thing but leaves
+    # part of the claim unsaid, which the model otherwise reads as a contradiction.
     for r in rows["wice_dev"]:
-        if r["split"] != "fit" or r["label"]:
+        if r["split"] != "fit" or (r["label"] and not reworded_pairs):
             continue
         p = clean(sentences(r["context"]))
         _, win = best_window(r["response"], p)
         if win and len(r["response"].split()) <= 40:
-            pairs.append((r["response"], win, ENTAILED, "human_wice_supported"))
+            label, family = (
+                (NEUTRAL, "human_wice_unsupported") if r["label"] else
+                (ENTAILED, "human_wice_supported")
+            )  # fmt: skip
+            pairs.append((r["response"], win, label, family))
+    if reworded_pairs:
+        pairs.extend(reworded(pairs, rng, pools))
     # SummEdits: sentences of an edited summary that no consistent summary of the same
     # document has are the edits (contradicted); sentences of consistent summaries entailed.
     by_doc: dict[str, list[dict]] = defaultdict(list)
@@ -1163,6 +1209,7 @@ def build(data: Path, seed: int, per_sentence: int, templated_n: int) -> tuple[l
     rng.shuffle(pairs)
     manifest = {
         "seed": seed,
+        "reworded_pairs": reworded_pairs,
         "per_sentence": per_sentence,
         "templated": templated_n,
         "files": {
@@ -1236,8 +1283,11 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=13)
     ap.add_argument("--per-sentence", type=float, default=1.6)
     ap.add_argument("--templated", type=int, default=1500)
+    ap.add_argument("--reworded", action="store_true", help="the reworded-claims experiment")
     args = ap.parse_args()
-    pairs, manifest = build(args.data, args.seed, args.per_sentence, args.templated)
+    pairs, manifest = build(
+        args.data, args.seed, args.per_sentence, args.templated, reworded_pairs=args.reworded
+    )
     with open(args.out, "w", encoding="utf-8") as fh:
         for c, w, y, fam in pairs:
             fh.write(json.dumps({"claim": c, "window": w, "label": y, "family": fam}) + "\n")

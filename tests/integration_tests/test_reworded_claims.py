@@ -1,0 +1,98 @@
+"""Issue 23: claims reworded the way a person summarises a source, graded with the real models.
+
+``tests/data/reworded_claims.jsonl`` (160 pairs) was written by hand for this test by a helper
+that read no code and no data file of the project, after the rules and the shipped verifier
+were frozen. Unlike the minimal pairs and the restatement sets (near copies of one evidence
+sentence), every claim here is worded otherwise than its evidence:
+
+- ``faithful_paraphrase`` (40): fully supported, heavily reworded (first person turned into
+  third, clauses merged or dropped, figures written otherwise);
+- ``faithful_partial`` (40): one of several facts of the evidence, reworded;
+- ``unsupported_related`` (40): the evidence's subject and much of its wording, plus one detail
+  it never states ("for the third year running");
+- ``contradicted`` (40): reworded, and false by the evidence (another year or place, the
+  opposite outcome, a role given to another person).
+
+First run, on the shipped verifier (BENCHMARKS.md, "Reworded claims"): no faithful claim
+contradicted, 76 of 79 graded GROUNDED or INFERRED, 37 of 40 unsupported claims below GROUNDED;
+but only 23 of 40 reworded wrong claims below GROUNDED and 3 named: the rules see a changed
+value only where the claim copies the sentence around it, and the verifier reads rewording
+and contradiction alike. The floors keep what holds; the strict xfail is the issue's target.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from langchain_qgate.grounding.monitor import HallucinationMonitor
+from langchain_qgate.schemas import Grade
+
+pytestmark = pytest.mark.model
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "reworded_claims.jsonl"
+FAMILIES = ("faithful_paraphrase", "faithful_partial", "unsupported_related", "contradicted")
+
+
+def _outcome(report: Any) -> str:
+    """'contradicted', else the weakest counted grade, else 'none' (no claim extracted)."""
+    if report.contradictions:
+        return "contradicted"
+    grades = [v.grade for v in report.verdicts if v.counted]
+    if not grades:
+        return "none"
+    order = [Grade.FABRICATED, Grade.INFERRED, Grade.GROUNDED]
+    return min(grades, key=order.index).value
+
+
+@pytest.fixture(scope="module")
+def outcomes(real_embedder) -> dict[str, list[str]]:
+    monitor = HallucinationMonitor(embedder=real_embedder)
+    out: dict[str, list[str]] = defaultdict(list)
+    with DATA.open(encoding="utf-8") as fh:
+        for line in fh:
+            pair: dict[str, Any] = json.loads(line)
+            report = monitor.verify_grounding(pair["claim"], [pair["evidence"]])
+            out[pair["family"]].append(_outcome(report))
+    return out
+
+
+def _share(values: list[str], keep: set[str]) -> float:
+    return sum(v in keep for v in values) / len(values)
+
+
+def test_the_set_has_its_four_families(outcomes) -> None:
+    assert {f: len(outcomes[f]) for f in FAMILIES} == dict.fromkeys(FAMILIES, 40)
+
+
+def test_a_reworded_faithful_claim_is_never_contradicted(outcomes) -> None:
+    faithful = outcomes["faithful_paraphrase"] + outcomes["faithful_partial"]
+    assert faithful.count("contradicted") == 0
+
+
+def test_reworded_faithful_claims_are_grounded_or_inferred(outcomes) -> None:
+    faithful = [
+        v for v in outcomes["faithful_paraphrase"] + outcomes["faithful_partial"] if v != "none"
+    ]
+    assert _share(faithful, {"grounded", "inferred"}) >= 0.9
+
+
+def test_a_detail_the_evidence_never_states_is_not_grounded(outcomes) -> None:
+    assert _share(outcomes["unsupported_related"], {"inferred", "fabricated"}) >= 0.85
+
+
+def test_reworded_wrong_claims_below_grounded_floor(outcomes) -> None:
+    assert _share(outcomes["contradicted"], {"inferred", "fabricated", "contradicted"}) >= 0.5
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 23 target (95% of wrong claims not GROUNDED) not met on reworded claims: "
+    "the verifier reads rewording and contradiction alike (BENCHMARKS.md, 'Reworded claims')",
+)
+def test_reworded_wrong_claims_meet_the_issue_target(outcomes) -> None:
+    assert _share(outcomes["contradicted"], {"inferred", "fabricated", "contradicted"}) >= 0.95
