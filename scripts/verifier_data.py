@@ -1056,7 +1056,7 @@ def reworded(pairs: list[Pair], rng: random.Random, pools: Pools) -> list[Pair]:
     contradicted. A "question + answer" claim is left out (a changed question is not a wrong
     answer)."""
     out: list[Pair] = []
-    for claim, win, label, family in list(pairs):
+    for claim, win, label, family in pairs:
         if label != ENTAILED or family not in REWORDED_SOURCES or "?" in claim:
             continue
         for gen in rng.sample(REWORDED_GENERATORS, len(REWORDED_GENERATORS)):
