@@ -36,7 +36,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from langchain_qgate.grounding._compound import split_compound
 from langchain_qgate.grounding._substitution import LocalChange, substitution
+from langchain_qgate.grounding.checks import content_stems, coverage
 from langchain_qgate.grounding.crossencoder import is_record_window, verifier_window
 from langchain_qgate.grounding.segment import split_sentences
 from langchain_qgate.schemas import Contradiction
@@ -55,6 +57,7 @@ __all__ = [
 ]
 
 _NO_SUPPORT = 0.2  # a model contradiction needs every window below this P(entailed)
+_OTHER_CLAUSE = 0.5  # a claim with this much of another clause's words restates the sentence
 SUBSTITUTION_THRESHOLD = 0.95
 """P(contradicted) at which a local change of names or figures in one evidence sentence is a
 contradiction. Chosen with hand-written near copies beside the fit halves (BENCHMARKS.md,
@@ -162,6 +165,28 @@ def apply_pair_model(
             sig.no_contradiction = 0.0
 
 
+def _clause_change(claim: str, sentence: str) -> LocalChange | None:
+    """A local change of one standalone clause of ``sentence`` that the claim restates
+    alone, its opposite first ("open on weekdays" against "open on Sundays" only swaps a
+    day). A claim that also says another clause's words ("opened in 1895 and closed in
+    1962" against the same sentence) restates the sentence, not one clause."""
+    parts = split_compound(sentence)
+    if len(parts) < 2:
+        return None
+    said = set(content_stems(claim))
+    words = [content_stems(p.text) for p in parts]
+    changes = []
+    for k, part in enumerate(parts):
+        others = {s: w for j, ws in enumerate(words) if j != k for s, w in ws.items()}
+        rest = {s: w for s, w in others.items() if s not in words[k]}
+        if rest and coverage(rest, said) >= _OTHER_CLAUSE:
+            continue
+        found = substitution(claim, part.text)
+        if found is not None:
+            changes.append(found)
+    return next((c for c in changes if c.opposite), changes[0] if changes else None)
+
+
 def local_change(
     claim: str, window: str, evidence_id: str
 ) -> tuple[Contradiction, LocalChange] | None:
@@ -171,6 +196,10 @@ def local_change(
     for start, end in split_sentences(window):
         sentence = window[start:end]
         local = substitution(claim, sentence)
+        if local is None:
+            # "The library is open on weekdays and closed on Sundays": the claim may restate
+            # one standalone clause, its subject carried ("The library closed on Sundays.")
+            local = _clause_change(claim, sentence)
         if local is None:
             continue
         changes = local.changes

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from langchain_qgate.grounding._compound import split_compound
 from langchain_qgate.grounding._lexicon import word_set
@@ -45,6 +45,7 @@ from langchain_qgate.grounding.checks import (
     quantities_match,
     same_written_value,
     stem,
+    tokens,
     word_weight,
 )
 from langchain_qgate.schemas import Contradiction, ContradictionKind
@@ -68,7 +69,8 @@ __all__ = [
     "value_free_stems",
 ]
 
-_CLAUSE_SPLIT = re.compile(r"[;:,]|\s(?:but|while|whereas|although|though)\s", re.I)
+_CLAUSE_SPLIT = re.compile(r"([;:,]|\s(?:but|while|whereas|although|though)\s)", re.I)
+_COORDINATOR = re.compile(r"\s*(?:and|but|yet|or|while|whereas)\s", re.I)
 _CLAUSE_COVERAGE = 0.6  # a negated clause of the passage must restate this much of the claim
 _ANCHOR_SPAN = 3  # a shared content word at most this many words from the value
 _MAX_GAP = 2  # function words between two matched stretches of one run
@@ -713,40 +715,84 @@ def negation_clash(claim: Passage, chunk: Passage, *, asserted_negation: bool = 
         return True
     if not asserted_negation:
         return False
+    if not any(c.any_negation for c in mine) and _said_unnegated(claim.text, chunk.text):
+        return False  # "The cafe accepts cash and does not accept cards" states "... cash"
     # The passage's negated clause must be about what the claim says: restate one of its
     # clauses, or the claim as a whole.
-    restating = [c[0] for c in mine if len(c[0]) >= 2] + [value_free_stems(claim)]
+    restating = [c.stems for c in mine if len(c.stems) >= 2] + [value_free_stems(claim)]
     return _unmatched_negation(
         theirs, mine, restating=restating, whole=_clause(claim.text, chunk.stems)
     )
 
 
-_Clause = tuple[dict[str, float], int, int]
+def _content_sequence(text: str) -> list[str]:
+    return [stem(low) for low in (t.lower() for t in tokens(text)) if word_weight(low) > 0.0]
 
 
-def _clause(text: str, other: frozenset[str]) -> _Clause:
-    """A clause's content stems, whether it negates what ``other`` says (the word a cue
-    negates first is there), and whether it negates anything at all."""
+def _said_unnegated(claim: str, passage: str) -> bool:
+    """Whether ``passage`` says every content word of ``claim``, in the claim's order,
+    outside what its negations govern ("copper cannot displace iron" keeps "copper" only)."""
+    spans = negated_spans(passage)
+    kept, at = [], 0
+    for a, b in sorted(spans):
+        kept.append(passage[at:a])
+        at = max(at, b)
+    kept.append(passage[at:])
+    words = iter(_content_sequence(" ".join(kept)))
+    wanted = _content_sequence(claim)
+    return bool(wanted) and all(w in words for w in wanted)  # a subsequence
+
+
+class _Clause(NamedTuple):
+    """One clause of a text, as polarity is compared (:func:`negation_clash`)."""
+
+    stems: dict[str, float]  # content stems, in text order
+    negated: int  # 1 when it negates what the other text says (the word first negated is there)
+    any_negation: int  # 1 when it negates anything at all
+    heads: frozenset[str]  # the words its negation words govern first ("does not **pay**")
+    text: str = ""
+    coordinated: bool = False  # it follows "and", "but", "while", ... (a clause of its own)
+
+
+def _clause(text: str, other: frozenset[str], *, coordinated: bool = False) -> _Clause:
     strict = negations_about(text, set(other), strict=True) % 2
-    return content_stems(text), strict, negation_count(text) % 2
+    heads = frozenset(negated_heads(text)) if strict else frozenset()
+    return _Clause(content_stems(text), strict, negation_count(text) % 2, heads, text, coordinated)
 
 
 def _clauses(text: str, other: frozenset[str]) -> list[_Clause]:
-    """Each clause of ``text`` (see :func:`_clause`). A conditional clause ("if the latch
+    """Each clause of ``text`` (see :class:`_Clause`). A conditional clause ("if the latch
     doesn't catch", "whether it aligns") states no polarity: it negates nothing, and as a
     restatement of a negated clause it agrees with it."""
     out = []
-    for piece in _CLAUSE_SPLIT.split(text):
+    pieces = _CLAUSE_SPLIT.split(text)  # pieces and the separators between them
+    for k in range(0, len(pieces), 2):
+        piece = pieces[k]
+        joined = (k > 0 and pieces[k - 1][:1].isspace()) or _COORDINATOR.match(piece) is not None
         # "... a block system and it wasn't super complex": each standalone clause apart
-        for clause in (part.text for part in split_compound(piece)):
+        for n, clause in enumerate(part.text for part in split_compound(piece)):
             conditions = condition_spans(clause)
             main = clause
             for a, b in reversed(conditions):
-                out.append((content_stems(clause[a:b]), 0, 1))
+                out.append(_Clause(content_stems(clause[a:b]), 0, 1, frozenset()))
                 main = main[:a] + " " + main[b:]
             if content_stems(main):
-                out.append(_clause(main, other))
-    return [c for c in out if c[0]]
+                out.append(_clause(main, other, coordinated=joined or n > 0))
+    return [c for c in out if c.stems]
+
+
+def _first(clause: _Clause) -> str:
+    return next(iter(clause.stems), "")
+
+
+def _own_subject(clause: _Clause, claim: set[str]) -> bool:
+    """Whether ``clause`` is a coordinated clause about something the claim does not name:
+    it follows "and", "but", ... and opens with a word of its own ("... and **visitors** pay
+    £5 a year")."""
+    first = _first(clause)
+    return (
+        clause.coordinated and first.isalpha() and first not in claim and first not in clause.heads
+    )
 
 
 def _unmatched_negation(
@@ -760,20 +806,30 @@ def _unmatched_negation(
 
     A clause of ``other`` restates it, or else ``whole`` (the other text as one clause) does;
     a restating clause with any negation agrees ("have found no signs of poison" / "have not
-    found any evidence of poison"). With ``restating``, a clause of ``side`` counts only when
-    it restates one of those word sets (the passage's clause must be about what the claim
-    says).
+    found any evidence of poison"). A restating clause that lacks the word the negation
+    governs does not count when that word sits in a clause with a subject of its own:
+    "Membership is free for residents, and visitors pay £5 a year" does not deny "Residents
+    do not pay for membership" (the paying is the visitors'). With ``restating``, a clause of
+    ``side`` counts only when it restates one of those word sets (the passage's clause must
+    be about what the claim says).
     """
-    for stems, negated, _ in side:
-        if not negated:
+    named = {stem for clause in side for stem in clause.stems}
+    for clause in side:
+        stems, heads = clause.stems, clause.heads
+        if not clause.negated:
             continue
         if restating is not None and all(
             coverage(r, set(stems)) < _CLAUSE_COVERAGE for r in restating
         ):
             continue
-        twins = [neg for o, _, neg in other if coverage(stems, set(o)) >= _CLAUSE_COVERAGE]
-        if not twins and len(stems) >= 2 and coverage(stems, set(whole[0])) >= _CLAUSE_COVERAGE:
-            twins = [whole[2]]
+        restaters = [c for c in other if coverage(stems, set(c.stems)) >= _CLAUSE_COVERAGE]
+        if not any(heads & c.stems.keys() for c in restaters) and any(
+            heads & c.stems.keys() and _own_subject(c, named) for c in other
+        ):
+            continue
+        twins = [c.any_negation for c in restaters]
+        if not twins and len(stems) >= 2 and coverage(stems, set(whole.stems)) >= _CLAUSE_COVERAGE:
+            twins = [whole.any_negation]
         if twins and 1 not in twins:
             return True
     return False

@@ -236,3 +236,40 @@ def test_conditional_instruction_is_not_a_negation_clash(monitor) -> None:
         "If the latch still doesn't catch, tighten the hinges first.", [evidence]
     )
     assert report.contradictions == [], [v.reason for v in report.verdicts]
+
+
+# Written for the coordinated-clause fixes (2026-11-27): a claim that restates one clause of
+# a compound sentence is compared with that clause, and a negation in another clause, or in
+# a clause about someone else, is not the claim's.
+_LIBRARY = "The library is open on weekdays and closed on Sundays."
+_COMPOUND = [
+    (_LIBRARY, "The library is open on weekdays.", "ok"),
+    (_LIBRARY, "The library is closed on Sundays.", "ok"),
+    (_LIBRARY, "The library is open on Sundays.", "named"),
+    (_LIBRARY, "The library opens on Sundays.", "named"),
+    ("The shop is open in summer and closed in winter.", "The shop is closed in winter.", "ok"),
+    ("The shop is open in summer and closed in winter.", "The shop is open in winter.", "named"),
+    ("Prices rose in 2023 and fell in 2024.", "Prices fell in 2024.", "ok"),
+    ("Prices rose in 2023 and fell in 2024.", "Prices rose in 2024.", "named"),
+    ("The team won the semi-final and lost the final.", "The team lost the final.", "ok"),
+    ("The team won the semi-final and lost the final.", "The team won the final.", "named"),
+    ("The bridge was opened in 1932 and closed to traffic in 1990.",
+     "The bridge was opened in 1932 and closed to traffic in 1990.", "ok"),
+    ("The bridge was opened in 1932 and closed to traffic in 1990.",
+     "The bridge was opened to traffic in 1990.", "named"),
+    ("The cafe accepts cash and does not accept cards.", "The cafe accepts cash.", "ok"),
+    ("The cafe accepts cash and does not accept cards.", "The cafe accepts cards.", "named"),
+    ("Membership is free for residents, and visitors pay £5 a year.",
+     "Residents do not pay for membership.", "ok"),
+    ("Membership is free for residents, and visitors pay £5 a year.",
+     "Visitors do not pay for membership.", "named"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("evidence", "claim", "expected"), _COMPOUND)
+def test_one_clause_of_a_compound_sentence(monitor, evidence: str, claim: str, expected) -> None:
+    report = _check(monitor, claim, evidence)
+    if expected == "named":
+        _contradicted(monitor, claim, evidence)
+    else:
+        assert not report.contradictions, [v.reason for v in report.verdicts]

@@ -402,6 +402,30 @@ def test_a_word_for_its_opposite_is_named_whatever_the_model_reads_of_it(
     )
 
 
+@pytest.mark.parametrize(
+    ("claim", "named"),
+    [
+        ("The library is open on Sundays.", ("is open", "closed")),
+        ("The library opens on Sundays.", ("opens", "closed")),
+        ("The library is open on weekdays.", None),  # one clause, as it is
+        ("The library is closed on Sundays.", None),
+    ],
+)
+def test_a_claim_may_restate_one_clause_of_a_compound_sentence(
+    claim: str, named: tuple[str, str] | None
+) -> None:
+    # the model reads the whole sentence as entailing the claim; the change is in the clause
+    # the claim restates ("The library closed on Sundays.", its subject carried)
+    sentence = "The library is open on weekdays and closed on Sundays."
+    index = _index(sentence)
+    sig = _settle(claim, index, ScriptedPairModel({sentence: (0.98, 0.01, 0.01)}), 0)
+    got = sig.contradiction
+    assert (None if got is None else (got.claim_value, got.evidence_value)) == named
+    if got is not None:
+        assert got.quote == sentence  # the evidence's own words, not the carried clause
+        assert sig.pair_change_opposite
+
+
 def test_a_paraphrase_the_model_reads_as_contradicted_is_not_named() -> None:
     # not a local change (three words replaced), so only the 0.995 threshold could name it
     index = _index("The festival was cancelled because of heavy rain.")

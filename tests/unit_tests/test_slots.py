@@ -293,6 +293,24 @@ def test_hedged_counts_conflict_beyond_the_hedge_when_every_count_disagrees() ->
         ("It was super easy because it was a block system.",
          "It was super easy because it was a block system and it wasn't super complex.", False),
         ("He is yet to visit Paris.", "He visited Paris.", True),
+        # the negated word sits in a clause with a subject of its own: the visitors pay
+        ("Residents do not pay for membership.",
+         "Membership is free for residents, and visitors pay £5 a year.", False),
+        ("Children do not pay for entry.",
+         "Entry is free for children, but adults pay 10 euros.", False),
+        ("Visitors do not pay for membership.",
+         "Membership is free for residents, and visitors pay £5 a year.", True),
+        ("Membership is not free for residents.",
+         "Membership is free for residents, and visitors pay £5 a year.", True),
+        # the passage says the claim, in its order, outside what its negation governs
+        ("The cafe accepts cash.", "The cafe accepts cash and does not accept cards.", False),
+        ("The cafe accepts cards.", "The cafe accepts cash and does not accept cards.", True),
+        ("Copper can displace iron from its salt solution.",
+         "So, iron can displace copper from its salt solution but copper cannot displace "
+         "iron from its salt solution.", True),
+        # ... and a subject the claim names, in the coordinated clause, still clashes
+        ("Residents do not pay for parking.",
+         "Parking is busy at weekends, and residents pay for parking by the hour.", True),
     ],
 )  # fmt: skip
 def test_negation_compared_clause_by_clause(claim, evidence, clash) -> None:

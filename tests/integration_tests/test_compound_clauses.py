@@ -1,0 +1,97 @@
+"""Claims about one clause of a compound sentence, graded with the real models.
+
+``tests/data/compound_clauses.jsonl`` (96 pairs) was written by hand for this test by a
+helper that read no code and no data file of the project, after the coordinated-clause rules
+were written (BENCHMARKS.md, "Polarity in coordinated clauses"). Every evidence sentence has
+two or more clauses ("The pool is heated in winter and closed in August", "Members borrow
+free, while guests pay £2 per book"); 12 claims per family:
+
+- faithful: ``faithful_one_clause``, ``faithful_negated_clause``, ``faithful_other_subject``
+  ("Members do not pay to borrow books"), ``faithful_whole``;
+- wrong: ``wrong_opposite_in_clause`` (the other clause's verb or an antonym),
+  ``wrong_value_moved`` (a value of one clause in the other's fact), ``wrong_negation``,
+  ``wrong_other_subject`` (one subject's fact given to the other).
+
+Measured on the shipped models when the set was added (before the rules -> after): faithful
+contradicted 2 -> 1; wrong named 21 -> 24 of 48 (negations 7 -> 9, opposites 8 -> 9); values
+moved between clauses and facts given to the other subject are still mostly GROUNDED. The
+floors keep what holds; the one faithful claim still contradicted is a strict xfail.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from langchain_qgate.grounding.monitor import HallucinationMonitor
+from langchain_qgate.schemas import Grade
+
+pytestmark = pytest.mark.model
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "compound_clauses.jsonl"
+# a contradiction through another subject's clause: "Students get a 30% discount on tickets,
+# while pensioners pay the full price" against "Pensioners do not get a discount on tickets"
+STILL_CONTRADICTED = {"cx-025"}
+
+
+def _outcome(report: Any) -> str:
+    if report.contradictions:
+        return "contradicted"
+    grades = [v.grade for v in report.verdicts if v.counted]
+    if not grades:
+        return "none"
+    order = [Grade.FABRICATED, Grade.INFERRED, Grade.GROUNDED]
+    return min(grades, key=order.index).value
+
+
+@pytest.fixture(scope="module")
+def outcomes(real_embedder) -> dict[str, tuple[str, str]]:
+    monitor = HallucinationMonitor(embedder=real_embedder)
+    out: dict[str, tuple[str, str]] = {}
+    with DATA.open(encoding="utf-8") as fh:
+        for line in fh:
+            pair: dict[str, Any] = json.loads(line)
+            report = monitor.verify_grounding(pair["claim"], [pair["evidence"]])
+            out[pair["id"]] = (pair["family"], _outcome(report))
+    return out
+
+
+def _family(outcomes, family: str) -> list[str]:
+    return [o for f, o in outcomes.values() if f == family]
+
+
+def test_the_set_is_whole(outcomes) -> None:
+    families = {f for f, _ in outcomes.values()}
+    assert len(outcomes) == 96
+    assert len(families) == 8
+    assert all(len(_family(outcomes, f)) == 12 for f in families)
+
+
+def test_faithful_claims_are_not_contradicted(outcomes) -> None:
+    contradicted = {
+        k for k, (f, o) in outcomes.items() if f.startswith("faithful") and o == "contradicted"
+    }
+    assert contradicted <= STILL_CONTRADICTED
+
+
+@pytest.mark.xfail(strict=True, reason="another subject's clause read as the claim's (cx-025)")
+def test_no_faithful_claim_is_contradicted(outcomes) -> None:
+    assert not any(f.startswith("faithful") and o == "contradicted" for f, o in outcomes.values())
+
+
+def test_faithful_claims_are_supported(outcomes) -> None:
+    faithful = [o for f, o in outcomes.values() if f.startswith("faithful")]
+    supported = sum(o in ("grounded", "inferred") for o in faithful)
+    assert supported >= 46, faithful  # 47 of 48 measured
+
+
+@pytest.mark.parametrize(
+    ("family", "named"),
+    [("wrong_opposite_in_clause", 9), ("wrong_negation", 9), ("wrong_other_subject", 6)],
+)
+def test_opposites_and_negations_in_one_clause_are_named(outcomes, family, named) -> None:
+    got = _family(outcomes, family)
+    assert got.count("contradicted") >= named, got
