@@ -33,6 +33,7 @@ the fitted combination and were chosen on the fit halves for few false contradic
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -168,8 +169,9 @@ def apply_pair_model(
 def _clause_change(claim: str, sentence: str) -> LocalChange | None:
     """A local change of one standalone clause of ``sentence`` that the claim restates
     alone, its opposite first ("open on weekdays" against "open on Sundays" only swaps a
-    day). A claim that also says another clause's words ("opened in 1895 and closed in
-    1962" against the same sentence) restates the sentence, not one clause."""
+    day). The claim must not say another clause's words beyond the ones it changes: "opened
+    in 1895 and closed in 1962" against the same sentence, or "open in summer" against "...
+    open in summer and closed in winter", restate another clause, not this one."""
     parts = split_compound(sentence)
     if len(parts) < 2:
         return None
@@ -177,14 +179,39 @@ def _clause_change(claim: str, sentence: str) -> LocalChange | None:
     words = [content_stems(p.text) for p in parts]
     changes = []
     for k, part in enumerate(parts):
-        others = {s: w for j, ws in enumerate(words) if j != k for s, w in ws.items()}
-        rest = {s: w for s, w in others.items() if s not in words[k]}
-        if rest and coverage(rest, said) >= _OTHER_CLAUSE:
-            continue
         found = substitution(claim, part.text)
-        if found is not None:
-            changes.append(found)
+        if found is None:
+            continue
+        changed = set(content_stems(" ".join(a for a, _ in found.changes)))
+        rest = {
+            s: w
+            for j, ws in enumerate(words)
+            if j != k
+            for s, w in ws.items()
+            if s not in words[k] and s not in changed
+        }
+        if not rest or coverage(rest, said) >= _OTHER_CLAUSE:
+            continue
+        others = [p.text for j, p in enumerate(parts) if j != k]
+        if found.names_or_figures and _moved(found, others):
+            found = found._replace(opposite=True)
+        changes.append(found)
     return next((c for c in changes if c.opposite), changes[0] if changes else None)
+
+
+def _moved(found: LocalChange, other_clauses: list[str]) -> bool:
+    """Whether the claim's one changed name or figure is another clause's: "Salisbury
+    Cathedral was consecrated in 1220" against "... begun in 1220 and consecrated in 1258"
+    binds the beginning's year to the consecration, which is wrong whatever the model reads."""
+    if len(found.changes) != 1:
+        return False
+    said = found.changes[0][0]
+    return any(_says(said, text) for text in other_clauses)
+
+
+def _says(words: str, text: str) -> bool:
+    """Whether ``text`` has ``words`` as whole words ("1220", not "12200" or "1,220")."""
+    return re.search(rf"(?<![\w.,:]){re.escape(words)}(?![\w]|[.,:]\d)", text, re.I) is not None
 
 
 def local_change(

@@ -13,9 +13,11 @@ free, while guests pay £2 per book"); 12 claims per family:
   ``wrong_other_subject`` (one subject's fact given to the other).
 
 Measured on the shipped models when the set was added (before the rules -> after): faithful
-contradicted 2 -> 1; wrong named 21 -> 24 of 48 (negations 7 -> 9, opposites 8 -> 9); values
-moved between clauses and facts given to the other subject are still mostly GROUNDED. The
-floors keep what holds; the one faithful claim still contradicted is a strict xfail.
+contradicted 2 -> 1; wrong named 21 -> 24 of 48 (negations 7 -> 9, opposites 8 -> 9), values
+moved between clauses 0. Naming a moved value (a clause's figure or name that is another
+clause's) was written after reading this set's misses, so for that family the set is not held
+out: 0 -> 4 of 12. Facts given to the other subject are still mostly GROUNDED. The floors
+keep what holds; the one faithful claim still contradicted is a strict xfail.
 """
 
 from __future__ import annotations
@@ -90,7 +92,12 @@ def test_faithful_claims_are_supported(outcomes) -> None:
 
 @pytest.mark.parametrize(
     ("family", "named"),
-    [("wrong_opposite_in_clause", 9), ("wrong_negation", 9), ("wrong_other_subject", 6)],
+    [
+        ("wrong_opposite_in_clause", 9),
+        ("wrong_negation", 9),
+        ("wrong_other_subject", 6),
+        ("wrong_value_moved", 4),
+    ],
 )
 def test_opposites_and_negations_in_one_clause_are_named(outcomes, family, named) -> None:
     got = _family(outcomes, family)

@@ -426,6 +426,25 @@ def test_a_claim_may_restate_one_clause_of_a_compound_sentence(
         assert sig.pair_change_opposite
 
 
+@pytest.mark.parametrize(
+    ("claim", "named"),
+    [
+        ("Salisbury Cathedral was consecrated in 1220.", ("1220", "1258")),
+        ("Salisbury Cathedral was begun in 1258.", ("1258", "1220")),
+        ("Salisbury Cathedral was consecrated in 1258.", None),
+        ("Salisbury Cathedral was consecrated in 1260.", None),  # no clause's: the model's
+    ],
+)
+def test_a_figure_moved_from_the_other_clause_is_named(
+    claim: str, named: tuple[str, str] | None
+) -> None:
+    sentence = "Salisbury Cathedral was begun in 1220 and consecrated in 1258."
+    index = _index(sentence)
+    sig = _settle(claim, index, ScriptedPairModel({sentence: (0.9, 0.05, 0.05)}), 0)
+    got = sig.contradiction
+    assert (None if got is None else (got.claim_value, got.evidence_value)) == named
+
+
 def test_a_paraphrase_the_model_reads_as_contradicted_is_not_named() -> None:
     # not a local change (three words replaced), so only the 0.995 threshold could name it
     index = _index("The festival was cancelled because of heavy rain.")
