@@ -15,9 +15,10 @@ minus the largest P(contradicted), and it moves the contradiction decision:
 - a claim the rules found no value conflict in is contradicted when one window contradicts it
   (P(contradicted) >= ``contradict``) and no window entails it (P(entailed) < ``_NO_SUPPORT``);
   the report quotes that window's chunk;
-- a claim that restates one sentence of a window with one local change
-  (``grounding/_substitution.py``) is contradicted, the report naming both words and quoting
-  the sentence: a word for its opposite ("open" for "closed"), a flipped polarity, a denial,
+- a claim that restates one sentence of a window, or one standalone clause of it ("The
+  library closed on Sundays." of "... open on weekdays and closed on Sundays"), with one local
+  change (``grounding/_substitution.py``) is contradicted, the report naming both words and
+  quoting the sentence: a word for its opposite ("open" for "closed"), a flipped polarity, a denial,
   two things trading places, another frequency, a value moved from another clause or a name
   in another's role, whatever the model reads of that sentence, unless another
   window entails the claim (P(entailed) >= ``_NO_SUPPORT``); another name or figure in the
