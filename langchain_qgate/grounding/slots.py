@@ -781,15 +781,11 @@ def _clauses(text: str, other: frozenset[str]) -> list[_Clause]:
     return [c for c in out if c.stems]
 
 
-def _first(clause: _Clause) -> str:
-    return next(iter(clause.stems), "")
-
-
 def _own_subject(clause: _Clause, claim: set[str]) -> bool:
     """Whether ``clause`` is a coordinated clause about something the claim does not name:
     it follows "and", "but", ... and opens with a word of its own ("... and **visitors** pay
     £5 a year")."""
-    first = _first(clause)
+    first = next(iter(clause.stems), "")
     return (
         clause.coordinated and first.isalpha() and first not in claim and first not in clause.heads
     )

@@ -1,8 +1,11 @@
-"""Expected-output helpers shared by the example and notebook tests."""
+"""Expected-output helpers shared by the integration tests."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
+
+from langchain_qgate.schemas import Grade
 
 Expected = str | re.Pattern[str]
 """A literal substring of the output, or a pattern to search for."""
@@ -20,3 +23,15 @@ def missing(expected: list[Expected], out: str) -> list[str]:
         for e in expected
         if (e.search(out) is None if isinstance(e, re.Pattern) else e not in out)
     ]
+
+
+def outcome(report: Any) -> str:
+    """A grounding report in one word: 'contradicted', else the weakest counted grade, else
+    'none' (no claim extracted)."""
+    if report.contradictions:
+        return "contradicted"
+    grades = [v.grade for v in report.verdicts if v.counted]
+    if not grades:
+        return "none"
+    order = [Grade.FABRICATED, Grade.INFERRED, Grade.GROUNDED]
+    return min(grades, key=order.index).value

@@ -29,7 +29,7 @@ from typing import Any
 import pytest
 
 from langchain_qgate.grounding.monitor import HallucinationMonitor
-from langchain_qgate.schemas import Grade
+from tests.integration_tests._expect import outcome
 
 pytestmark = pytest.mark.model
 
@@ -37,16 +37,6 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "compound_clauses.jsonl"
 # a contradiction through another subject's clause: "Students get a 30% discount on tickets,
 # while pensioners pay the full price" against "Pensioners do not get a discount on tickets"
 STILL_CONTRADICTED = {"cx-025"}
-
-
-def _outcome(report: Any) -> str:
-    if report.contradictions:
-        return "contradicted"
-    grades = [v.grade for v in report.verdicts if v.counted]
-    if not grades:
-        return "none"
-    order = [Grade.FABRICATED, Grade.INFERRED, Grade.GROUNDED]
-    return min(grades, key=order.index).value
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +47,7 @@ def outcomes(real_embedder) -> dict[str, tuple[str, str]]:
         for line in fh:
             pair: dict[str, Any] = json.loads(line)
             report = monitor.verify_grounding(pair["claim"], [pair["evidence"]])
-            out[pair["id"]] = (pair["family"], _outcome(report))
+            out[pair["id"]] = (pair["family"], outcome(report))
     return out
 
 

@@ -30,23 +30,12 @@ from typing import Any
 import pytest
 
 from langchain_qgate.grounding.monitor import HallucinationMonitor
-from langchain_qgate.schemas import Grade
+from tests.integration_tests._expect import outcome
 
 pytestmark = pytest.mark.model
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "reworded_claims.jsonl"
 FAMILIES = ("faithful_paraphrase", "faithful_partial", "unsupported_related", "contradicted")
-
-
-def _outcome(report: Any) -> str:
-    """'contradicted', else the weakest counted grade, else 'none' (no claim extracted)."""
-    if report.contradictions:
-        return "contradicted"
-    grades = [v.grade for v in report.verdicts if v.counted]
-    if not grades:
-        return "none"
-    order = [Grade.FABRICATED, Grade.INFERRED, Grade.GROUNDED]
-    return min(grades, key=order.index).value
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +46,7 @@ def outcomes(real_embedder) -> dict[str, list[str]]:
         for line in fh:
             pair: dict[str, Any] = json.loads(line)
             report = monitor.verify_grounding(pair["claim"], [pair["evidence"]])
-            out[pair["family"]].append(_outcome(report))
+            out[pair["family"]].append(outcome(report))
     return out
 
 

@@ -339,6 +339,12 @@ def test_a_full_cache_starts_over_between_calls_never_inside_one(monkeypatch) ->
     np.testing.assert_array_equal(model.predict(pairs[:3]), alone[:3])
 
 
+def _named(sig: ClaimSignals) -> tuple[str, str] | None:
+    """The (claim, evidence) words of the contradiction the signals carry, if any."""
+    got = sig.contradiction
+    return None if got is None else (got.claim_value, got.evidence_value)
+
+
 def _settle(claim: str, index: EvidenceIndex, model: ScriptedPairModel, *chunks: int):
     sig = _signals(index, *chunks)
     apply_pair_model(
@@ -420,7 +426,7 @@ def test_a_claim_may_restate_one_clause_of_a_compound_sentence(
     index = _index(sentence)
     sig = _settle(claim, index, ScriptedPairModel({sentence: (0.98, 0.01, 0.01)}), 0)
     got = sig.contradiction
-    assert (None if got is None else (got.claim_value, got.evidence_value)) == named
+    assert _named(sig) == named
     if got is not None:
         assert got.quote == sentence  # the evidence's own words, not the carried clause
         assert sig.pair_change_opposite
@@ -441,8 +447,7 @@ def test_a_figure_moved_from_the_other_clause_is_named(
     sentence = "Salisbury Cathedral was begun in 1220 and consecrated in 1258."
     index = _index(sentence)
     sig = _settle(claim, index, ScriptedPairModel({sentence: (0.9, 0.05, 0.05)}), 0)
-    got = sig.contradiction
-    assert (None if got is None else (got.claim_value, got.evidence_value)) == named
+    assert _named(sig) == named
 
 
 def test_a_paraphrase_the_model_reads_as_contradicted_is_not_named() -> None:
