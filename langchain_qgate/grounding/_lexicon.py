@@ -57,6 +57,8 @@ MONTHS = (
 )  # fmt: skip
 """The months, in order, lower-cased."""
 PRONOUNS = word_set("it he she they we i you there this")
+COLLECTIVES = word_set("pairs sets couples groups dozens teams")
+"""Nouns that count groups: "19 chromosome pairs" counts pairs, not chromosomes."""
 _PLURAL_PRONOUNS = word_set("they we i you")
 FUNCTION_WORDS = word_set(
     """a an the of to in on at by for with from and or but as that which who whose into than

@@ -64,7 +64,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from langchain_qgate.grounding._frequency import frequencies, same_rate
-from langchain_qgate.grounding._lexicon import MONTHS, WEEKDAYS, word_set
+from langchain_qgate.grounding._lexicon import COLLECTIVES, MONTHS, WEEKDAYS, word_set
 from langchain_qgate.grounding._word_relations import relation
 
 __all__ = ["Change", "LocalChange", "substitution"]
@@ -195,6 +195,10 @@ def _figure_swap(claim_side: list[str], evidence_side: list[str]) -> bool:
         return False
     a, b = claim_side[0], evidence_side[0]
     return bool(_FIGURE.fullmatch(a) and _FIGURE.fullmatch(b)) and _value(a) != _value(b)
+
+
+def _counts_groups(after: list[str]) -> bool:
+    return any(w.lower() in COLLECTIVES for w in after)
 
 
 def _word_swap(claim_side: list[str], evidence_side: list[str], c0: int, e0: int) -> str | None:
@@ -504,6 +508,8 @@ def substitution(claim: str, sentence: str) -> LocalChange | None:
             claim_side = c[i1:i2]
             kind = _word_swap(claim_side, evidence_side, i1, j1)
             figure = kind is None and _figure_swap(claim_side, evidence_side)
+            if figure and _counts_groups(e[j2 : j2 + 2]) != _counts_groups(c[i2 : i2 + 2]):
+                return None  # "38 chromosomes" for "19 chromosome pairs": other things counted
             if any(clauses[q] in home and not j1 <= q < j2 for q in _occurrences(cs[i1:i2], es)):
                 return None  # the claim's word is in a clause it restates: a reordering
             # a value for a value in one clause ("Prescott, Arizona" for "Prescott ([...]; ...)

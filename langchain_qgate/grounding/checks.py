@@ -485,7 +485,7 @@ def quantities_match(claim: Quantity, evidence: Quantity) -> bool:
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|n't|unable|"
     r"neither|nowhere|lacks?|lacked|fails?\s+to|failed\s+to|(?:refus|declin)(?:e|es|ed)\s+to|"
-    r"denied|denies|yet\s+to|non-)\b|n't\b",
+    r"denied|denies|yet\s+to|free\s+(?:of|from)|non-)\b|n't\b",
     re.I,
 )
 # Cue words that do not negate what follows: "not only ... but", "no doubt", "nothing but",
@@ -718,19 +718,37 @@ def word_weight(word: str) -> float:
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
 _SUFFIXES = ("ational", "ization", "iveness", "fulness", "ousness", "ments", "ment", "ings",
-             "ing", "edly", "ies", "ied", "ers", "er", "est", "ed", "es", "ly", "s")  # fmt: skip
+             "ing", "edly", "ies", "ied", "ers", "er", "est", "ed", "ly", "s")  # fmt: skip
+_EATS_E = frozenset({"ings", "ing", "edly", "ers", "er", "est", "ed"})  # "serving" ate an "e"
+_ES_PLURAL = re.compile(r"(?:s|x|z|ch|sh|o)e$")  # "boxes", "churches", "tomatoes": "-es"
 
 
 @lru_cache(maxsize=200_000)
 def stem(word: str) -> str:
-    """A crude, deterministic suffix stripper ("founded" -> "found", "companies" -> "compan")."""
+    """A crude, deterministic suffix stripper that gives the forms of a word one stem
+    ("served", "serving", "serves" -> "serve"; "companies", "studied" -> "company",
+    "study"; "boxes" -> "box"). Where a suffix may have eaten a final "e" or be "-es", the
+    more frequent English word of the candidates is the stem ("rated" -> "rate", "visited"
+    -> "visit"; "houses" -> "house", "buses" -> "bus", "tomatoes" -> "tomato")."""
     w = word.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
     for suf in _SUFFIXES:
-        if w.endswith(suf) and len(w) - len(suf) >= 3:
-            return w[: -len(suf)]
+        if not w.endswith(suf) or len(w) - len(suf) < 3 or (suf == "s" and w.endswith("ss")):
+            continue
+        base = w[: -len(suf)]
+        if suf in ("ies", "ied"):
+            return base + "y"
+        if suf in _EATS_E:
+            return max((base, base + "e"), key=_frequency)  # the first on a tie
+        if _ES_PLURAL.search(base) and len(base) > 3:
+            return max((base, base[:-1]), key=_frequency)
+        return base
     return w
+
+
+def _frequency(word: str) -> int:
+    return _zipf_table().get(word, 0)
 
 
 def tokens(text: str) -> list[str]:

@@ -29,7 +29,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from langchain_qgate.grounding._compound import split_compound
-from langchain_qgate.grounding._lexicon import word_set
+from langchain_qgate.grounding._lexicon import COLLECTIVES, word_set
 from langchain_qgate.grounding.checks import (
     Quantity,
     comparable,
@@ -178,13 +178,16 @@ def _unit(text: str, end: int, raw: str) -> str:
     """The unit word written with a value ("24-month", "12 months", "$100,000-a-week")."""
     if "-" in raw and raw[-1:].isalpha():
         return stem(raw.rsplit("-", 1)[1].lower())
-    for word in _WORD.findall(text[end : end + 40])[:3]:
+    words = _WORD.findall(text[end : end + 40])[:4]
+    for k, word in enumerate(words[:3]):
         low = word.lower()
         if low in ("a", "an", "per", "each"):
             continue
         if word_weight(low) <= 0.0 or word[:1].isdigit():
             return ""
-        return stem(low)
+        after = words[k + 1].lower() if k + 1 < len(words) else ""
+        # "19 chromosome pairs" counts pairs, not chromosomes
+        return stem(after if after in COLLECTIVES else low)
     return ""
 
 

@@ -285,3 +285,58 @@ def test_one_clause_of_a_compound_sentence(monitor, evidence: str, claim: str, e
         _contradicted(monitor, claim, evidence)
     else:
         assert not report.contradictions, [v.reason for v in report.verdicts]
+
+
+# Written for the stemmer fix (2026-11-27): the rules compare words by stem, and a negation
+# governs the claim's word only when every form of that word has one stem ("does not serve
+# dinner" / "The hotel serves dinner" were graded GROUNDED: "serve" and "serves" were two stems).
+_HOTEL = "The hotel serves breakfast but does not serve dinner."
+_FERRY = "The ferry operates daily in summer and does not operate in winter."
+_BAKERY = "The bakery uses organic flour and does not use sugar substitutes."
+_FORMS = [
+    (_HOTEL, "The hotel serves dinner.", "named"),
+    (_HOTEL, "The hotel serves breakfast.", "ok"),
+    (_HOTEL, "The hotel does not serve dinner.", "ok"),
+    (_FERRY, "The ferry operates in winter.", "named"),
+    (_FERRY, "The ferry does not operate in winter.", "ok"),
+    (_BAKERY, "The bakery uses sugar substitutes.", "named"),
+    (_BAKERY, "The bakery uses organic flour.", "ok"),
+    ("The company hired 40 engineers in 2023.", "The company did not hire engineers in 2023.",
+     "named"),
+    ("The company hired 40 engineers in 2023.", "The company hired engineers in 2023.", "ok"),
+    ("The factory does not produce steel.", "The factory produces steel.", "named"),
+    ("The company has never changed its logo.", "The company changed its logo.", "named"),
+    ("The studies did not include children.", "The study included children.", "named"),
+    ("Guests can use the pool free of charge.", "Guests are not charged for the pool.", "ok"),
+    ("Guests can use the pool free of charge.", "The pool is free for guests.", "ok"),
+    # a count of pairs is no count of the things paired
+    ("Pigs have 19 chromosome pairs, 38 chromosomes in all.", "A pig has 38 chromosomes.", "ok"),
+    ("Pigs have 19 chromosome pairs.", "Pigs have 38 chromosomes.", "ok"),
+    ("Pigs have 19 chromosome pairs.", "Pigs have 21 chromosome pairs.", "named"),
+    pytest.param(
+        "The city allows bicycles but not cars in the old town.",
+        "The city allows cars in the old town.", "named",
+        marks=pytest.mark.xfail(strict=True, reason="a gapped clause ('but not cars') is not "
+                                "read as a negated restatement of the claim"),
+    ),
+    pytest.param(
+        "The study included 200 adults and no children.", "The study included children.",
+        "named",
+        marks=pytest.mark.xfail(strict=True, reason="a negated object ('and no children') is "
+                                "not read as a negated restatement of the claim"),
+    ),
+    pytest.param(
+        "The court declined to hear the case.", "The court heard the case.", "named",
+        marks=pytest.mark.xfail(strict=True, reason="irregular forms ('hear' / 'heard') have "
+                                "two stems"),
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("evidence", "claim", "expected"), _FORMS)
+def test_forms_of_one_word(monitor, evidence: str, claim: str, expected) -> None:
+    report = _check(monitor, claim, evidence)
+    if expected == "named":
+        _contradicted(monitor, claim, evidence)
+    else:
+        assert not report.contradictions, [v.reason for v in report.verdicts]

@@ -14,6 +14,7 @@ from langchain_qgate.grounding.checks import (
     negation_scopes,
     negations_about,
     quantities_match,
+    stem,
     word_weight,
 )
 
@@ -179,6 +180,45 @@ def test_negation_scope_is_the_next_content_words_of_the_clause() -> None:
         {"starbuck"}
     ]
     assert negation_scopes("It is not.") == [set()]
+
+
+@pytest.mark.parametrize(
+    "forms",
+    [
+        ("serve", "serves", "served", "serving"),
+        ("close", "closes", "closed", "closing"),
+        ("charge", "charges", "charged"),
+        ("derive", "derives", "derived"),
+        ("company", "companies"),
+        ("study", "studies", "studied"),
+        ("identify", "identified", "identifies"),
+        ("class", "classes"),
+        ("employee", "employees"),
+        ("large", "larger", "largest"),
+        ("house", "houses"),
+        ("box", "boxes"),
+        ("tomato", "tomatoes"),
+        ("shoe", "shoes"),
+        ("rate", "rates", "rated"),
+        ("visit", "visits", "visited"),
+    ],
+)
+def test_every_form_of_a_word_has_one_stem(forms: tuple[str, ...]) -> None:
+    # "does not serve dinner" governs the word of "The hotel serves dinner" only when
+    # "serve" and "serves" are one stem
+    assert len({stem(w) for w in forms}) == 1, {w: stem(w) for w in forms}
+
+
+def test_different_words_keep_different_stems() -> None:
+    pairs = [("class", "clash"), ("plan", "plane"), ("not", "note"), ("rat", "rate"), ("us", "use")]
+    for a, b in pairs:
+        assert stem(a) != stem(b), (a, b)
+
+
+def test_free_of_is_a_negation() -> None:
+    assert negation_scopes("Guests can use the pool free of charge.") == [{"charge"}]
+    assert has_negation("The water is free from lead.")
+    assert not has_negation("Entry is free for residents.")
 
 
 def test_refusing_and_declining_are_negations() -> None:

@@ -111,6 +111,13 @@ def test_a_time_is_never_compared_with_a_plain_number() -> None:
     assert not quantities_match(t, n)
 
 
+def test_a_count_of_pairs_is_not_a_count_of_the_things_paired() -> None:
+    assert conflict("Pigs have 38 chromosomes.", "Pigs have 19 chromosome pairs.") is None
+    found = conflict("Pigs have 21 chromosome pairs.", "Pigs have 19 chromosome pairs.")
+    assert found is not None
+    assert (found.claim_value, found.evidence_value) == ("21", "19")
+
+
 @pytest.mark.parametrize(
     ("text", "scopes"),
     [
@@ -311,6 +318,16 @@ def test_hedged_counts_conflict_beyond_the_hedge_when_every_count_disagrees() ->
         # ... and a subject the claim names, in the coordinated clause, still clashes
         ("Residents do not pay for parking.",
          "Parking is busy at weekends, and residents pay for parking by the hour.", True),
+        # the negated word is another form of the claim's ("serve" / "serves")
+        ("The hotel serves dinner.", "The hotel serves breakfast but does not serve dinner.",
+         True),
+        ("The hotel serves breakfast.",
+         "The hotel serves breakfast but does not serve dinner.", False),
+        ("The company did not hire engineers in 2023.",
+         "The company hired 40 engineers in 2023.", True),
+        # "free of charge" is "not charged"
+        ("Hotel guests are not charged to use the pool.",
+         "Guests can use the pool free of charge, but treatments must be booked.", False),
     ],
 )  # fmt: skip
 def test_negation_compared_clause_by_clause(claim, evidence, clash) -> None:

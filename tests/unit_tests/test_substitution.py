@@ -45,6 +45,7 @@ from langchain_qgate.grounding._substitution import LocalChange, substitution
             "The customer desk is open on Mondays and Fridays.",
             [("weekends", "Mondays and Fridays")],
         ),
+        ("Pigs have 21 chromosome pairs.", "Pigs have 19 chromosome pairs.", [("21", "19")]),
     ],
 )
 def test_a_swapped_word_name_or_figure_is_named(
@@ -182,6 +183,9 @@ def test_a_word_for_its_opposite_is_marked(claim: str, sentence: str, opposite: 
             "Acme did not report revenue of 52.7 million euros in 2024.",
             "It is false that Acme reported revenue of 52.7 million euros in 2024.",
         ),
+        # a count of pairs is no count of the things paired
+        ("Pigs have 38 chromosomes.", "Pigs have 19 chromosome pairs."),
+        ("Pigs have 19 chromosome pairs.", "Pigs have 38 chromosomes."),
     ],
 )
 def test_restatements_and_other_sentences_are_not_local_changes(claim: str, sentence: str) -> None:
