@@ -729,7 +729,9 @@ def stem(word: str) -> str:
     ("served", "serving", "serves" -> "serve"; "companies", "studied" -> "company",
     "study"; "boxes" -> "box"). Where a suffix may have eaten a final "e" or be "-es", the
     more frequent English word of the candidates is the stem ("rated" -> "rate", "visited"
-    -> "visit"; "houses" -> "house", "buses" -> "bus", "tomatoes" -> "tomato")."""
+    -> "visit"; "shipping" -> "ship"; "houses" -> "house", "buses" -> "bus", "tomatoes" ->
+    "tomato"). "-er" is a suffix only of a verb or an adjective ("worker" -> "work", "larger"
+    -> "large"; "offer" and "water" stay)."""
     w = word.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
@@ -740,7 +742,15 @@ def stem(word: str) -> str:
         if suf in ("ies", "ied"):
             return base + "y"
         if suf in _EATS_E:
-            return max((base, base + "e"), key=_frequency)  # the first on a tie
+            doubled = base[-1] == base[-2] and base[-1] not in "aeioulsfz"
+            candidates = (base, base + "e", base[:-1]) if doubled else (base, base + "e")
+            if suf in ("er", "ers") and not (
+                _frequency(base + "est") >= _COMMON  # "bigger": "biggest"
+                if doubled
+                else any(map(_inflects, candidates))
+            ):
+                return w if suf == "er" else w[:-1]  # "offer", "summer": no "off", "summ" + "-er"
+            return max(candidates, key=_frequency)  # the first on a tie
         if _ES_PLURAL.search(base) and len(base) > 3:
             return max((base, base[:-1]), key=_frequency)
         return base
@@ -749,6 +759,19 @@ def stem(word: str) -> str:
 
 def _frequency(word: str) -> int:
     return _zipf_table().get(word, 0)
+
+
+_COMMON = 30  # Zipf 3.0: a word seen about once in a million
+
+
+def _inflects(base: str) -> bool:
+    """Whether ``base`` is a verb or an adjective ("worked", "writing", "largest") that "-er"
+    may be a suffix of."""
+    if base.endswith("e"):  # "writer": "writing" ("wrote" is irregular)
+        forms = [base + "d", base + "st", base[:-1] + "ing"]
+    else:
+        forms = [base + "ed", base + "est"]
+    return any(_frequency(f) >= _COMMON for f in forms)
 
 
 def tokens(text: str) -> list[str]:

@@ -201,6 +201,11 @@ def test_negation_scope_is_the_next_content_words_of_the_clause() -> None:
         ("shoe", "shoes"),
         ("rate", "rates", "rated"),
         ("visit", "visits", "visited"),
+        ("ship", "ships", "shipped", "shipping"),
+        ("offer", "offers", "offered", "offering"),
+        ("work", "worker", "workers"),
+        ("write", "writer", "writers", "writing"),
+        ("big", "bigger", "biggest"),
     ],
 )
 def test_every_form_of_a_word_has_one_stem(forms: tuple[str, ...]) -> None:
@@ -210,7 +215,9 @@ def test_every_form_of_a_word_has_one_stem(forms: tuple[str, ...]) -> None:
 
 
 def test_different_words_keep_different_stems() -> None:
-    pairs = [("class", "clash"), ("plan", "plane"), ("not", "note"), ("rat", "rate"), ("us", "use")]
+    pairs = [("class", "clash"), ("plan", "plane"), ("not", "note"), ("rat", "rate"),
+             ("us", "use"), ("off", "offer"), ("sum", "summer"), ("din", "dinner"),
+             ("custom", "customer")]  # fmt: skip
     for a, b in pairs:
         assert stem(a) != stem(b), (a, b)
 

@@ -129,7 +129,7 @@ def test_long_run_of_negations_keeps_each_scope() -> None:
     scopes = negation_scopes("not apples " * 20_000 + "never bananas, no cherries")
     assert len(scopes) == 20_002
     assert scopes[0] == {"apple"}  # the next 8 words: "apples not apples not ..."
-    assert scopes[-3:] == [{"apple", "nev", "banana"}, {"banana"}, {"cherry"}]
+    assert scopes[-3:] == [{"apple", "never", "banana"}, {"banana"}, {"cherry"}]
 
 
 # -- 2. 309-digit integers -------------------------------------------------------------------
