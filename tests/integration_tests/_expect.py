@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 from langchain_qgate.schemas import Grade
@@ -35,3 +38,12 @@ def outcome(report: Any) -> str:
         return "none"
     order = [Grade.FABRICATED, Grade.INFERRED, Grade.GROUNDED]
     return min(grades, key=order.index).value
+
+
+def graded_pairs(monitor: Any, path: Path) -> Iterator[tuple[dict[str, Any], str]]:
+    """Each (evidence, claim) pair of a hand-written JSONL set with its :func:`outcome`."""
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            pair: dict[str, Any] = json.loads(line)
+            report = monitor.verify_grounding(pair["claim"], [pair["evidence"]])
+            yield pair, outcome(report)

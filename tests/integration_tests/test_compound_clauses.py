@@ -22,14 +22,12 @@ keep what holds; the one faithful claim still contradicted is a strict xfail.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from langchain_qgate.grounding.monitor import HallucinationMonitor
-from tests.integration_tests._expect import outcome
+from tests.integration_tests._expect import graded_pairs
 
 pytestmark = pytest.mark.model
 
@@ -42,13 +40,7 @@ STILL_CONTRADICTED = {"cx-025"}
 @pytest.fixture(scope="module")
 def outcomes(real_embedder) -> dict[str, tuple[str, str]]:
     monitor = HallucinationMonitor(embedder=real_embedder)
-    out: dict[str, tuple[str, str]] = {}
-    with DATA.open(encoding="utf-8") as fh:
-        for line in fh:
-            pair: dict[str, Any] = json.loads(line)
-            report = monitor.verify_grounding(pair["claim"], [pair["evidence"]])
-            out[pair["id"]] = (pair["family"], outcome(report))
-    return out
+    return {p["id"]: (p["family"], o) for p, o in graded_pairs(monitor, DATA)}
 
 
 def _family(outcomes, family: str) -> list[str]:

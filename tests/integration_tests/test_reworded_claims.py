@@ -22,15 +22,13 @@ and contradiction alike. The floors keep what holds; the strict xfail is the iss
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from langchain_qgate.grounding.monitor import HallucinationMonitor
-from tests.integration_tests._expect import outcome
+from tests.integration_tests._expect import graded_pairs
 
 pytestmark = pytest.mark.model
 
@@ -42,11 +40,8 @@ FAMILIES = ("faithful_paraphrase", "faithful_partial", "unsupported_related", "c
 def outcomes(real_embedder) -> dict[str, list[str]]:
     monitor = HallucinationMonitor(embedder=real_embedder)
     out: dict[str, list[str]] = defaultdict(list)
-    with DATA.open(encoding="utf-8") as fh:
-        for line in fh:
-            pair: dict[str, Any] = json.loads(line)
-            report = monitor.verify_grounding(pair["claim"], [pair["evidence"]])
-            out[pair["family"]].append(outcome(report))
+    for pair, graded in graded_pairs(monitor, DATA):
+        out[pair["family"]].append(graded)
     return out
 
 

@@ -23,14 +23,12 @@ still passes. The floors keep what holds.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from langchain_qgate.grounding.monitor import HallucinationMonitor
-from tests.integration_tests._expect import outcome
+from tests.integration_tests._expect import graded_pairs
 
 pytestmark = pytest.mark.model
 
@@ -48,11 +46,8 @@ FLOOR_COMPOUND = 9  # compound negations named, of 12 (measured: 9)
 def outcomes(real_embedder) -> dict[str, list[str]]:
     monitor = HallucinationMonitor(embedder=real_embedder)
     out: dict[str, list[str]] = {f: [] for f in FAMILIES}
-    with DATA.open(encoding="utf-8") as fh:
-        for line in fh:
-            pair: dict[str, Any] = json.loads(line)
-            report = monitor.verify_grounding(pair["claim"], [pair["evidence"]])
-            out[pair["family"]].append(outcome(report))
+    for pair, graded in graded_pairs(monitor, DATA):
+        out[pair["family"]].append(graded)
     return out
 
 
