@@ -82,6 +82,33 @@ PARTICIPLES = word_set(
     run sung swum eaten fallen beaten bitten shaken woken frozen proven been"""
 )
 BE_FORMS = word_set("is are was were am be been being")
+IRREGULAR_FORMS: dict[str, str] = dict(
+    pair.split(":")
+    for pair in word_set(
+        """became:become begun:begin began:begin won:win wrote:write written:write
+    made:make took:take taken:take gave:give given:give went:go gone:go came:come grew:grow
+    grown:grow led:lead held:hold built:build bought:buy sold:sell told:tell knew:know
+    known:know ran:run met:meet paid:pay fell:fall fallen:fall brought:bring thought:think
+    kept:keep lost:lose spent:spend sent:send taught:teach caught:catch chose:choose
+    chosen:choose drew:draw drawn:draw drove:drive driven:drive flew:fly flown:fly
+    forgot:forget forgotten:forget hid:hide hidden:hide hung:hang sang:sing sung:sing
+    slept:sleep spoke:speak spoken:speak stood:stand struck:strike swam:swim threw:throw
+    thrown:throw understood:understand wore:wear worn:wear fought:fight sought:seek got:get
+    gotten:get meant:mean heard:hear broke:break broken:break shook:shake shaken:shake
+    drank:drink ate:eat eaten:eat rode:ride ridden:ride arose:arise risen:rise shown:show
+    stolen:steal stole:steal froze:freeze frozen:freeze withdrew:withdraw withdrawn:withdraw
+    overtook:overtake oversaw:oversee undertook:undertake forbade:forbid forbidden:forbid
+    forgave:forgive forgiven:forgive beaten:beat bitten:bite blew:blow blown:blow
+    dealt:deal dug:dig fed:feed fled:flee lent:lend sank:sink sat:sit shot:shoot
+    slid:slide spun:spin stuck:stick swore:swear sworn:swear tore:tear torn:tear woke:wake
+    woken:wake rebuilt:rebuild said:say did:do done:do
+    children:child men:man women:woman feet:foot teeth:tooth mice:mouse geese:goose
+    knives:knife wives:wife halves:half shelves:shelf criteria:criterion
+    phenomena:phenomenon analyses:analysis crises:crisis theses:thesis"""
+    )
+)
+"""Irregular past forms and plurals with their base word. Forms that are as often another
+word are left out ("found" a company, "left" side, a "saw", "rose", "felt", "lay", "born")."""
 _TOKEN = re.compile(r"\S+")
 _EDGE_PUNCT = "\"'“”‘’()[]{}*_,;:.!?"
 

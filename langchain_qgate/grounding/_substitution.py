@@ -66,6 +66,7 @@ from typing import NamedTuple
 from langchain_qgate.grounding._frequency import frequencies, same_rate
 from langchain_qgate.grounding._lexicon import COLLECTIVES, MONTHS, WEEKDAYS, word_set
 from langchain_qgate.grounding._word_relations import relation
+from langchain_qgate.grounding.checks import stem
 
 __all__ = ["Change", "LocalChange", "substitution"]
 
@@ -100,6 +101,7 @@ _STOP = word_set(
     """a an the of in on at to for by with from and or is was are were be been being has
     have had it its this that as into onto"""
 )
+_STOP |= frozenset(map(stem, _STOP))  # and their stems ("this" -> "thi"), for stemmed words
 _NEGATION = word_set("not never no none nor cannot without neither")
 _POLARITY_FILLER = word_set("do does did has have had is are was were yet any a an some")
 _FOCUS = word_set(
@@ -132,17 +134,6 @@ _ALIAS = word_set(
     styled dubbed"""
 )
 _RATE = "\x00rate"  # a frequency span, in the alignment of two frequencies
-_SUFFIXES = (("ies", "y"), ("ied", "y"), ("es", ""), ("ed", ""), ("ing", ""), ("s", ""))
-
-
-def _stem(word: str) -> str:
-    """A crude stem for matching forms of one word: includes, included, include -> includ."""
-    w = word.lower()
-    for suffix, repl in _SUFFIXES:
-        if len(w) > len(suffix) + 3 and w.endswith(suffix):
-            w = w[: -len(suffix)] + repl
-            break
-    return w[:-1] if len(w) > 4 and w.endswith("e") else w
 
 
 def _words(text: str, limit: int) -> list[str] | None:
@@ -469,7 +460,7 @@ def substitution(claim: str, sentence: str) -> LocalChange | None:
     e = _words(sentence, _MAX_SENTENCE_WORDS)
     if not c or not e or len(c) < 3:
         return None
-    cs, es = [_stem(w) for w in c], [_stem(w) for w in e]
+    cs, es = [stem(w) for w in c], [stem(w) for w in e]
     exchanged = _exchange(c, cs, es)
     if exchanged is not None:  # "Chelsea beat Liverpool" for "Liverpool beat Chelsea"
         return exchanged
@@ -503,7 +494,7 @@ def substitution(claim: str, sentence: str) -> LocalChange | None:
             evidence_side = e[j1:j2]
             if i2 == len(c) and len(evidence_side) > _MAX_REPLACED:  # the sentence goes on
                 evidence_side = evidence_side[: i2 - i1]
-            if len(evidence_side) > _MAX_REPLACED or all(_stem(w) in _STOP for w in evidence_side):
+            if len(evidence_side) > _MAX_REPLACED or all(stem(w) in _STOP for w in evidence_side):
                 return None
             claim_side = c[i1:i2]
             kind = _word_swap(claim_side, evidence_side, i1, j1)

@@ -27,6 +27,7 @@ from importlib import resources
 from typing import Literal
 
 from langchain_qgate.grounding._bignum import exact_matches, exact_value
+from langchain_qgate.grounding._lexicon import IRREGULAR_FORMS
 
 __all__ = [
     "Quantity",
@@ -48,6 +49,7 @@ __all__ = [
     "same_written_value",
     "stem",
     "untokenise",
+    "without_cues",
     "word_weight",
 ]
 
@@ -582,6 +584,18 @@ def _cues(text: str, *, in_conditions: bool = False) -> list[tuple[int, int, str
     return found
 
 
+def without_cues(text: str) -> str:
+    """``text`` with its negation cues blanked out: "declined to", "lacks", "free of", "it is
+    false that" are how a text negates, not what it talks about."""
+    out, at = [], 0
+    for start, end, _ in _cues(text):
+        if start >= at:
+            out += [text[at:start], " " * (end - start)]
+            at = end
+    out.append(text[at:])
+    return "".join(out)
+
+
 def has_negation(text: str) -> bool:
     """Whether ``text`` negates something ("not", "never", "n't", "it is false that"...)."""
     return bool(_cues(text))
@@ -731,10 +745,13 @@ def stem(word: str) -> str:
     more frequent English word of the candidates is the stem ("rated" -> "rate", "visited"
     -> "visit"; "shipping" -> "ship"; "houses" -> "house", "buses" -> "bus", "tomatoes" ->
     "tomato"). "-er" is a suffix only of a verb or an adjective ("worker" -> "work", "larger"
-    -> "large"; "offer" and "water" stay)."""
+    -> "large"; "offer" and "water" stay). Irregular forms get their base word ("won" ->
+    "win", "children" -> "child"; ``_lexicon.IRREGULAR_FORMS``)."""
     w = word.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
+    if w in IRREGULAR_FORMS:  # "won" -> "win", "children" -> "child"
+        return stem(IRREGULAR_FORMS[w])
     for suf in _SUFFIXES:
         if not w.endswith(suf) or len(w) - len(suf) < 3 or (suf == "s" and w.endswith("ss")):
             continue

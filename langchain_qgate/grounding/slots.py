@@ -29,7 +29,15 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from langchain_qgate.grounding._compound import split_compound
-from langchain_qgate.grounding._lexicon import COLLECTIVES, word_set
+from langchain_qgate.grounding._lexicon import (
+    COLLECTIVES,
+    FUNCTION_WORDS,
+    bare,
+    pronoun_clause_at,
+    tokens_with_offsets,
+    verb_at,
+    word_set,
+)
 from langchain_qgate.grounding.checks import (
     Quantity,
     comparable,
@@ -46,6 +54,7 @@ from langchain_qgate.grounding.checks import (
     same_written_value,
     stem,
     tokens,
+    without_cues,
     word_weight,
 )
 from langchain_qgate.schemas import Contradiction, ContradictionKind
@@ -71,6 +80,11 @@ __all__ = [
 
 _CLAUSE_SPLIT = re.compile(r"([;:,]|\s(?:but|while|whereas|although|though)\s)", re.I)
 _COORDINATOR = re.compile(r"\s*(?:and|but|yet|or|while|whereas)\s", re.I)
+# A denied object coordinated with another ("200 adults and no children", "bicycles but not
+# cars"): a clause with the verb of the one before it.
+_GAP_SPLIT = re.compile(r"\s(?:and|or)\s+(?=(?:no|not)\s)", re.I)
+_GAPPED = re.compile(r"\s*(?:(?:and|but|or|yet)\s+)?(?:no|not)\s", re.I)
+_MAX_SUBJECT = 4  # an "-s" / "-ed" word read as the verb comes at most this many words in
 _CLAUSE_COVERAGE = 0.6  # a negated clause of the passage must restate this much of the claim
 _ANCHOR_SPAN = 3  # a shared content word at most this many words from the value
 _MAX_GAP = 2  # function words between two matched stretches of one run
@@ -448,10 +462,50 @@ def _rivals(cv: Value, ev: Value, claim: Passage, chunk: Passage) -> bool:
         return False
     if _shortened(cv.text, ev.text) or _shortened(ev.text, cv.text):
         return False  # "Man Utd" is "Manchester United" written short
+    if any(_spelt_alike(a, b) for a in cv.core for b in ev.core):
+        return False  # "Tolkein" for "Tolkien", "Hickman" for "Hickam": one name misspelt
     # Names sharing a word are forms of one name ("Board of Education of Topeka" / "Board of
     # Education II"), unless they share a frame ("King ... of Sweden").
     shared = {w for w in cv.core & ev.core if len(w) > 1}  # initials: "J. R. R. Tolkien / Martin"
     return not shared or _framed(cv, ev)
+
+
+_MAX_SPELLING = 30  # longer words are never compared letter by letter
+
+
+def _spelt_alike(a: str, b: str) -> bool:
+    """Whether two different words of a name are one word misspelt: one of them is rare or no
+    word at all in the bundled English word frequencies (two common words are two names:
+    "Slovenia" / "Slovakia", "Maria" / "Mario"), both start with the same letter, have at
+    least five letters (letters only: "ELITEFIT10" is a code), and are one edit apart (a
+    letter added, dropped, changed, or two neighbours swapped), two from six letters on
+    ("Hickam" / "Hickman")."""
+    a, b = a.lower(), b.lower()
+    short = min(len(a), len(b))
+    if a == b or a[:1] != b[:1] or short < 5 or max(len(a), len(b)) > _MAX_SPELLING:
+        return False
+    if not (a.isalpha() and b.isalpha()):
+        return False  # "ELITEFIT10" / "ELITEFIT15": codes, not spellings
+    if word_weight(a) < 1.0 and word_weight(b) < 1.0:
+        return False  # two words seen in English text: two names
+    allowed = 2 if short >= 6 else 1
+    return abs(len(a) - len(b)) <= allowed and _edits(a, b) <= allowed
+
+
+def _edits(a: str, b: str) -> int:
+    """Edits from ``a`` to ``b``, a swap of neighbouring letters counting one (optimal string
+    alignment distance); both words are short (see ``_MAX_SPELLING``)."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[len(b)]
 
 
 def _shortened(short: str, long: str) -> bool:
@@ -755,12 +809,39 @@ class _Clause(NamedTuple):
     heads: frozenset[str]  # the words its negation words govern first ("does not **pay**")
     text: str = ""
     coordinated: bool = False  # it follows "and", "but", "while", ... (a clause of its own)
+    gapped: bool = False  # "... but not cars": the frame of the clause before it, filled in
 
 
-def _clause(text: str, other: frozenset[str], *, coordinated: bool = False) -> _Clause:
+def _clause(
+    text: str, other: frozenset[str], *, coordinated: bool = False, gapped: bool = False
+) -> _Clause:
     strict = negations_about(text, set(other), strict=True) % 2
     heads = frozenset(negated_heads(text)) if strict else frozenset()
-    return _Clause(content_stems(text), strict, negation_count(text) % 2, heads, text, coordinated)
+    stems = content_stems(without_cues(text))  # "declined to hear": the hearing is the content
+    return _Clause(stems, strict, negation_count(text) % 2, heads, text, coordinated, gapped)
+
+
+def _frame(clause: str) -> str:
+    """The words of ``clause`` up to and including its first verb ("The city allows", "We
+    study"), or "" when it has none. A verb is a known one, one after a pronoun, or a
+    lower-case "-s" / "-ed" word right after a short subject ("The cafe **accepts**"; not
+    "The **hotels**")."""
+    toks, starts = tokens_with_offsets(clause)
+    for k in range(len(toks)):
+        if pronoun_clause_at(toks, k) and k + 1 < len(toks):
+            return clause[: starts[k + 1] + len(toks[k + 1])]
+        word = bare(toks[k])
+        inflected = (
+            1 < k <= _MAX_SUBJECT
+            and word.isalpha()
+            and toks[k][:1].islower()
+            and word.endswith(("s", "ed"))
+            and bare(toks[k - 1]) not in FUNCTION_WORDS
+            and word not in FUNCTION_WORDS
+        )
+        if verb_at(toks, k) or inflected:
+            return clause[: starts[k] + len(toks[k])]
+    return ""
 
 
 def _clauses(text: str, other: frozenset[str]) -> list[_Clause]:
@@ -768,19 +849,29 @@ def _clauses(text: str, other: frozenset[str]) -> list[_Clause]:
     doesn't catch", "whether it aligns") states no polarity: it negates nothing, and as a
     restatement of a negated clause it agrees with it."""
     out = []
+    frame = ""  # the subject and verb of the last clause that has a verb
     pieces = _CLAUSE_SPLIT.split(text)  # pieces and the separators between them
     for k in range(0, len(pieces), 2):
         piece = pieces[k]
         joined = (k > 0 and pieces[k - 1][:1].isspace()) or _COORDINATOR.match(piece) is not None
-        # "... a block system and it wasn't super complex": each standalone clause apart
-        for n, clause in enumerate(part.text for part in split_compound(piece)):
+        # "... a block system and it wasn't super complex": each standalone clause apart;
+        # "200 adults and no children": the denied object apart
+        parts = [p for part in split_compound(piece) for p in _GAP_SPLIT.split(part.text)]
+        for n, clause in enumerate(parts):
             conditions = condition_spans(clause)
             main = clause
             for a, b in reversed(conditions):
                 out.append(_Clause(content_stems(clause[a:b]), 0, 1, frozenset()))
                 main = main[:a] + " " + main[b:]
-            if content_stems(main):
-                out.append(_clause(main, other, coordinated=joined or n > 0))
+            if not content_stems(main):
+                continue
+            gapped = bool(frame) and _GAPPED.match(main) is not None and not _frame(main)
+            if gapped:  # "but not cars" after "The city allows bicycles"
+                lead = _COORDINATOR.match(main)
+                main = f"{frame} {main[lead.end() if lead else 0 :].strip()}"
+            else:
+                frame = _frame(main) or frame
+            out.append(_clause(main, other, coordinated=joined or n > 0, gapped=gapped))
     return [c for c in out if c.stems]
 
 
@@ -821,7 +912,14 @@ def _unmatched_negation(
             coverage(r, set(stems)) < _CLAUSE_COVERAGE for r in restating
         ):
             continue
-        restaters = [c for c in other if coverage(stems, set(c.stems)) >= _CLAUSE_COVERAGE]
+        # a gapped clause restates only a clause about its object ("The cafe accepts not
+        # cards" says nothing of "The cafe does not accept cash")
+        restaters = [
+            c
+            for c in other
+            if coverage(stems, set(c.stems)) >= _CLAUSE_COVERAGE
+            and (not c.gapped or c.heads & stems.keys())
+        ]
         if not any(heads & c.stems.keys() for c in restaters) and any(
             heads & c.stems.keys() and _own_subject(c, named) for c in other
         ):

@@ -318,23 +318,37 @@ _FORMS = [
     ("Pigs have 19 chromosome pairs, 38 chromosomes in all.", "A pig has 38 chromosomes.", "ok"),
     ("Pigs have 19 chromosome pairs.", "Pigs have 38 chromosomes.", "ok"),
     ("Pigs have 19 chromosome pairs.", "Pigs have 21 chromosome pairs.", "named"),
-    pytest.param(
-        "The city allows bicycles but not cars in the old town.",
-        "The city allows cars in the old town.", "named",
-        marks=pytest.mark.xfail(strict=True, reason="a gapped clause ('but not cars') is not "
-                                "read as a negated restatement of the claim"),
-    ),
-    pytest.param(
-        "The study included 200 adults and no children.", "The study included children.",
-        "named",
-        marks=pytest.mark.xfail(strict=True, reason="a negated object ('and no children') is "
-                                "not read as a negated restatement of the claim"),
-    ),
-    pytest.param(
-        "The court declined to hear the case.", "The court heard the case.", "named",
-        marks=pytest.mark.xfail(strict=True, reason="irregular forms ('hear' / 'heard') have "
-                                "two stems"),
-    ),
+    # a denied object takes the verb of the clause before it (session 38)
+    ("The city allows bicycles but not cars in the old town.",
+     "The city allows cars in the old town.", "named"),
+    ("The city allows bicycles but not cars in the old town.",
+     "The city allows bicycles in the old town.", "ok"),
+    ("The study included 200 adults and no children.", "The study included children.",
+     "named"),
+    ("The study included 200 adults and no children.", "The study included 200 adults.", "ok"),
+    ("The hotel welcomes adults but no children.", "The hotel welcomes children.", "named"),
+    ("The hotel welcomes adults but no children.", "The hotel does not welcome children.",
+     "ok"),
+    ("The cafe accepts cash but not cards.", "The cafe does not accept cards.", "ok"),
+    # irregular forms have their base word's stem (2026-11-27, session 38); the words that
+    # negate ("declined to") are not part of what the clause says
+    ("The court declined to hear the case.", "The court heard the case.", "named"),
+    ("The court declined to hear the case.", "The court did not hear the case.", "ok"),
+    ("Smith did not win the 2019 election.", "Smith won the 2019 election.", "named"),
+    ("The team lost the final in 2018.", "The team did not lose the final in 2018.", "named"),
+    ("The team lost the final in 2018.", "The team lost the 2018 final.", "ok"),
+    ("The school does not teach Latin.", "The school taught Latin.", "named"),
+    ("The author wrote the foreword in 1990.", "The author has written the foreword.", "ok"),
+    ("The plant lacks a cooling tower.", "The plant has a cooling tower.", "named"),
+    ("The firm failed to meet its 2020 targets.", "The firm met its 2020 targets.", "named"),
+    ("The firm failed to meet its 2020 targets.", "The firm did not meet its 2020 targets.",
+     "ok"),
+    # a misspelt name is no other person; two common names are
+    ("Tolkien wrote several novels.", "Tolkein wrote several novels.", "ok"),
+    ("Hickam has also written a number of memoirs and novels.", "Homer Hickman wrote novels.",
+     "ok"),
+    ("The capital of Slovenia is Ljubljana.", "The capital of Slovakia is Ljubljana.", "named"),
+    ("The CEO of Acme is Maria Lopez.", "The CEO of Acme is Mario Lopez.", "named"),
 ]  # fmt: skip
 
 

@@ -15,6 +15,7 @@ from langchain_qgate.grounding.checks import (
     negations_about,
     quantities_match,
     stem,
+    without_cues,
     word_weight,
 )
 
@@ -206,6 +207,15 @@ def test_negation_scope_is_the_next_content_words_of_the_clause() -> None:
         ("work", "worker", "workers"),
         ("write", "writer", "writers", "writing"),
         ("big", "bigger", "biggest"),
+        # irregular forms
+        ("win", "wins", "won", "winning"),
+        ("write", "wrote", "written", "writes"),
+        ("hear", "heard", "hears"),
+        ("teach", "taught", "teaches"),
+        ("lose", "lost", "loses"),
+        ("child", "children"),
+        ("woman", "women"),
+        ("analysis", "analyses"),
     ],
 )
 def test_every_form_of_a_word_has_one_stem(forms: tuple[str, ...]) -> None:
@@ -217,7 +227,10 @@ def test_every_form_of_a_word_has_one_stem(forms: tuple[str, ...]) -> None:
 def test_different_words_keep_different_stems() -> None:
     pairs = [("class", "clash"), ("plan", "plane"), ("not", "note"), ("rat", "rate"),
              ("us", "use"), ("off", "offer"), ("sum", "summer"), ("din", "dinner"),
-             ("custom", "customer")]  # fmt: skip
+             ("custom", "customer"),
+             # forms that are as often another word keep their own stem
+             ("found", "find"), ("left", "leave"), ("saw", "see"), ("rose", "rise"),
+             ("born", "bear"), ("felt", "feel")]  # fmt: skip
     for a, b in pairs:
         assert stem(a) != stem(b), (a, b)
 
@@ -250,3 +263,16 @@ def test_ordinals_are_ranks_compared_only_with_ranks() -> None:
     assert not quantities_match(one("the 2nd studio album"), one("two studio albums"))
     assert one("the 15th century").raw == "15th"
     assert extract_quantities("At first, and first of all, it rained.") == []
+
+
+def test_negation_cues_are_no_content() -> None:
+    # the words that negate are blanked out, at their places; what they govern stays
+    for text in ("The court declined to hear the case.", "The plant lacks a cooling tower.",
+                 "It is false that Acme made a loss.", "Entry is free of charge."):  # fmt: skip
+        blank = without_cues(text)
+        assert len(blank) == len(text)
+        assert has_negation(text)
+        assert not has_negation(blank)
+    assert set(content_stems(without_cues("The court declined to hear the case."))) == {
+        "court", "hear", "case"}  # fmt: skip
+    assert without_cues("The court heard the case.") == "The court heard the case."

@@ -328,6 +328,27 @@ def test_hedged_counts_conflict_beyond_the_hedge_when_every_count_disagrees() ->
         # "free of charge" is "not charged"
         ("Hotel guests are not charged to use the pool.",
          "Guests can use the pool free of charge, but treatments must be booked.", False),
+        # irregular forms, and the words that negate are no content ("declined to")
+        ("Smith won the 2019 election.", "Smith did not win the 2019 election.", True),
+        ("The court heard the case.", "The court declined to hear the case.", True),
+        ("The court did not hear the case.", "The court declined to hear the case.", False),
+        # a denied object takes the verb of the clause before it ("but not cards")
+        ("The cafe accepts cards.", "The cafe accepts cash but not cards.", True),
+        ("The cafe accepts cash.", "The cafe accepts cash but not cards.", False),
+        ("The cafe does not accept cards.", "The cafe accepts cash but not cards.", False),
+        ("The cafe does not accept cash.", "The cafe accepts cash but not cards.", True),
+        ("The study included children.", "The study included 200 adults and no children.",
+         True),
+        ("The study included 200 adults.", "The study included 200 adults and no children.",
+         False),
+        ("The study did not include children.",
+         "The study included 200 adults and no children.", False),
+        ("Our hotels offer suites.", "Our hotels offer rooms but no suites.", True),
+        ("The park is open in winter.", "The park is open in summer but not in winter.", True),
+        ("The park is open in summer.", "The park is open in summer but not in winter.", False),
+        ("Visitors may not bring alcohol.", "Visitors may bring food but not alcohol.", False),
+        ("The museum is open on weekends.", "The museum is open daily and not just on weekends.",
+         False),
     ],
 )  # fmt: skip
 def test_negation_compared_clause_by_clause(claim, evidence, clash) -> None:
@@ -405,3 +426,21 @@ def test_a_carried_subject_keeps_a_figure_with_a_thousands_comma() -> None:
         "to a classic."
     )
     assert parts[-1].text == "A crowd of 46,011 were treated to a classic."
+
+
+def test_a_misspelt_name_is_the_same_name() -> None:
+    # one word of the pair is no common English word and one or two letters away
+    assert conflict("Tolkein wrote several novels.", "Tolkien wrote several novels.") is None
+    assert conflict("Homer Hickman wrote novels.", "Hickam has written novels.") is None
+    # two common words a letter apart are two names
+    found = conflict(
+        "The capital of Slovakia is Ljubljana.", "The capital of Slovenia is Ljubljana."
+    )
+    assert found is not None
+    assert (found.claim_value, found.evidence_value) == ("Slovakia", "Slovenia")
+
+
+def test_a_code_a_digit_apart_is_another_code() -> None:
+    found = conflict("Use the code ELITEFIT10 at checkout.", "Use the code ELITEFIT15 at checkout.")
+    assert found is not None
+    assert (found.claim_value, found.evidence_value) == ("ELITEFIT10", "ELITEFIT15")
