@@ -66,7 +66,7 @@ from typing import NamedTuple
 from langchain_qgate.grounding._frequency import frequencies, same_rate
 from langchain_qgate.grounding._lexicon import COLLECTIVES, MONTHS, WEEKDAYS, word_set
 from langchain_qgate.grounding._word_relations import relation
-from langchain_qgate.grounding.checks import stem
+from langchain_qgate.grounding.checks import spelt_alike, stem
 
 __all__ = ["Change", "LocalChange", "substitution"]
 
@@ -512,6 +512,8 @@ def substitution(claim: str, sentence: str) -> LocalChange | None:
                 and _moved(c, cs, (i1, i2), es, clauses=clauses, home=home | set(clauses[j1:j2]))
             ):
                 moved = True  # the claim's value is another slot's in this sentence
+            if kind == "name" and any(spelt_alike(a, b) for a in claim_side for b in evidence_side):
+                return None  # "Thelfall" for "Threlfall": the same name misspelt
             if kind is not None:
                 meaning = relation(_content(claim_side), _content(evidence_side))
                 if kind == "name" and meaning not in ("broader", "narrower"):

@@ -47,6 +47,7 @@ __all__ = [
     "quantities_match",
     "reference_spans",
     "same_written_value",
+    "spelt_alike",
     "stem",
     "untokenise",
     "without_cues",
@@ -789,6 +790,44 @@ def _inflects(base: str) -> bool:
     else:
         forms = [base + "ed", base + "est"]
     return any(_frequency(f) >= _COMMON for f in forms)
+
+
+_MAX_SPELLING = 30  # longer words are never compared letter by letter
+
+
+def spelt_alike(a: str, b: str) -> bool:
+    """Whether two different words of a name are one word misspelt: one of them is rare or no
+    word at all in the bundled English word frequencies (two common words are two names:
+    "Slovenia" / "Slovakia", "Maria" / "Mario"), both start with the same letter, have at
+    least five letters (letters only: "ELITEFIT10" is a code), and are one edit apart (a
+    letter added, dropped, changed, or two neighbours swapped), two from six letters on
+    ("Hickam" / "Hickman")."""
+    a, b = a.lower(), b.lower()
+    short = min(len(a), len(b))
+    if a == b or a[:1] != b[:1] or short < 5 or max(len(a), len(b)) > _MAX_SPELLING:
+        return False
+    if not (a.isalpha() and b.isalpha()):
+        return False  # "ELITEFIT10" / "ELITEFIT15": codes, not spellings
+    if word_weight(a) < 1.0 and word_weight(b) < 1.0:
+        return False  # two words seen in English text: two names
+    allowed = 2 if short >= 6 else 1
+    return abs(len(a) - len(b)) <= allowed and _edits(a, b) <= allowed
+
+
+def _edits(a: str, b: str) -> int:
+    """Edits from ``a`` to ``b``, a swap of neighbouring letters counting one (optimal string
+    alignment distance); both words are short (see ``_MAX_SPELLING``)."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        prev2, prev = prev, cur
+    return prev[len(b)]
 
 
 def tokens(text: str) -> list[str]:

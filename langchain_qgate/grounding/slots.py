@@ -33,6 +33,7 @@ from langchain_qgate.grounding._lexicon import (
     COLLECTIVES,
     FUNCTION_WORDS,
     bare,
+    has_finite_verb,
     pronoun_clause_at,
     tokens_with_offsets,
     verb_at,
@@ -52,6 +53,7 @@ from langchain_qgate.grounding.checks import (
     negations_about,
     quantities_match,
     same_written_value,
+    spelt_alike,
     stem,
     tokens,
     without_cues,
@@ -462,50 +464,12 @@ def _rivals(cv: Value, ev: Value, claim: Passage, chunk: Passage) -> bool:
         return False
     if _shortened(cv.text, ev.text) or _shortened(ev.text, cv.text):
         return False  # "Man Utd" is "Manchester United" written short
-    if any(_spelt_alike(a, b) for a in cv.core for b in ev.core):
+    if any(spelt_alike(a, b) for a in cv.core for b in ev.core):
         return False  # "Tolkein" for "Tolkien", "Hickman" for "Hickam": one name misspelt
     # Names sharing a word are forms of one name ("Board of Education of Topeka" / "Board of
     # Education II"), unless they share a frame ("King ... of Sweden").
     shared = {w for w in cv.core & ev.core if len(w) > 1}  # initials: "J. R. R. Tolkien / Martin"
     return not shared or _framed(cv, ev)
-
-
-_MAX_SPELLING = 30  # longer words are never compared letter by letter
-
-
-def _spelt_alike(a: str, b: str) -> bool:
-    """Whether two different words of a name are one word misspelt: one of them is rare or no
-    word at all in the bundled English word frequencies (two common words are two names:
-    "Slovenia" / "Slovakia", "Maria" / "Mario"), both start with the same letter, have at
-    least five letters (letters only: "ELITEFIT10" is a code), and are one edit apart (a
-    letter added, dropped, changed, or two neighbours swapped), two from six letters on
-    ("Hickam" / "Hickman")."""
-    a, b = a.lower(), b.lower()
-    short = min(len(a), len(b))
-    if a == b or a[:1] != b[:1] or short < 5 or max(len(a), len(b)) > _MAX_SPELLING:
-        return False
-    if not (a.isalpha() and b.isalpha()):
-        return False  # "ELITEFIT10" / "ELITEFIT15": codes, not spellings
-    if word_weight(a) < 1.0 and word_weight(b) < 1.0:
-        return False  # two words seen in English text: two names
-    allowed = 2 if short >= 6 else 1
-    return abs(len(a) - len(b)) <= allowed and _edits(a, b) <= allowed
-
-
-def _edits(a: str, b: str) -> int:
-    """Edits from ``a`` to ``b``, a swap of neighbouring letters counting one (optimal string
-    alignment distance); both words are short (see ``_MAX_SPELLING``)."""
-    prev2: list[int] = []
-    prev = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        cur = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = a[i - 1] != b[j - 1]
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                cur[j] = min(cur[j], prev2[j - 2] + 1)
-        prev2, prev = prev, cur
-    return prev[len(b)]
 
 
 def _shortened(short: str, long: str) -> bool:
@@ -821,6 +785,14 @@ def _clause(
     return _Clause(stems, strict, negation_count(text) % 2, heads, text, coordinated, gapped)
 
 
+def _denied_objects(clause: str, frame: str) -> list[str]:
+    """``clause`` cut before each denied object ("The study included 200 adults | and no
+    children"), when there is a verb to read the denied object with; else whole (a clause
+    that keeps its negation agrees with a claim that denies the same thing)."""
+    parts = _GAP_SPLIT.split(clause)
+    return parts if len(parts) > 1 and (frame or _frame(parts[0])) else [clause]
+
+
 def _frame(clause: str) -> str:
     """The words of ``clause`` up to and including its first verb ("The city allows", "We
     study"), or "" when it has none. A verb is a known one, one after a pronoun, or a
@@ -856,7 +828,7 @@ def _clauses(text: str, other: frozenset[str]) -> list[_Clause]:
         joined = (k > 0 and pieces[k - 1][:1].isspace()) or _COORDINATOR.match(piece) is not None
         # "... a block system and it wasn't super complex": each standalone clause apart;
         # "200 adults and no children": the denied object apart
-        parts = [p for part in split_compound(piece) for p in _GAP_SPLIT.split(part.text)]
+        parts = [p for part in split_compound(piece) for p in _denied_objects(part.text, frame)]
         for n, clause in enumerate(parts):
             conditions = condition_spans(clause)
             main = clause
@@ -865,7 +837,7 @@ def _clauses(text: str, other: frozenset[str]) -> list[_Clause]:
                 main = main[:a] + " " + main[b:]
             if not content_stems(main):
                 continue
-            gapped = bool(frame) and _GAPPED.match(main) is not None and not _frame(main)
+            gapped = bool(frame) and _GAPPED.match(main) is not None and not has_finite_verb(main)
             if gapped:  # "but not cars" after "The city allows bicycles"
                 lead = _COORDINATOR.match(main)
                 main = f"{frame} {main[lead.end() if lead else 0 :].strip()}"

@@ -349,6 +349,14 @@ def test_hedged_counts_conflict_beyond_the_hedge_when_every_count_disagrees() ->
         ("Visitors may not bring alcohol.", "Visitors may bring food but not alcohol.", False),
         ("The museum is open on weekends.", "The museum is open daily and not just on weekends.",
          False),
+        # no verb found to lend the denied object: the clause stays whole and keeps its negation
+        ("Hollis Verdane did not paint portraits during the 1920s.",
+         "During the 1920s Hollis Verdane painted landscapes and not portraits.", False),
+        # a plural noun is no verb of the denied object's own
+        ("Special exhibitions are not covered by the museum ticket.",
+         "The museum ticket covers the main hall but no special exhibitions.", False),
+        ("Special exhibitions are covered by the museum ticket.",
+         "The museum ticket covers the main hall but no special exhibitions.", True),
     ],
 )  # fmt: skip
 def test_negation_compared_clause_by_clause(claim, evidence, clash) -> None:

@@ -427,3 +427,15 @@ def test_polarity_past_a_clause_a_later_denial_and_a_skipped_role_are_named(
 def test_a_compression_condition_or_other_name_is_not_named(claim: str, sentence: str) -> None:
     local = substitution(claim, sentence)
     assert local is None or not local.opposite
+
+
+def test_a_misspelt_name_is_no_change() -> None:
+    # a name one or two letters off, and no English word, is the same name misspelt
+    sentence = "Orsino Foods hired Lucan Threlfall as chief executive in 2017."
+    assert (
+        substitution("Orsino Foods hired Lucan Thelfall as chief executive in 2017.", sentence)
+        is None
+    )
+    change = substitution("Orsino Foods hired Lucan Marsh as chief executive in 2017.", sentence)
+    assert change is not None
+    assert change.changes == [("Marsh", "Threlfall")]
