@@ -22,8 +22,8 @@ from langchain_qgate.grounding._lexicon import (
     FUNCTION_WORDS,
     PRONOUNS,
     bare,
+    first_verb,
     is_past_form,
-    is_weak_verb,
     pronoun_clause_at,
     tokens_with_offsets,
     verb_at,
@@ -100,29 +100,12 @@ def _nesting(tokens: list[str]) -> list[bool]:
     return inside
 
 
-def _first_verb(tokens: list[str], lo: int, hi: int) -> int:
-    """Index of the first finite verb in ``tokens[lo:hi]`` (-1 when none).
-
-    A participle right after a comma ("Acme, founded in 2020, has") is an appositive, not
-    the main verb.
-    """
-    for k in range(lo, hi):
-        if pronoun_clause_at(tokens, k) and k + 1 < hi:
-            return k + 1
-        if verb_at(tokens, k):
-            after_comma = k > lo and tokens[k - 1].endswith(",")
-            if after_comma and is_weak_verb(bare(tokens[k]), tokens[k]):
-                continue
-            return k
-    return -1
-
-
 _COMMA = re.compile(r",(?=\s|$)")
 
 
 def _subject(sentence: str, tokens: list[str], starts: list[int], lo: int, hi: int) -> str | None:
     """The subject of the clause ``tokens[lo:hi]``: the words before its first verb."""
-    verb = _first_verb(tokens, lo, hi)
+    verb = first_verb(tokens, lo, hi)
     if verb <= lo:
         return None
     text = sentence[starts[lo] : starts[verb - 1] + len(tokens[verb - 1])]
@@ -226,7 +209,7 @@ def _vp_split_ok(tokens: list[str], is_verb: list[bool], lo: int, hi: int, semic
     open_end = not semicolon and not last.endswith(",")
     if open_end and (is_verb[hi - 1] or bare(last) in FUNCTION_WORDS or _ends_on_verb(last)):
         return False
-    first = _first_verb(tokens, lo, hi)
+    first = first_verb(tokens, lo, hi)
     # "..., to ensure that it operates well, and is maintained": the verb phrase may belong
     # to the embedded clause; keep the sentence whole rather than carry the wrong subject.
     if any(bare(t) in _SUBORDINATORS for t in tokens[max(first, lo) + 1 : hi]):
@@ -288,7 +271,7 @@ def split_compound(sentence: str) -> list[Part]:
             continue
         if kind == "vp" and comma:
             right_word = bare(tokens[_skip_adverbs(tokens, right_lo)])
-            first = _first_verb(tokens, part_lo, left_hi)
+            first = first_verb(tokens, part_lo, left_hi)
             for k in range(max(first + 1, part_lo + 1), left_hi):
                 if (
                     tokens[k - 1].endswith(",")
@@ -318,7 +301,7 @@ def _assemble(
     bounds.append((lo, len(tokens) - 1, kind))
     parts: list[Part] = []
     subject = _subject(sentence, tokens, starts, 0, len(tokens))
-    main_verb = _first_verb(tokens, 0, len(tokens))
+    main_verb = first_verb(tokens, 0, len(tokens))
     passive = _passive_aux(tokens, main_verb, len(tokens)) if main_verb >= 0 else None
     for n, (first, last, pkind) in enumerate(bounds):
         start = starts[first]

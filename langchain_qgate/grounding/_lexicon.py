@@ -197,6 +197,23 @@ def tokens_with_offsets(text: str) -> tuple[list[str], list[int]]:
     return toks, starts
 
 
+def first_verb(tokens: list[str], lo: int, hi: int) -> int:
+    """Index of the first finite verb in ``tokens[lo:hi]`` (-1 when none).
+
+    A participle right after a comma ("Acme, founded in 2020, has") is an appositive, not
+    the main verb.
+    """
+    for k in range(lo, hi):
+        if pronoun_clause_at(tokens, k) and k + 1 < hi:
+            return k + 1
+        if verb_at(tokens, k):
+            after_comma = k > lo and tokens[k - 1].endswith(",")
+            if after_comma and is_weak_verb(bare(tokens[k]), tokens[k]):
+                continue
+            return k
+    return -1
+
+
 def has_finite_verb(text: str) -> bool:
     """Whether ``text`` contains a finite verb (used to tell fragments from sentences)."""
     tokens, _ = tokens_with_offsets(text)

@@ -33,10 +33,9 @@ from langchain_qgate.grounding._lexicon import (
     COLLECTIVES,
     FUNCTION_WORDS,
     bare,
+    first_verb,
     has_finite_verb,
-    pronoun_clause_at,
     tokens_with_offsets,
-    verb_at,
     word_set,
 )
 from langchain_qgate.grounding.checks import (
@@ -795,25 +794,26 @@ def _denied_objects(clause: str, frame: str) -> list[str]:
 
 def _frame(clause: str) -> str:
     """The words of ``clause`` up to and including its first verb ("The city allows", "We
-    study"), or "" when it has none. A verb is a known one, one after a pronoun, or a
-    lower-case "-s" / "-ed" word right after a short subject ("The cafe **accepts**"; not
-    "The **hotels**")."""
+    study"), or "" when it has none. A verb is a finite one (:func:`_lexicon.first_verb`) or
+    a lower-case "-s" / "-ed" word right after a short subject ("The cafe **accepts**"; not
+    "The **hotels**"), whichever comes first."""
     toks, starts = tokens_with_offsets(clause)
-    for k in range(len(toks)):
-        if pronoun_clause_at(toks, k) and k + 1 < len(toks):
-            return clause[: starts[k + 1] + len(toks[k + 1])]
-        word = bare(toks[k])
-        inflected = (
-            1 < k <= _MAX_SUBJECT
-            and word.isalpha()
-            and toks[k][:1].islower()
-            and word.endswith(("s", "ed"))
-            and bare(toks[k - 1]) not in FUNCTION_WORDS
-            and word not in FUNCTION_WORDS
-        )
-        if verb_at(toks, k) or inflected:
-            return clause[: starts[k] + len(toks[k])]
-    return ""
+    found = [first_verb(toks, 0, len(toks))]
+    found += [k for k in range(2, min(len(toks), _MAX_SUBJECT + 1)) if _inflected(toks, k)][:1]
+    k = min((i for i in found if i >= 0), default=-1)
+    return clause[: starts[k] + len(toks[k])] if k >= 0 else ""
+
+
+def _inflected(toks: list[str], k: int) -> bool:
+    """``toks[k]`` is a lower-case "-s" / "-ed" word after a word that is no function word."""
+    word = bare(toks[k])
+    return (
+        word.isalpha()
+        and toks[k][:1].islower()
+        and word.endswith(("s", "ed"))
+        and bare(toks[k - 1]) not in FUNCTION_WORDS
+        and word not in FUNCTION_WORDS
+    )
 
 
 def _clauses(text: str, other: frozenset[str]) -> list[_Clause]:

@@ -47,3 +47,11 @@ def graded_pairs(monitor: Any, path: Path) -> Iterator[tuple[dict[str, Any], str
             pair: dict[str, Any] = json.loads(line)
             report = monitor.verify_grounding(pair["claim"], [pair["evidence"]])
             yield pair, outcome(report)
+
+
+def by_family(monitor: Any, path: Path) -> dict[str, list[str]]:
+    """The :func:`outcome` of each pair of a hand-written JSONL set, listed by family."""
+    out: dict[str, list[str]] = {}
+    for pair, graded in graded_pairs(monitor, path):
+        out.setdefault(pair["family"], []).append(graded)
+    return out

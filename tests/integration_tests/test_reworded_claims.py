@@ -22,13 +22,12 @@ and contradiction alike. The floors keep what holds; the strict xfail is the iss
 
 from __future__ import annotations
 
-from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
 from langchain_qgate.grounding.monitor import HallucinationMonitor
-from tests.integration_tests._expect import graded_pairs
+from tests.integration_tests._expect import by_family
 
 pytestmark = pytest.mark.model
 
@@ -39,10 +38,7 @@ FAMILIES = ("faithful_paraphrase", "faithful_partial", "unsupported_related", "c
 @pytest.fixture(scope="module")
 def outcomes(real_embedder) -> dict[str, list[str]]:
     monitor = HallucinationMonitor(embedder=real_embedder)
-    out: dict[str, list[str]] = defaultdict(list)
-    for pair, graded in graded_pairs(monitor, DATA):
-        out[pair["family"]].append(graded)
-    return out
+    return by_family(monitor, DATA)
 
 
 def _share(values: list[str], keep: set[str]) -> float:

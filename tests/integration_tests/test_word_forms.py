@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from langchain_qgate.grounding.monitor import HallucinationMonitor
-from tests.integration_tests._expect import graded_pairs
+from tests.integration_tests._expect import by_family
 
 pytestmark = pytest.mark.model
 
@@ -45,10 +45,7 @@ FLOOR_COMPOUND = 9  # compound negations named, of 12 (measured: 9)
 @pytest.fixture(scope="module")
 def outcomes(real_embedder) -> dict[str, list[str]]:
     monitor = HallucinationMonitor(embedder=real_embedder)
-    out: dict[str, list[str]] = {f: [] for f in FAMILIES}
-    for pair, graded in graded_pairs(monitor, DATA):
-        out[pair["family"]].append(graded)
-    return out
+    return by_family(monitor, DATA)
 
 
 def test_the_set_has_its_four_families(outcomes) -> None:
