@@ -24,7 +24,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from langchain_qgate.grounding._lexicon import WEEKDAYS
+from langchain_qgate.grounding._lexicon import UNAPOSTROPHED_NEGATIONS, WEEKDAYS
+from langchain_qgate.grounding.checks import spelt_alike
 
 __all__ = [
     "FIELD_WORDS",
@@ -45,13 +46,13 @@ _GENERIC = frozenset(
 )  # fmt: skip
 _WELCOMED = (
     "welcome", "welcomes", "welcoming", "accept", "accepts", "suitable", "allowed", "allow",
-    "allows", "permitted",
+    "allows", "permitted", "cater", "caters", "catered",
 )  # fmt: skip
 # Other words for a key word (compared by stem prefix, see ``_stem_match``).
 _KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "family": ("kid", "kids", "child", "children", "families", "famil"),
-    "kid": ("kids", "child", "children", "family", "families"),
-    "child": ("kid", "kids", "children", "family", "families"),
+    "family": ("kid", "kids", "child", "children", "families", "famil", "youngster", "toddler"),
+    "kid": ("kids", "child", "children", "family", "families", "youngster", "toddler"),
+    "child": ("kid", "kids", "children", "family", "families", "youngster", "toddler"),
     "outdoor": ("outside", "patio", "terrace", "alfresco"),
     "seating": ("seat", "seats", "sit", "table", "tables"),
     "allowed": ("welcome", "permitted", "allow", "allows"),
@@ -106,7 +107,7 @@ def claim_tokens(text: str) -> list[str]:
 def _negator(tok: str, after: str = "") -> bool:
     if tok == "not" and after == "only":
         return False  # "not only ... but also"
-    return tok in _NEGATORS or tok.endswith("n't")
+    return tok in _NEGATORS or tok.endswith("n't") or tok in UNAPOSTROPHED_NEGATIONS
 
 
 # A predicate with its negation inside the word ("a family unfriendly pub").
@@ -114,7 +115,7 @@ _UN_PREDICATES = frozenset({"unfriendly", "unwelcome", "unsuitable"})
 
 
 def _stem_match(tok: str, word: str) -> bool:
-    if tok == word or tok.rstrip("s") == word:
+    if tok == word or tok.rstrip("s") == word or spelt_alike(tok, word):  # "freindly"
         return True
     n = max(4, len(word) - 3)
     if len(tok) < len(word) - 2:
@@ -168,7 +169,9 @@ def _negated(tokens: list[str], start: int, end: int) -> bool:
     return False
 
 
-_FAMILY = frozenset({"family", "kid", "child", "children", "kids"})
+_FAMILY = frozenset(
+    {"family", "kid", "child", "children", "kids", "youngster", "youngsters", "toddler", "toddlers"}
+)
 # Words after which a negation belongs to a new phrase, not to the words before them.
 _PHRASE_STARTS = frozenset({"with", "without", "for", "of", "to", "from"})
 
@@ -290,7 +293,8 @@ _CUISINES = (
 )  # fmt: skip
 _CENTRE = (
     "city centre", "city center", "centre of the city", "center of the city", "downtown",
-    "town centre", "town center",
+    "town centre", "town center", "centre of town", "center of town", "middle of town",
+    "heart of the city", "heart of town",
 )  # fmt: skip
 _PRICE_WORDS = frozenset(
     {"price", "priced", "prices", "pricing", "cost", "costs", "charge", "charges", "fee", "fees"}

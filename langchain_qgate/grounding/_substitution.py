@@ -64,7 +64,13 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from langchain_qgate.grounding._frequency import frequencies, same_rate
-from langchain_qgate.grounding._lexicon import COLLECTIVES, MONTHS, WEEKDAYS, word_set
+from langchain_qgate.grounding._lexicon import (
+    COLLECTIVES,
+    MONTHS,
+    UNAPOSTROPHED_NEGATIONS,
+    WEEKDAYS,
+    word_set,
+)
 from langchain_qgate.grounding._word_relations import relation
 from langchain_qgate.grounding.checks import spelt_alike, stem
 
@@ -102,7 +108,7 @@ _STOP = word_set(
     have had it its this that as into onto"""
 )
 _STOP |= frozenset(map(stem, _STOP))  # and their stems ("this" -> "thi"), for stemmed words
-_NEGATION = word_set("not never no none nor cannot without neither")
+_NEGATION = word_set("not never no none nor cannot without neither") | UNAPOSTROPHED_NEGATIONS
 _POLARITY_FILLER = word_set("do does did has have had is are was were yet any a an some")
 _FOCUS = word_set(
     """only also just even still mainly mostly largely solely exclusively partly entirely

@@ -72,8 +72,9 @@ _PREAMBLE = re.compile(
 )
 # A greeting line, but not "Hey, I saw them live in 2019!" (a statement after a greeting).
 _GREETING = re.compile(
-    r"(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening)|dear)\b"
-    r"(?:(?!\b(?:i|we)\b)[^.!?]){0,30}[.!?,]*$",
+    r"(?:(?:hi|hello|hey|greetings|good (?:morning|afternoon|evening)|dear)\b"
+    r"(?:(?!\b(?:i|we)\b)[^.!?]){0,30}"
+    r"|welcome(?: back)?(?: to [^.!?,;:]{1,40})?)[.!?,]*$",  # "Welcome to the Fitzbillies."
     _I,
 )
 _PLEASANTRY = re.compile(

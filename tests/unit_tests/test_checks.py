@@ -103,6 +103,10 @@ def test_negation_detected() -> None:
     assert has_negation("It didn't rain.")
     assert has_negation("He never married.")
     assert not has_negation("The drug was approved in 2019.")
+    # typed without the apostrophe; words that only end in "nt" are no negation
+    assert has_negation("The cafe doesnt take cards.")
+    assert has_negation("It isnt open on Sundays.")
+    assert not has_negation("The constant want of water is a point.")
 
 
 def test_function_words_weigh_nothing_and_rare_words_weigh_most() -> None:

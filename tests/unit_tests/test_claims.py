@@ -109,6 +109,8 @@ def test_quoted_speech_inside_a_sentence_is_kept() -> None:
         "What did Acme do in 2020?",
         "Hi!",
         "Hello there,",
+        "Welcome to The Mill.",
+        "Welcome back!",
         "Sure!",
         "Great question.",
         "Hope this helps!",
@@ -128,6 +130,15 @@ def test_quoted_speech_inside_a_sentence_is_kept() -> None:
 def test_non_claims_classify_as_none(sentence: str) -> None:
     assert classify_sentence(sentence) is None
     assert extract_claims(sentence) == []
+
+
+def test_a_welcome_with_a_fact_is_a_claim() -> None:
+    assert [c.text for c in extract_claims("Welcome to Paris, the capital of France.")] == [
+        "Welcome to Paris, the capital of France."
+    ]
+    assert [c.text for c in extract_claims("The museum welcomes children.")] == [
+        "The museum welcomes children."
+    ]
 
 
 def test_greetings_and_meta_around_claims_are_dropped() -> None:

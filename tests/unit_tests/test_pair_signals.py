@@ -24,7 +24,7 @@ from langchain_qgate.grounding.pair_signals import (
     pair_windows,
 )
 from langchain_qgate.grounding.verifiers import RULES_ONLY, load_combination
-from langchain_qgate.schemas import Contradiction
+from langchain_qgate.schemas import Contradiction, Grade
 
 
 class ScriptedPairModel:
@@ -498,3 +498,59 @@ def test_a_record_window_never_yields_a_local_change() -> None:
     sig = _settle(window.replace("city centre", "riverside"), index, model, 0)
     assert sig.pair_change is None
     assert sig.contradiction is None
+
+
+class _ConstantPairModel(ScriptedPairModel):
+    """Every window gets the same probabilities."""
+
+    def __init__(self, probs: tuple[float, float, float]) -> None:
+        super().__init__({})
+        self.probs = probs
+
+    def predict(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        self.seen.extend(pairs)
+        return np.array([self.probs for _ in pairs], dtype=np.float32)
+
+
+def _record_verdict(sentence: str, record: dict, probs: tuple[float, float, float]):
+    monitor = HallucinationMonitor(
+        embedder=HashingEmbedder(), policy=GroundingPolicy(pair_model="bundled")
+    )
+    monitor._pair_model = _ConstantPairModel(probs)  # type: ignore[assignment]
+    return monitor.verify_grounding(sentence, {"record": record}).verdicts[-1]
+
+
+MILL = {"name": "The Mill", "eatType": "pub", "priceRange": "cheap", "familyFriendly": False}
+
+
+@pytest.mark.parametrize(
+    ("probs", "unsupported"),
+    [((0.85, 0.05, 0.10), False), ((0.95, 0.01, 0.04), False), ((0.7, 0.05, 0.25), True)],
+)
+def test_a_claim_no_field_states_is_the_verifiers_from_0_8(probs, unsupported) -> None:
+    # "Children should not visit." names no field the matcher reads; the record is the only
+    # one, so the claim is about it (issue 24 item 2) and the verifier decides.
+    v = _record_verdict("The Mill is a pub. Children should not visit.", MILL, probs)
+    assert v.contradiction is None
+    assert (v.grade is Grade.FABRICATED) is unsupported
+    assert (v.support <= 0.3) is unsupported
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The Mill is reasonably priced.",  # a neighbouring band of "cheap": the matcher's call
+        "The Mill is a pub with a beer garden.",  # a thing the record does not list
+    ],
+)
+def test_the_verifier_does_not_ground_what_the_matcher_rules_out(sentence) -> None:
+    v = _record_verdict(sentence, MILL, (0.99, 0.005, 0.005))
+    assert v.grade is Grade.FABRICATED
+    assert v.contradiction is None
+
+
+def test_a_pronoun_claim_about_the_only_record_is_about_it() -> None:
+    # Before, "It has a large garden." named no record and was graded as prose (INFERRED).
+    v = _record_verdict("It has a large garden.", MILL, (0.05, 0.05, 0.9))
+    assert v.grade is Grade.FABRICATED
+    assert v.support <= 0.3

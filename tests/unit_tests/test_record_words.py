@@ -75,6 +75,13 @@ def test_a_figure_inside_a_band_or_on_the_side_of_a_bound(
         ("It is a not so children friendly place.", ["family", "friendly"], [], False),
         ("It is for adults only.", ["family", "friendly"], [], False),
         ("It is not only cheap but also kid friendly.", ["family", "friendly"], [], True),
+        # typed without the apostrophe, misspelt, in other words for children
+        ("It isnt family friendly.", ["family", "friendly"], [], False),
+        ("We dont allow dogs.", ["dog", "allowed"], [], False),
+        ("It is kid freindly.", ["family", "friendly"], [], True),
+        ("Its not familiy friendly.", ["family", "friendly"], [], False),
+        ("Youngsters are welcome.", ["family", "friendly"], [], True),
+        ("It doesn't cater to children.", ["family", "friendly"], [], False),
     ],
 )
 def test_boolean_polarity_is_read_from_the_sentence(
@@ -114,6 +121,18 @@ def test_closed_vocabulary_terms_agree_differ_or_contradict() -> None:
     # A term inside another field's value is that field's ("Raja Indian Cuisine").
     near = claim_tokens("It is near Raja Indian Cuisine.")
     assert vocabulary_term(near, ["food"], "English", ["Raja Indian Cuisine"]) is None
+
+
+def test_the_heart_of_the_city_is_the_city_centre() -> None:
+    toks = claim_tokens("It is a cheap pub in the heart of the city.")
+    term = vocabulary_term(toks, ["area"], "riverside", [])
+    assert term is not None
+    assert term.contradicts
+    same = vocabulary_term(
+        claim_tokens("It is in the centre of town."), ["area"], "city centre", []
+    )
+    assert same is not None
+    assert same.agrees
 
 
 def test_a_vocabulary_term_of_a_field_the_record_lacks() -> None:
