@@ -20,12 +20,16 @@ AUXILIARIES = word_set(
     must isn't aren't wasn't weren't hasn't haven't hadn't doesn't don't didn't won't wouldn't
     can't cannot couldn't shouldn't mustn't"""
 )
-# Negated auxiliaries as people type them without the apostrophe ("it isnt family friendly").
-# "cant" and "wont" are rare words of their own; as typed they are the negation.
-UNAPOSTROPHED_NEGATIONS = word_set(
-    """isnt arent wasnt werent hasnt havent hadnt doesnt dont didnt wont wouldnt cant couldnt
-    shouldnt mustnt aint"""
-)
+# Negated auxiliaries as people type them without the apostrophe ("it isnt family friendly"),
+# with the word they stand for. "cant" and "wont" are rare words of their own; as typed they
+# are the negation.
+UNAPOSTROPHED_NEGATIONS: dict[str, str] = {
+    w.replace("'", ""): w
+    for w in word_set(
+        """isn't aren't wasn't weren't hasn't haven't hadn't doesn't don't didn't won't
+        wouldn't can't couldn't shouldn't mustn't ain't"""
+    )
+}
 _NAME_LIKE_MODALS = word_set("may will can must might could would should shall")
 _IRREGULAR_PAST = word_set(
     """became began won wrote made took gave went came grew led held left built bought sold said

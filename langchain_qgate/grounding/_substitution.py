@@ -108,7 +108,7 @@ _STOP = word_set(
     have had it its this that as into onto"""
 )
 _STOP |= frozenset(map(stem, _STOP))  # and their stems ("this" -> "thi"), for stemmed words
-_NEGATION = word_set("not never no none nor cannot without neither") | UNAPOSTROPHED_NEGATIONS
+_NEGATION = word_set("not never no none nor cannot without neither") | set(UNAPOSTROPHED_NEGATIONS)
 _POLARITY_FILLER = word_set("do does did has have had is are was were yet any a an some")
 _FOCUS = word_set(
     """only also just even still mainly mostly largely solely exclusively partly entirely

@@ -27,7 +27,7 @@ from importlib import resources
 from typing import Literal
 
 from langchain_qgate.grounding._bignum import exact_matches, exact_value
-from langchain_qgate.grounding._lexicon import IRREGULAR_FORMS
+from langchain_qgate.grounding._lexicon import IRREGULAR_FORMS, UNAPOSTROPHED_NEGATIONS
 
 __all__ = [
     "Quantity",
@@ -726,6 +726,7 @@ def word_weight(word: str) -> float:
     Frequent function words weigh ~0, rare words and names up to 1. Unknown words (names,
     numbers, jargon) weigh 1.
     """
+    word = UNAPOSTROPHED_NEGATIONS.get(word, word)  # "isnt" weighs what "isn't" does
     zipf = _zipf_table().get(word, 0) / 10.0
     if zipf >= _STOP_ZIPF:
         return 0.0

@@ -54,7 +54,7 @@ from langchain_qgate.grounding._field_values import (
     normalise_value,
     within_band,
 )
-from langchain_qgate.grounding._lexicon import WEEKDAYS
+from langchain_qgate.grounding._lexicon import UNAPOSTROPHED_NEGATIONS, WEEKDAYS
 from langchain_qgate.grounding._record_words import (
     FIELD_WORDS,
     TERM_WORDS,
@@ -186,6 +186,7 @@ _SPELLINGS = {
     "st": "street", "ave": "avenue", "rd": "road", "blvd": "boulevard", "dr": "drive",
     "costumer": "customer",  # the common misspelling
     "does": "do",  # a function word, not the plural of "doe"
+    **UNAPOSTROPHED_NEGATIONS,  # "isnt" is "isn't"
 }  # fmt: skip
 _COVERED = 0.8  # share of the claim's content weight the record must account for
 
@@ -768,6 +769,10 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
                 covered.update(f.keys)
                 covered.update(f.words)
                 covered.update(_norm(w) for w in naming)
+                if not said:  # the negation that says it ("isn't", "doesnt")
+                    covered.update(
+                        _norm(t) for t in toks if t.endswith("n't") or t in UNAPOSTROPHED_NEGATIONS
+                    )
                 continue
             if decided:
                 return _contradicted(out, f, index, "negation", "true" if said else "false")

@@ -14,10 +14,11 @@ family friendly" read as asserting it), changed flagged 45, added flagged 45. Af
 verifier reads claims no field states and a pronoun claim is about the only record: faithful
 flagged 25, added 43. The fixes written after reading its misses (negations typed without
 the apostrophe, misspelt key words, "youngsters", "cater", "the heart of the city", "a short
-walk from") make it 15 / 47 / 43 with nothing contradicted, so the set is no longer held
-out; the floors keep what holds. The faithful misses left are mostly first-person
-experiences ("I ate at Golden Lotus last week."), claims by design (DESIGN: an assistant's
-experience needs evidence), and idioms ("won't break the bank", "leave the kids at home").
+walk from", the negation that states a false field accounted for) make it 14 / 47 / 43
+with nothing contradicted, so the set is no longer held out; the floors keep what holds. The
+faithful misses left are mostly first-person experiences ("I ate at Golden Lotus last
+week."), claims by design (DESIGN: an assistant's experience needs evidence), and idioms
+("won't break the bank", "leave the kids at home").
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def test_a_faithful_description_is_never_contradicted(outcomes) -> None:
 
 def test_few_faithful_descriptions_are_flagged(outcomes) -> None:
     flagged = [o[2] for o in outcomes if o[0] == "faithful" and o[3]]
-    assert len(flagged) <= 15, flagged
+    assert len(flagged) <= 14, flagged
 
 
 def test_changed_values_are_flagged_and_mostly_named(outcomes) -> None:

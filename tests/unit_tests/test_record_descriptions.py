@@ -82,6 +82,12 @@ def test_a_field_is_matched_by_its_key_in_words() -> None:
          "supported by"),
         ("The Blue Heron pub in the city centre is not family-friendly.",
          {"familyFriendly": True}, "fabricated", "`record.familyFriendly` says true, not false"),
+        # a negation typed without its apostrophe is the negation, and says the field
+        ("The Blue Heron isnt family friendly.", {}, "grounded", "supported by"),
+        ("The Blue Heron isn't family friendly.", {}, "grounded", "supported by"),
+        ("The Blue Heron isnt family friendly.", {"familyFriendly": True}, "fabricated",
+         "`record.familyFriendly` says true, not false"),
+        ("The Blue Heron doesnt welcome kids.", {}, "grounded", "supported by"),
         # British food is English food; it is not Italian food
         ("The Blue Heron is a pub serving British food.", {"food": "English"}, "grounded",
          "supported by"),
