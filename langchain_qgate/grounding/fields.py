@@ -271,6 +271,7 @@ class _Table:
     by_record: dict[str, list[_Field]]
     names: dict[str, list[list[str]]]
     tops: set[str]
+    prose: bool = False  # some evidence chunk is prose, not a field
 
 
 @dataclass
@@ -311,8 +312,10 @@ def _table(index: EvidenceIndex) -> _Table | None:
     if cached is not None and cached[0] == len(index.chunks):
         return cached[1]
     fields: list[_Field] = []
+    prose = False
     for i, chunk in enumerate(index.chunks):
         info = field_info(chunk)
+        prose = prose or info is None
         if info is None or info.get("kind") != "value":
             continue
         fid, record, value = info["path"], info["record"], info["value"]
@@ -360,7 +363,7 @@ def _table(index: EvidenceIndex) -> _Table | None:
         if label:
             names.setdefault(rec, []).append(_words(label[1]))
     tops = {rec.split(".", 1)[0].split("[", 1)[0] for rec in by_record}
-    table = _Table(fields, by_record, names, tops)
+    table = _Table(fields, by_record, names, tops, prose)
     _TABLES[index] = (len(index.chunks), table)
     return table
 
@@ -606,7 +609,11 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         )
 
     scope = [f for f in table.fields if in_scope(f.record)]
-    out = FieldDecision(records=records, structured=bool(records))
+    # A claim that names no record is about the only one when the evidence is that record
+    # alone; next to prose it may be about the prose.
+    out = FieldDecision(
+        records=records, structured=bool(named or carried) or (bool(records) and not table.prose)
+    )
     if not scope:
         return out
     covered: set[str] = set()

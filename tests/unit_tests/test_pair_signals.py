@@ -554,3 +554,16 @@ def test_a_pronoun_claim_about_the_only_record_is_about_it() -> None:
     v = _record_verdict("It has a large garden.", MILL, (0.05, 0.05, 0.9))
     assert v.grade is Grade.FABRICATED
     assert v.support <= 0.3
+
+
+def test_next_to_prose_a_pronoun_claim_may_be_about_the_prose() -> None:
+    monitor = HallucinationMonitor(
+        embedder=HashingEmbedder(), policy=GroundingPolicy(pair_model="bundled")
+    )
+    monitor._pair_model = _ConstantPairModel((0.3, 0.05, 0.65))  # type: ignore[assignment]
+    doc = "The pub has a large garden overlooking the river."
+    alone = monitor.verify_grounding("It has a large garden.", {"record": MILL}).verdicts[0]
+    mixed = monitor.verify_grounding("It has a large garden.", [{"record": MILL}, doc])
+    assert alone.support <= 0.3  # the record's alone: no field states it
+    assert mixed.verdicts[0].support > 0.3
+    assert mixed.verdicts[0].evidence[0].quote == doc
