@@ -30,6 +30,7 @@ UNAPOSTROPHED_NEGATIONS: dict[str, str] = {
         wouldn't can't couldn't shouldn't mustn't ain't"""
     )
 }
+AUXILIARIES |= frozenset(UNAPOSTROPHED_NEGATIONS)  # "doesnt" is a verb of the clause too
 _NAME_LIKE_MODALS = word_set("may will can must might could would should shall")
 _IRREGULAR_PAST = word_set(
     """became began won wrote made took gave went came grew led held left built bought sold said

@@ -488,8 +488,9 @@ def quantities_match(claim: Quantity, evidence: Quantity) -> bool:
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|n't|unable|"
     r"neither|nowhere|lacks?|lacked|fails?\s+to|failed\s+to|(?:refus|declin)(?:e|es|ed)\s+to|"
-    r"denied|denies|yet\s+to|free\s+(?:of|from)|non-"
-    r"|(?:is|are|was|were|has|have|had|does|do|did|wo|would|ca|could|should|must|ai)nt)\b|n't\b",
+    r"denied|denies|yet\s+to|free\s+(?:of|from)|non-|"
+    + "|".join(sorted(UNAPOSTROPHED_NEGATIONS))  # "isnt", "doesnt"
+    + r")\b|n't\b",
     re.I,
 )
 # Cue words that do not negate what follows: "not only ... but", "no doubt", "nothing but",

@@ -776,10 +776,8 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
                 covered.update(f.keys)
                 covered.update(f.words)
                 covered.update(_norm(w) for w in naming)
-                if not said:  # the negation that says it ("isn't", "doesnt")
-                    covered.update(
-                        _norm(t) for t in toks if t.endswith("n't") or t in UNAPOSTROPHED_NEGATIONS
-                    )
+                if not said:  # the negation that says it ("isn't", "doesnt": ``_norm`` spells both)
+                    covered.update(w for w in map(_norm, toks) if w.endswith("n't"))
                 continue
             if decided:
                 return _contradicted(out, f, index, "negation", "true" if said else "false")

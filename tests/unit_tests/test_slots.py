@@ -436,6 +436,14 @@ def test_a_carried_subject_keeps_a_figure_with_a_thousands_comma() -> None:
     assert parts[-1].text == "A crowd of 46,011 were treated to a classic."
 
 
+def test_a_negation_typed_without_its_apostrophe_is_the_verb_of_its_clause() -> None:
+    from langchain_qgate.grounding._compound import split_compound
+
+    # "doesnt" had been read as a word of the subject ("The cafe doesnt accepts cash.")
+    parts = split_compound("The cafe doesnt take cards but it accepts cash.")
+    assert [p.text for p in parts] == ["The cafe doesnt take cards.", "The cafe accepts cash."]
+
+
 def test_a_misspelt_name_is_the_same_name() -> None:
     # one word of the pair is no common English word and one or two letters away
     assert conflict("Tolkein wrote several novels.", "Tolkien wrote several novels.") is None
