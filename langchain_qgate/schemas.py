@@ -156,6 +156,12 @@ class Contradiction(_Model):
         not 650 Wh``): the two values fill the same slot, so they share the unit.
         """
         if self.field is not None:  # a structured field, named (grounding/fields.py)
+            if self.kind == "negation" and self.claim_value not in ("true", "false"):
+                # a term of the field's own value denied ("isn't in the city centre")
+                return (
+                    f"`{self.field}` says {self.evidence_value}, which the claim denies: "
+                    f"{self.claim_value!r}"
+                )
             return f"`{self.field}` says {self.evidence_value}, not {self.claim_value}"
         if self.kind == "negation":
             return f"the evidence states the opposite: {self.quote!r}"

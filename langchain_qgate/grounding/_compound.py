@@ -126,6 +126,9 @@ _NOT_ANTECEDENTS = word_set(
 )
 
 
+_SINGULAR_IN_S = word_set("news series species means whereabouts headquarters")
+
+
 def _antecedent_ok(pronoun: str, subject: str) -> bool:
     """Whether ``subject`` can stand for ``pronoun`` (a cautious agreement check)."""
     words = subject.split()
@@ -140,7 +143,14 @@ def _antecedent_ok(pronoun: str, subject: str) -> bool:
         ) not in {"the", "a", "an"}
     if pronoun == "they":  # "The members", "Tom and Jerry" (not "EliteSportingGoods")
         return (words[-1].islower() and words[-1].endswith("s")) or " and " in subject
-    return True  # "it"
+    # "it" never stands for a plural ("The prices are high, but it is child-friendly")
+    last = words[-1]
+    return not (
+        last.islower()
+        and last.endswith("s")
+        and not last.endswith(("ss", "us", "is", "ics"))
+        and last not in _SINGULAR_IN_S
+    )
 
 
 def _verb_group_end(tokens: list[str], first: int, hi: int) -> int:

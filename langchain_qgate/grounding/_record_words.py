@@ -48,6 +48,8 @@ _WELCOMED = (
     "welcome", "welcomes", "welcoming", "accept", "accepts", "suitable", "allowed", "allow",
     "allows", "permitted", "cater", "caters", "catered",
 )  # fmt: skip
+# A predicate with its negation inside the word ("a family unfriendly pub").
+_UN_PREDICATES = ("unfriendly", "unwelcome", "unwelcoming", "unsuitable")
 # Other words for a key word (compared by stem prefix, see ``_stem_match``).
 _KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
     "family": ("kid", "kids", "child", "children", "families", "famil", "youngster", "toddler"),
@@ -63,7 +65,7 @@ _KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
     "ambience": ("atmosphere", "vibe", "feel", "setting", "mood", "decor"),
     "parking": ("park",),
     # "a good place to bring children", "not family oriented", "a child safe environment"
-    "friendly": (*_WELCOMED, "bring", "oriented", "safe", "unfriendly"),
+    "friendly": (*_WELCOMED, "bring", "oriented", "safe", *_UN_PREDICATES),
     "wrap": ("wrapped", "wrapping"),
     "delivery": ("deliver", "delivers", "delivered"),
     "alcohol": ("drinks", "booze", "wine", "beer"),
@@ -95,23 +97,20 @@ _WINDOW_AHEAD = 5
 
 _WIFI = re.compile(r"\bwi[- ]?fi\b")
 _OUT_OF = re.compile(r"\b([1-5])\s?/\s?(5)\b")
+_MORE_THAN_WELCOME = re.compile(r"\bmore than welcome\b")  # an idiom: "very welcome"
 
 
 def claim_tokens(text: str) -> list[str]:
     """Lower-case words and clause punctuation ("doesn't" stays one word, "Wi-Fi" is "wifi",
     "3/5" is "3 out of 5")."""
     text = _OUT_OF.sub(r"\1 out of \2", _WIFI.sub("wifi", text.lower().replace("’", "'")))
-    return _TOKEN.findall(text)
+    return _TOKEN.findall(_MORE_THAN_WELCOME.sub("welcome", text))
 
 
 def _negator(tok: str, after: str = "") -> bool:
     if tok == "not" and after == "only":
         return False  # "not only ... but also"
     return tok in _NEGATORS or tok.endswith("n't") or tok in UNAPOSTROPHED_NEGATIONS
-
-
-# A predicate with its negation inside the word ("a family unfriendly pub").
-_UN_PREDICATES = frozenset({"unfriendly", "unwelcome", "unsuitable"})
 
 
 def _stem_match(tok: str, word: str) -> bool:
@@ -152,6 +151,8 @@ def _negated(tokens: list[str], start: int, end: int) -> bool:
             break
         if tok in (",", "and") and j + 1 < start and tokens[j + 1] in _CLAUSE_STARTS:
             break
+        if tok == "," and j + 1 < start and tokens[j + 1] in _PREDICATE_STARTS:
+            break  # "not too dear, fine for the kids": a new predicate after the comma
         if tok == "non" and j < start - 2:
             continue  # "non family-friendly pub": "non" governs its compound only
         if tok == "friendly" and j > 0 and tokens[j - 1] in _FAMILY:
@@ -169,6 +170,7 @@ def _negated(tokens: list[str], start: int, end: int) -> bool:
     return False
 
 
+_PREDICATE_STARTS = frozenset({"fine", "great", "good", "perfect", "ideal", "suitable", "welcome"})
 _FAMILY = frozenset(
     {"family", "kid", "child", "children", "kids", "youngster", "youngsters", "toddler", "toddlers"}
 )
@@ -211,7 +213,7 @@ def _no_children(tokens: list[str]) -> bool:
 # family", "not for kids"); after other words it says nothing ("too loud for kids").
 _FOR_FAMILY_AFTER = frozenset(
     {"is", "are", "not", "also", "place", "spot", "venue", "shop", "pub", "restaurant", "cafe",
-     "café", "great", "good", "perfect", "ideal", "fun"}
+     "café", "great", "good", "perfect", "ideal", "fun", "fine"}
 )  # fmt: skip
 
 
@@ -301,7 +303,7 @@ _PRICE_WORDS = frozenset(
 )  # fmt: skip
 _PRICE_AMBIGUOUS = frozenset(
     {"low", "mid", "medium", "average", "high", "highly", "higher", "moderate", "moderately",
-     "reasonable", "reasonably"}
+     "reasonable", "reasonably", "middling"}
 )  # fmt: skip
 # Beside the river, not in the riverside area as such: agrees with ``riverside``, never
 # contradicts another area (a city centre may lie on a river).
@@ -319,14 +321,13 @@ _FIGURE_WORDS = frozenset(_NUMBER_WORDS.values())
 
 def _scores(n: str) -> tuple[str, ...]:
     """A rating of ``n`` out of five the ways people write it ("3 of 5", "three stars")."""
-    said = (n, _NUMBER_WORDS[n])
+    said = (n, _NUMBER_WORDS[n], *(("a single", "single") if n == "1" else ()))
+    stars = ("star", "stars", "star rating")
+    out_of = ("out of", "of", "out", "on", "out of a possible", "our of", "outta")  # typos
     return (
-        *(
-            f"{a} {o} {b}"
-            for a in said
-            for o in ("out of", "of", "out", "on", "out of a possible", "our of")  # a typo
-            for b in ("5", "five")
-        ),
+        *(f"{a} {o} {b}" for a in said for o in out_of for b in ("5", "five")),
+        # "1 star out of 5", "a one-star rating out of five": one term, both figures its own
+        *(f"{a} {s} {o} {b}" for a in said for s in stars for o in out_of for b in ("5", "five")),
         *(f"{a} {s}" for a in said for s in ("star", "stars")),
         # a bare figure right after its rating word ("a rating of 3", "Customer rating is a 3")
         *(f"rating {v} {n}" for v in ("of", "is", "of a", "is a")),
@@ -366,14 +367,18 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
     ),
     _Vocabulary(
         keys=frozenset({"eattype", "venuetype", "type", "kind"}),
-        classes=(("coffee shop", "cafe", "café", "coffeehouse"), ("pub",), ("restaurant",)),
+        classes=(
+            ("coffee shop", "cafe", "café", "coffeehouse"),
+            ("pub", "public house"),
+            ("restaurant",),
+        ),
         soft=frozenset({"restaurant"}),
         single=True,
     ),
     _Vocabulary(
         keys=frozenset({"area", "neighborhood", "neighbourhood", "district", "location"}),
         classes=(
-            ("riverside", "river side", "waterfront", *_NEAR_RIVER),
+            ("riverside", "river side", "riverbank", "river bank", "waterfront", *_NEAR_RIVER),
             _CENTRE,
         ),
         agree_only=frozenset(_NEAR_RIVER),
@@ -389,6 +394,7 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
             (
                 "moderate",
                 "moderately",
+                "middling",
                 "mid",
                 "medium",
                 "average",
@@ -437,14 +443,18 @@ class VocabTerm:
         term: The term as matched ("delivered", "cheap").
         agrees: It names the field's own class of values.
         contradicts: It names another class that excludes the field's (for a band, the other
-            end; a neighbouring class is neither agreement nor contradiction).
+            end; a neighbouring class is neither agreement nor contradiction), or denies the
+            field's own class.
         words: The claim words the term and its anchor account for.
+        denies: The claim denies the field's own class ("not an Italian restaurant"); ``term``
+            is the denial as written ("not an italian").
     """
 
     term: str
     agrees: bool
     contradicts: bool
     words: tuple[str, ...]
+    denies: bool = False
 
     @property
     def has_figure(self) -> bool:
@@ -508,6 +518,7 @@ def vocabulary_term(
     others = [claim_tokens(v) for v in other_values]
     agree: VocabTerm | None = None
     differ: VocabTerm | None = None
+    denied: VocabTerm | None = None
     for i, cls in enumerate(vocab.classes):
         for term in cls:
             words = claim_tokens(term)
@@ -520,10 +531,26 @@ def vocabulary_term(
                 if "than" in tokens[max(0, at - 2) : at]:
                     continue  # "more than the average": a comparison, not the band
                 if _negated(tokens, at, at + len(words) - 1):
-                    if vocab.ordered and i != mine and agree is None:
-                        # "isn't cheap" about a high price: true of every other band
-                        denial = tuple(t for t in tokens[max(0, at - 3) : at] if _negator(t))
-                        agree = VocabTerm(term, True, False, (*denial, *words, *anchors))
+                    denial = tuple(t for t in tokens[max(0, at - 3) : at] if _negator(t))
+                    start = _denies(tokens, at, at + len(words))
+                    if i == mine and start >= 0:
+                        # "is not an Italian restaurant" about an Italian one: the denial's
+                        # words are the term ("isn't in the city centre")
+                        # ("isn't cheap" about a cheap place: unsupported, a band's edges
+                        # are people's to draw)
+                        phrase = " ".join(tokens[start : at + len(words)])
+                        said = (*denial, *words)
+                        denied = denied or VocabTerm(phrase, False, not vocab.ordered, said, True)
+                    elif (
+                        (vocab.ordered or vocab.single)
+                        and i != mine
+                        and term not in vocab.agree_only
+                        and not (vocab.relational and _related(tokens, at))
+                    ):
+                        # "isn't cheap" about a high price: true of every other band; "isn't
+                        # in the city centre" about a riverside: a field of one value
+                        first, before = (agree.term, agree.words) if agree else (term, ())
+                        agree = VocabTerm(first, True, False, (*before, *denial, *words, *anchors))
                     continue
                 if vocab.tensed and _expected(tokens, at):
                     continue
@@ -545,12 +572,41 @@ def vocabulary_term(
                     continue
                 far = (not vocab.ordered or abs(i - mine) > 1) and term not in vocab.soft
                 differ = differ or VocabTerm(term, False, far, said)
+    if denied is not None:
+        return denied
     if agree is not None:
         if differ is not None and vocab.single:
             # "a coffee shop and restaurant": a second kind the record does not give it
             return VocabTerm(differ.term, False, False, differ.words)
         return agree
     return differ
+
+
+# Words that may stand between a negation and the term it denies ("isn't in the city centre",
+# "does not serve Italian food"); any other ("not just a pub", "not far from the city
+# centre") leaves the denial unread.
+_DENIAL_GAP = frozenset(
+    {"a", "an", "the", "in", "on", "at", "by", "be", "is", "serve", "serves", "serving",
+     "offer", "offers", "really", "actually", "located", "situated"}
+)  # fmt: skip
+
+
+# After a term, words that make the denial one of a qualified thing ("not a pub that bans
+# kids", "not a restaurant for families"), not of the term.
+_QUALIFIERS = frozenset({"that", "which", "who", "whose", "where", "with", "for", "like", "known"})
+
+
+def _denies(tokens: list[str], at: int, end: int) -> int:
+    """The index of a negation right before the term ``tokens[at:end]`` that denies it, or
+    -1."""
+    if end < len(tokens) and tokens[end] in _QUALIFIERS:
+        return -1
+    for j in range(at - 1, max(-1, at - 5), -1):
+        if _negator(tokens[j], tokens[j + 1]):
+            return j if tokens[j] != "non" else -1  # "non family-friendly": a boolean's
+        if tokens[j] not in _DENIAL_GAP:
+            return -1
+    return -1
 
 
 def unlisted_term(tokens: list[str], keys: list[list[str]], values: list[str]) -> str | None:

@@ -119,8 +119,8 @@ _SCALES = {
 _CURRENCY_SYMBOL = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
 _CURRENCY_WORD = {
     "dollar": "USD", "dollars": "USD", "usd": "USD", "us$": "USD", "euro": "EUR",
-    "euros": "EUR", "eur": "EUR", "pound": "GBP", "pounds": "GBP", "gbp": "GBP", "yen": "JPY",
-    "jpy": "JPY", "rupees": "INR", "inr": "INR",
+    "euros": "EUR", "eur": "EUR", "pound": "GBP", "pounds": "GBP", "quid": "GBP", "gbp": "GBP",
+    "yen": "JPY", "jpy": "JPY", "rupees": "INR", "inr": "INR",
 }  # fmt: skip
 _MONTHS = {
     m: i + 1
@@ -163,7 +163,7 @@ _NUMBER = re.compile(
     rf"|\b(?:{_NUM_WORD})(?:[\s-]+(?:{_NUM_WORD}))*\b)"
     rf"(?:\s?(?P<scale>{_SCALE_WORD}))?"
     rf"(?:\s?(?P<pct>%|percent\b|per\s?cent\b|pct\b|percentage points?\b))?"
-    rf"(?:\s?(?P<curw>dollars?|usd|euros?|eur|pounds?|gbp|yen|jpy|rupees|inr)\b)?",
+    rf"(?:\s?(?P<curw>dollars?|usd|euros?|eur|pounds?|quid|gbp|yen|jpy|rupees|inr)\b)?",
     re.I,
 )
 

@@ -117,8 +117,9 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 _FILLER = frozenset(
     {"restaurant", "place", "spot", "business", "shop", "store", "eatery", "located",
-     "location", "situated", "based", "open", "offer", "provide", "serve", "serving",
-     "specialize", "feature", "come", "cost", "day", "daily", "week", "weekly", "hour",
+     "location", "locate", "situated", "based", "open", "offer", "provide", "serve", "serving",
+     "stand", "standing", "sitting", "proximity", "specialize", "feature", "come", "cost",
+     "day", "daily", "week", "weekly", "hour",
      "listing", "record", "customer", "available", "also", "each", "per", "every", "total",
      "order", "item", "city", "town", "state", "street", "list", "listed", "show", "say",
      "value", "amount", "paid", "placed", "status", "currently", "accept", "range",
@@ -140,7 +141,7 @@ _FILLER = frozenset(
      "receive", "received", "got", "get", "maintain", "score", "earn", "earned", "charge",
      "fee", "pricing", "bracket", "between", "around", "below", "under", "over", "minimum",
      "maximum", "nearby", "neighboring", "neighbouring", "vary", "ranging", "usually",
-     "typically", "generally", "expect", "spend", "previous", "past",
+     "typically", "generally", "expect", "spend", "previous", "past", "quid",
      # what the place is, or is for ("not the type of place", "only meant for adults")
      "type", "kind", "sort", "destination", "experience", "meant", "intended", "aimed",
      "geared", "toward", "towards", "above", "starting", "nature", "beside", "service", "easy",
@@ -185,6 +186,7 @@ _SPLIT_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\s./()\[\]-]+")
 _SPELLINGS = {
     "st": "street", "ave": "avenue", "rd": "road", "blvd": "boulevard", "dr": "drive",
     "costumer": "customer",  # the common misspelling
+    "nr": "near", "n": "and",  # as people type them ("nr the bridge", "cheap n cheerful")
     "does": "do",  # a function word, not the plural of "doe"
     **UNAPOSTROPHED_NEGATIONS,  # "isnt" is "isn't"
 }  # fmt: skip
@@ -217,6 +219,14 @@ def _words(text: str) -> list[str]:
     text = re.sub(r"(?i)\bwi[- ]?fi\b", "wifi", text)
     text = re.sub(r"(?i)\btake[- ]out\b", "takeout", text)
     return [_norm(t) for t in tokens(text)]
+
+
+def _describes_field(words: list[str], i: int) -> bool:
+    """Whether ``words[i]``, within three words after "with", is part of a phrase about a
+    field ("with prices averaging more than £30", "with a lower price range"), not a thing
+    the place comes with ("with a garden")."""
+    start = max(0, i - 3) + words[max(0, i - 3) : i].index("with")
+    return any(w in _FIELD_WORDS and word_weight(w) > 0 for w in words[start + 1 : i + 2])
 
 
 _ITEM_GENERIC = frozenset({"bar", "restaurant", "shop", "place", "store", "house", "food"})
@@ -789,7 +799,8 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             covered.update(f.keys)
             continue
         if term is not None and term.contradicts and decided:
-            return _contradicted(out, f, index, "entity", _original(text, term.term))
+            kind: ContradictionKind = "negation" if term.denies else "entity"
+            return _contradicted(out, f, index, kind, _original(text, term.term))
         blocked = blocked or term is not None  # a neighbouring band: unsupported
         if term is None and in_vocabulary(f.keys, f.value):
             continue  # "low" alone is no rating: a band's words count next to their key
@@ -859,7 +870,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         near = w == "close" and words[i + 1 : i + 2] in (["to"], ["by"])  # not "closed"
         if w in covered or _filler(w) or near or _misspelt(w, covered):
             got += weight
-        elif "with" in words[max(0, i - 3) : i] and w not in _FIELD_WORDS:
+        elif "with" in words[max(0, i - 3) : i] and not _describes_field(words, i):
             added = True  # "... pub with a garden", "with live music"
     if added:
         return out  # a thing the record does not list: unsupported, not the verifier's to read

@@ -35,6 +35,14 @@ KETTLE = {
     "area": "city centre",
     "familyFriendly": True,
 }
+LOTUS = {
+    "name": "Golden Lotus",
+    "eatType": "restaurant",
+    "food": "Chinese",
+    "priceRange": "more than £30",
+    "customerRating": "high",
+    "familyFriendly": False,
+}
 
 ADDED = [
     (MILL, "It has a large garden."),
@@ -44,12 +52,19 @@ ADDED = [
     (KETTLE, "It has free WiFi."),
     (KETTLE, "It opens at 7 am."),
     (KETTLE, "The Copper Kettle is famous for its scones."),
+    (MILL, "The Mill is a pub with a lovely garden."),
+    (MILL, "The Mill is a cheap pub with a garden and a view of the river."),
 ]
 FAITHFUL = [
     (MILL, "The Mill is a cheap Italian pub by the river. Kids are not welcome there."),
     (MILL, "The Mill is a cheap Italian pub by the river. It is no place for children."),
     (KETTLE, "The Copper Kettle is a coffee shop in the city centre. Children are very welcome."),
     (KETTLE, "The Copper Kettle is a top-rated English coffee shop in the city centre."),
+    # "with" before a field's words is no addition ("with prices averaging", "with a lower
+    # price range"); "it" after a plural stands for the place, not for the prices
+    (LOTUS, "Golden Lotus is highly rated, with prices averaging more than £30."),
+    (MILL, "The Mill is an Italian pub with a lower price range."),
+    (LOTUS, "The prices are high at Golden Lotus but it is not suitable for children."),
 ]
 
 

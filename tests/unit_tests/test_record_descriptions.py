@@ -111,8 +111,9 @@ def test_a_field_is_matched_by_its_key_in_words() -> None:
         ("The Blue Heron is a pub for the whole family.", {"familyFriendly": True}, "grounded",
          "supported by"),
         ("The Blue Heron is not for kids.", {}, "grounded", "supported by record.familyFriendly"),
+        ("The Blue Heron is unsuitable for kids.", {}, "grounded",
+         "supported by record.familyFriendly"),  # a negation inside the word
         # "for kids" after other words says nothing of the field: never a contradiction
-        ("The Blue Heron is unsuitable for kids.", {}, None, ""),
         ("The Blue Heron is too loud for kids.", {}, None, ""),
         # every rating word next to the band is the rating's ("customer reviews")
         ("The Blue Heron has excellent customer reviews.", {}, "grounded",
@@ -288,6 +289,29 @@ def test_a_field_is_matched_by_its_key_in_words() -> None:
          "supported by record.familyFriendly"),
         ("The price range is kid friendly.", {}, "fabricated",
          "`record.familyFriendly` says false"),
+        # a field of one value: denying another value is true, denying its own contradicts
+        ("The Blue Heron isn't in the city centre but on the riverside.",
+         {"area": "riverside"}, "grounded", "supported by record.area"),
+        ("The Blue Heron is not an Italian pub.", {}, "fabricated",
+         "`record.food` says Italian, which the claim denies: 'not an Italian'"),
+        ("The Blue Heron isn't in the city centre.", {}, "fabricated",
+         "`record.area` says city centre, which the claim denies"),
+        # "not too dear, fine for the kids": the negation ends at the comma
+        ("The Blue Heron is not too dear, fine for the kids.", {"familyFriendly": True}, None,
+         ""),
+        # people's words and forms for a field's value
+        ("The Blue Heron is a public house in the city centre.", {}, "grounded", "supported by"),
+        ("The Blue Heron has a one-star rating out of five.", {"customerRating": "1 out of 5"},
+         "grounded", "supported by record.customerRating"),
+        ("The Blue Heron is rated 1 outta 5.", {"customerRating": "1 out of 5"}, "grounded",
+         "supported by record.customerRating"),
+        ("The Blue Heron costs twenty to twenty-five quid.", {"priceRange": "£20-25"},
+         "grounded", "supported by record.priceRange"),
+        ("The Blue Heron has middling prices.", {}, "grounded", "supported by record.priceRange"),
+        ("The Blue Heron is nr Grafton Bridge Market.", {}, "grounded",
+         "supported by record.near"),
+        ("The Blue Heron is on the riverbank.", {"area": "riverside"}, "grounded",
+         "supported by record.area"),
     ],
 )  # fmt: skip
 def test_descriptions_of_a_record(

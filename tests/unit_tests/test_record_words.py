@@ -67,6 +67,7 @@ def test_a_figure_inside_a_band_or_on_the_side_of_a_bound(
         ("We are not children friendly.", ["family", "friendly"], [], False),
         ("It is kid friendly.", ["family", "friendly"], [], True),
         ("There is no valet, garage or lot parking.", ["garage"], ["business", "parking"], False),
+        ("There is no valet, garage or lot parking.", ["lot"], ["business", "parking"], False),
         ("There is no garage parking, but street parking is free.", ["street"], ["parking"], True),
         ("It doesn't take reservations.", ["restaurant", "reservation"], [], False),
         ("Dogs are not allowed.", ["dog", "allowed"], [], False),
@@ -82,6 +83,12 @@ def test_a_figure_inside_a_band_or_on_the_side_of_a_bound(
         ("Its not familiy friendly.", ["family", "friendly"], [], False),
         ("Youngsters are welcome.", ["family", "friendly"], [], True),
         ("It doesn't cater to children.", ["family", "friendly"], [], False),
+        # idioms, a negation inside the word, a negation that ends at a comma
+        ("Kids are more than welcome.", ["family", "friendly"], [], True),
+        ("It is fine for the kids.", ["family", "friendly"], [], True),
+        ("It is unsuitable for families.", ["family", "friendly"], [], False),
+        ("It is not too dear, fine for the kids.", ["family", "friendly"], [], True),
+        ("It is not, as it happens, kid friendly.", ["family", "friendly"], [], False),
     ],
 )
 def test_boolean_polarity_is_read_from_the_sentence(
@@ -121,6 +128,70 @@ def test_closed_vocabulary_terms_agree_differ_or_contradict() -> None:
     # A term inside another field's value is that field's ("Raja Indian Cuisine").
     near = claim_tokens("It is near Raja Indian Cuisine.")
     assert vocabulary_term(near, ["food"], "English", ["Raja Indian Cuisine"]) is None
+
+
+@pytest.mark.parametrize(
+    ("sentence", "keys", "value", "reading"),
+    [
+        # a field of one value: denying another value says nothing false ...
+        ("It isn't in the city centre.", ["area"], "riverside", "agrees"),
+        ("It is not a pub.", ["eat", "type"], "restaurant", "agrees"),
+        ("It doesn't serve Chinese food.", ["food"], "Italian", "agrees"),
+        # ... denying its own value contradicts it, the denial quoted as written
+        ("It is not an Italian restaurant.", ["food"], "Italian", "not an italian"),
+        ("It isn't on the riverside.", ["area"], "riverside", "isn't on the riverside"),
+        ("It doesn't serve Italian food.", ["food"], "Italian", "doesn't serve italian"),
+        # ... but a band's edges are people's to draw: "isn't cheap" about a cheap place is
+        # left unsupported
+        ("It isn't cheap.", ["price", "range"], "cheap", None),
+        # ... unless the negation denies something else or a qualified thing
+        ("It is not a pub that bans kids.", ["eat", "type"], "pub", None),
+        ("It is not just a pub.", ["eat", "type"], "pub", None),
+        ("It is not far from the city centre.", ["area"], "riverside", None),
+        # "not by the river" about a city centre: a city centre may lie on a river
+        ("It is not by the river.", ["area"], "city centre", None),
+    ],
+)
+def test_a_denied_term_of_a_field_of_one_value(
+    sentence: str, keys: list[str], value: str, reading: str | None
+) -> None:
+    term = vocabulary_term(claim_tokens(sentence), keys, value, [])
+    if reading is None:
+        assert term is None or not (term.agrees or term.contradicts), term
+    elif reading == "agrees":
+        assert term is not None
+        assert term.agrees
+    else:
+        assert term is not None
+        assert term.contradicts
+        assert term.denies
+        assert term.term == reading
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "It is rated 1 star out of 5.",
+        "It has a one-star rating out of five.",
+        "It has a single star out of five.",
+        "It is rated 1 outta 5.",
+        "It is rated 1/5.",
+    ],
+)
+def test_a_rating_said_with_stars_and_its_scale(sentence: str) -> None:
+    term = vocabulary_term(claim_tokens(sentence), ["customer", "rating"], "1 out of 5", [])
+    assert term is not None
+    assert term.agrees
+    assert term.has_figure
+
+
+def test_a_public_house_is_a_pub_and_quid_are_pounds() -> None:
+    pub = vocabulary_term(claim_tokens("It is a public house."), ["eat", "type"], "pub", [])
+    assert pub is not None
+    assert pub.agrees
+    (q,) = extract_quantities("It costs twenty quid.")
+    (p,) = extract_quantities("It costs twenty pounds.")
+    assert (q.value, q.currency) == (p.value, p.currency) == (20.0, "GBP")
 
 
 def test_the_heart_of_the_city_is_the_city_centre() -> None:

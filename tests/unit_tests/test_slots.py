@@ -407,6 +407,19 @@ def test_a_pronoun_is_not_resolved_to_a_negative_or_verb_group_subject() -> None
     )
 
 
+def test_it_never_stands_for_a_plural() -> None:
+    from langchain_qgate.grounding._compound import resolve_pronoun, split_compound
+
+    assert resolve_pronoun("It is child-friendly.", "The prices are high.") == (
+        "It is child-friendly."
+    )
+    assert resolve_pronoun("It is new.", "The series was filmed in Oslo.") == ("The series is new.")
+    parts = [p.text for p in split_compound("The prices are high but it is child-friendly.")]
+    assert parts[-1] == "it is child-friendly."
+    parts = [p.text for p in split_compound("The pub is old but it is child-friendly.")]
+    assert parts[-1] == "The pub is child-friendly."
+
+
 def test_names_do_not_run_across_a_sentence_end() -> None:
     text = (
         "It launches on Wednesday.\n\nStarbucks is debuting drinks. Dr. Smith lives in St. Louis."
