@@ -25,7 +25,11 @@ __all__ = ["bounds", "normalise_times", "normalise_value", "within_band"]
 _SHORT_MINUTES = re.compile(r"(?<![\d:.])(\d{1,2}):(\d)(?![\d:])")
 _MONEY_RANGE = re.compile(r"([£$€¥])(\d+(?:\.\d+)?)(\s?(?:-|–|to)\s?)(?=\d)")
 _UPPER = re.compile(r"\b(?:less than|under|below|up to|at most|max(?:imum)?)$", re.I)
-_LOWER = re.compile(r"\b(?:more than|over|above|at least|from|min(?:imum)?)$", re.I)
+_LOWER = re.compile(
+    r"\b(?:more than|over|above|at least|from|min(?:imum)?|in excess of|upwards of)$", re.I
+)
+# A bound denied is the other bound ("no more than £20": at most £20).
+_DENIED_BOUND = re.compile(r"\b(?:no|not)\s+(?:(more|higher)|(less|lower))\s+than$", re.I)
 _UPPER_AFTER = re.compile(
     r"\s*(?:max(?:imum)?\b|or (?:less|under|below)\b|and (?:under|below)\b)", re.I
 )
@@ -53,6 +57,9 @@ def bounds(q: Quantity, claim: str) -> tuple[bool, bool]:
     minimum")."""
     # a bound's words stand right beside the figure: read a short window, not the whole claim
     before, after = claim[max(0, q.start - 24) : q.start].rstrip(), claim[q.end : q.end + 24]
+    denied = _DENIED_BOUND.search(before)
+    if denied:
+        return bool(denied[1]), bool(denied[2])
     upper = bool(_UPPER.search(before) or _UPPER_AFTER.match(after))
     lower = bool(_LOWER.search(before) or _LOWER_AFTER.match(after))
     return upper, lower

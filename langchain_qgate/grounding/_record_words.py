@@ -65,7 +65,17 @@ _KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
     "ambience": ("atmosphere", "vibe", "feel", "setting", "mood", "decor"),
     "parking": ("park",),
     # "a good place to bring children", "not family oriented", "a child safe environment"
-    "friendly": (*_WELCOMED, "bring", "oriented", "safe", *_UN_PREDICATES),
+    "friendly": (
+        *_WELCOMED,
+        "bring",
+        "oriented",
+        "safe",
+        "aimed",
+        "geared",
+        "ok",
+        "okay",
+        *_UN_PREDICATES,
+    ),
     "wrap": ("wrapped", "wrapping"),
     "delivery": ("deliver", "delivers", "delivered"),
     "alcohol": ("drinks", "booze", "wine", "beer"),
@@ -84,7 +94,8 @@ _BREAKS = frozenset(
 _CLAUSE_STARTS = frozenset(
     {"is", "are", "was", "were", "has", "have", "had", "it", "they", "we", "there", "its",
      "offers", "offer", "serves", "serve", "provides", "does", "do", "accepts", "takes",
-     "features", "comes", "also", "you", "this", "their", "our"}
+     "features", "comes", "also", "you", "this", "their", "our", "it's", "they're", "there's",
+     "that's", "we're", "you're"}
 )  # fmt: skip
 # Words that say a boolean holds ("kid friendly", "reservations accepted").
 _PREDICATES = frozenset(
@@ -179,11 +190,16 @@ _PHRASE_STARTS = frozenset({"with", "without", "for", "of", "to", "from"})
 
 
 def _adults_only(tokens: list[str]) -> bool:
+    """ "adults only", "for adults", "leave the kids at home": not for families."""
     for i, tok in enumerate(tokens):
         if tok in ("adult", "adults"):
             after = tokens[i + 1] if i + 1 < len(tokens) else ""
             before = tokens[i - 1] if i else ""
             if after == "only" or before in ("for", "only"):
+                return True
+        if tok in ("leave", "leaving"):  # "leave the kids at home"
+            home = next((j for j in range(i + 2, i + 5) if tokens[j : j + 2] == ["at", "home"]), 0)
+            if any(t in _FAMILY for t in tokens[i + 1 : home]):
                 return True
     return False
 
@@ -213,7 +229,7 @@ def _no_children(tokens: list[str]) -> bool:
 # family", "not for kids"); after other words it says nothing ("too loud for kids").
 _FOR_FAMILY_AFTER = frozenset(
     {"is", "are", "not", "also", "place", "spot", "venue", "shop", "pub", "restaurant", "cafe",
-     "café", "great", "good", "perfect", "ideal", "fun", "fine"}
+     "café", "great", "good", "perfect", "ideal", "fun", "fine", "one"}
 )  # fmt: skip
 
 
@@ -252,7 +268,8 @@ def boolean_said(
         if _no_children(tokens):  # "No children.", "a no kids coffee shop"
             return False, [t for t in tokens if t in _FAMILY or t == "families"]
         if _adults_only(tokens):  # "adults only": not for families
-            return False, ["adult", "adults", "only", *(t for t in tokens if t in _PREDICATES)]
+            said = ("adult", "adults", "only", "leave", "leaving", "home", *_FAMILY, *_PREDICATES)
+            return False, [t for t in tokens if t in said]
         span = _for_family(tokens)  # "a place for kids too"
     if span is None:
         return None
@@ -282,6 +299,8 @@ class _Vocabulary:
     tensed: bool = False  # a state: "should be delivered by Friday" is no status
     # values sources write for a class ("$$" for moderate): read in fields, never in claims
     symbols: tuple[tuple[str, int], ...] = ()
+    # terms true of a second class too ("reasonably priced" of a cheap place): term, class
+    also: frozenset[tuple[str, int]] = frozenset()
 
 
 _CARRIERS = (
@@ -296,21 +315,22 @@ _CUISINES = (
 _CENTRE = (
     "city centre", "city center", "centre of the city", "center of the city", "downtown",
     "town centre", "town center", "centre of town", "center of town", "middle of town",
-    "heart of the city", "heart of town",
+    "heart of the city", "heart of town", "centre of city", "center of city",
 )  # fmt: skip
 _PRICE_WORDS = frozenset(
     {"price", "priced", "prices", "pricing", "cost", "costs", "charge", "charges", "fee", "fees"}
 )  # fmt: skip
 _PRICE_AMBIGUOUS = frozenset(
-    {"low", "mid", "medium", "average", "high", "highly", "higher", "moderate", "moderately",
-     "reasonable", "reasonably", "middling"}
+    {"low", "lower", "mid", "medium", "average", "high", "highly", "higher", "moderate",
+     "moderately", "reasonable", "reasonably", "middling"}
 )  # fmt: skip
 # Beside the river, not in the riverside area as such: agrees with ``riverside``, never
 # contradicts another area (a city centre may lie on a river).
-_NEAR_RIVER = (
-    "near the river", "close to the river", "beside the river", "next to the river",
-    "along the river", "by the river", "on the river",
-)  # fmt: skip
+_NEAR_RIVER = tuple(
+    f"{at} {the}river"
+    for at in ("near", "close to", "beside", "next to", "along", "by", "on")
+    for the in ("the ", "")  # "by river", as learners and text messages write it
+)
 _RATING_WORDS = frozenset(
     {"rating", "rated", "ratings", "rate", "review", "reviews", "reviewed", "star", "stars",
      "score", "customer", "customers"}
@@ -323,7 +343,10 @@ def _scores(n: str) -> tuple[str, ...]:
     """A rating of ``n`` out of five the ways people write it ("3 of 5", "three stars")."""
     said = (n, _NUMBER_WORDS[n], *(("a single", "single") if n == "1" else ()))
     stars = ("star", "stars", "star rating")
-    out_of = ("out of", "of", "out", "on", "out of a possible", "our of", "outta")  # typos
+    out_of = (
+        "out of", "of", "out", "on", "out of a possible", "our of", "outta",  # typos
+        "on a scale of", "on the scale of",
+    )  # fmt: skip
     return (
         *(f"{a} {o} {b}" for a in said for o in out_of for b in ("5", "five")),
         # "1 star out of 5", "a one-star rating out of five": one term, both figures its own
@@ -390,7 +413,22 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
         # "$$" as listings write a band
         symbols=tuple((c * n, min(n, 3) - 1) for c in "$£€" for n in range(1, 5)),
         classes=(
-            ("cheap", "cheaply", "inexpensive", "affordable", "budget", "low", "less than £20"),
+            (
+                "cheap",
+                "cheaply",
+                "cheaper",
+                "inexpensive",
+                "affordable",
+                "budget",
+                "low",
+                "lower",
+                "less than £20",
+                # idioms people use for it
+                "won't break the bank",
+                "easy on the wallet",
+                "cheap as chips",
+                "next to nothing",
+            ),
             (
                 "moderate",
                 "moderately",
@@ -410,6 +448,8 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
                 "upscale",
                 "upmarket",
                 "high end",
+                "arm and a leg",
+                "pretty penny",
                 "high",
                 "highly",
                 "higher",
@@ -419,6 +459,7 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
         anchors=_PRICE_WORDS,
         ambiguous=_PRICE_AMBIGUOUS,
         ordered=True,
+        also=frozenset({("reasonable", 0), ("reasonably", 0)}),
     ),
     _Vocabulary(
         keys=frozenset({"customerrating", "rating", "ratings", "stars", "score"}),
@@ -560,13 +601,20 @@ def vocabulary_term(
                     differ = differ or VocabTerm(term, False, False, said)
                     continue
                 if vocab.relational and _related(tokens, at):
+                    outside = _outside(tokens, at)
+                    if i != mine and outside and vocab.single:
+                        # "on the outskirts of the city centre" about a riverside: not there,
+                        # as a denial says it
+                        first, before = (agree.term, agree.words) if agree else (term, ())
+                        agree = VocabTerm(first, True, False, (*before, *outside, *said))
+                        continue
                     if i != mine:  # "close to the city centre" about a riverside: unsupported
                         differ = differ or VocabTerm(term, False, False, said)
                         continue
                     if not _by_the_river(tokens, at):
                         continue  # agrees with a riverside, never contradicts another area
                     said = (*said, "near", "close")
-                if i == mine:  # every term of the class it uses: "shipped and in transit"
+                if i == mine or (term, mine) in vocab.also:  # "shipped and in transit"
                     first, before = (agree.term, agree.words) if agree else (term, ())
                     agree = VocabTerm(first, True, False, (*before, *said))
                     continue
@@ -591,19 +639,26 @@ _DENIAL_GAP = frozenset(
 )  # fmt: skip
 
 
-# After a term, words that make the denial one of a qualified thing ("not a pub that bans
-# kids", "not a restaurant for families"), not of the term.
-_QUALIFIERS = frozenset({"that", "which", "who", "whose", "where", "with", "for", "like", "known"})
+# Words that may follow a denied term ("not an Italian restaurant", "isn't in the city centre
+# area", "doesn't serve Chinese food, but ..."); any other makes it a qualified thing's denial
+# ("not a pub that bans kids", "no riverside view").
+_DENIED_HEADS = frozenset(
+    {"food", "cuisine", "dishes", "restaurant", "pub", "place", "spot", "venue", "shop",
+     "coffee", "cafe", "café", "area", "and", "or", "but", "either", "though", "anymore"}
+)  # fmt: skip
 
 
 def _denies(tokens: list[str], at: int, end: int) -> int:
     """The index of a negation right before the term ``tokens[at:end]`` that denies it, or
-    -1."""
-    if end < len(tokens) and tokens[end] in _QUALIFIERS:
+    -1. Only a plain denial counts: the term ends the phrase or names the place's kind after
+    it ("not an Italian restaurant"); "without a riverside view" denies a view."""
+    after = tokens[end] if end < len(tokens) else "."
+    if after.isalnum() and after not in _DENIED_HEADS:
         return -1
     for j in range(at - 1, max(-1, at - 5), -1):
         if _negator(tokens[j], tokens[j + 1]):
-            return j if tokens[j] != "non" else -1  # "non family-friendly": a boolean's
+            # "non family-friendly" is a boolean's; "without" says what something lacks
+            return j if tokens[j] not in ("non", "without") else -1
         if tokens[j] not in _DENIAL_GAP:
             return -1
     return -1
@@ -668,6 +723,24 @@ def _related(tokens: list[str], at: int) -> bool:
         if t in _RELATIONS:
             return True
     return False
+
+
+_OUTSIDE = frozenset({"outside", "outskirts", "away", "beyond"})
+
+
+def _outside(tokens: list[str], at: int) -> tuple[str, ...]:
+    """The words placing a place word's area outside it ("on the outskirts of the city
+    centre", "away from the city centre"), or none; "north of" or "near" it says no such
+    thing."""
+    for j in range(at - 1, max(-1, at - 5), -1):
+        t = tokens[j]
+        if t in _LOCATIVE or t == ",":
+            return ()
+        if t in _OUTSIDE:
+            return tuple(tokens[j:at])
+        if t in _RELATIONS and t != "from":  # "away from"
+            return ()
+    return ()
 
 
 _MODALS = frozenset(
@@ -746,8 +819,8 @@ def _anchors(tokens: list[str], at: int, n: int, vocab: _Vocabulary) -> tuple[st
     found: list[str] = []
     for side in _sides(tokens, at, n):
         for tok, steps, _ in side:
-            if tok in vocab.anchors:
-                found.append(tok)
+            if tok in vocab.anchors or any(spelt_alike(tok, a) for a in vocab.anchors):
+                found.append(tok)  # "average reveiws": an anchor misspelt
             if steps >= _ANCHOR_REACH:
                 break
     return tuple(found)

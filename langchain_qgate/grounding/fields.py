@@ -125,7 +125,7 @@ _FILLER = frozenset(
      "value", "amount", "paid", "placed", "status", "currently", "accept", "range",
      "lie", "sit", "home", "contain", "include", "hold", "have", "people", "live",
      "venue", "establishment", "facility", "called", "named", "name", "area", "option",
-     "sited", "found", "yes", "there", "visit", "establish", "find", "along", "next",
+     "sited", "found", "yes", "there", "visit", "establish", "find", "along", "next", "across",
      "considered", "stay", "non", "meal", "menu", "dish", "entree", "cuisine", "costing",
      "satisfaction", "ranking", "adult", "only", "sell", "selling", "offering", "providing",
      "served", "within", "traditional", "boast", "guest", "give", "given", "food",
@@ -136,12 +136,14 @@ _FILLER = frozenset(
      "prepared", "interested", "check", "stop",
      # kinds of food and who eats there, said of any menu
      "style", "styled", "themed", "fare", "grub", "selection", "variety", "diner", "patron",
-     "client", "audience", "consumer",
+     "client", "audience", "consumer", "traveller", "traveler", "visitor", "tourist", "carry",
+     "doing",
      # how a figure or a band is held ("received a low rating", "charges under £20")
      "receive", "received", "got", "get", "maintain", "score", "earn", "earned", "charge",
      "fee", "pricing", "bracket", "between", "around", "below", "under", "over", "minimum",
      "maximum", "nearby", "neighboring", "neighbouring", "vary", "ranging", "usually",
-     "typically", "generally", "expect", "spend", "previous", "past", "quid",
+     "typically", "generally", "expect", "spend", "previous", "past", "quid", "side", "end",
+     "scale",
      # what the place is, or is for ("not the type of place", "only meant for adults")
      "type", "kind", "sort", "destination", "experience", "meant", "intended", "aimed",
      "geared", "toward", "towards", "above", "starting", "nature", "beside", "service", "easy",
@@ -219,6 +221,11 @@ def _words(text: str) -> list[str]:
     text = re.sub(r"(?i)\bwi[- ]?fi\b", "wifi", text)
     text = re.sub(r"(?i)\btake[- ]out\b", "takeout", text)
     return [_norm(t) for t in tokens(text)]
+
+
+def _named(raw: str, name_words: set[str]) -> bool:
+    """Whether a figure as written is words of a record's name ("578", "Four", "Twenty Two")."""
+    return all(w in name_words for w in re.split(r"[\s-]+", raw.lower()) if w)
 
 
 def _describes_field(words: list[str], i: int) -> bool:
@@ -635,12 +642,12 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             at = _contains(words, n)
             if at >= 0:  # the name says which record; its words are no field's value
                 words = [*words[:at], *([""] * len(n)), *words[at + len(n) :]]
-    in_names = {w for rec in records for n in table.names.get(rec, []) for w in n if w.isdigit()}
+    in_names = {w for rec in records for n in table.names.get(rec, []) for w in n}
     claim_qs = [
         _as_number(text, q)
         for q in extract_quantities(text)
-        if not (q.ordinal or q.reference or (q.kind == "number" and q.raw in in_names))
-    ]  # a figure of the record's name ("ICE 578") is no value
+        if not (q.ordinal or q.reference or (q.kind == "number" and _named(q.raw, in_names)))
+    ]  # a figure of the record's name ("ICE 578", "Le Petit Four") is no value
 
     # Text values with figures ("112 Pier St"): stated, or the same words with another figure.
     for f in scope:
@@ -774,6 +781,10 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         if f.quantities and f.numeric and not in_vocabulary(f.keys, f.value):
             continue  # a band with figures ("£20-25") is also said in words ("mid-priced")
         if f in stated:
+            if in_vocabulary(f.keys, f.value):  # "cheap, with prices under £20": both its
+                term = vocabulary_term(toks, f.keys, f.value, record_values)
+                if term is not None and term.agrees:
+                    covered.update(_words(" ".join(term.words)))
             continue
         if f.truth is not None or (f.value.lower() in ("free", "paid") and f.keys):
             mention = boolean_said(toks, f.keys, f.context)
@@ -847,8 +858,8 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         return out  # a neighbouring band, or a value of a field the record lacks: unsupported
     for f in stated:
         covered.update(f.aliases())
-    for f in scope:  # "The customer rating is not child friendly": the record has that field
-        if len(f.keys) > 1 and f.truth is None and _contains(words, f.keys) >= 0:
+    for f in scope:  # "The (customer) rating is not child friendly": the record has that field
+        if len(f.keys) > 1 and f.truth is None and _contains(words, f.keys[-1:]) >= 0:
             covered.update(f.keys)
     for f in scope:  # "grab coffee" at a ``"coffee shop"``: a word of the record's kind of place
         if in_vocabulary(f.keys, f.value):

@@ -1,24 +1,39 @@
-"""Issue 24: 300 descriptions of restaurant records in the styles people write, real models.
+"""Issue 24: descriptions of restaurant records in the styles people write, real models.
 
-``tests/data/record_styles.jsonl`` was written by hand for this test by a helper that read no
-code and no data file of the project (session 39): invented records with the E2E keys and a
-description each, in eleven styles (plain, reordered, typos, first person, promotional,
-family words, price words, rating words, area words, fragments, many fields in one sentence):
+Three files of 300 lines each, written by hand for these tests by helpers that read no code
+and no data file of the project: invented records with the E2E keys and a description each,
 
 - ``faithful`` (200): every fact is the record's (opinions allowed);
 - ``changed`` (50): one value of a field the record has is changed;
 - ``added`` (50): one fact the record does not give.
 
-At first reading (held out), against 7d75408: faithful flagged 32 (one contradicted: "isnt
-family friendly" read as asserting it), changed flagged 45, added flagged 45. After the
-verifier reads claims no field states and a pronoun claim is about the only record: faithful
-flagged 25, added 43. The fixes written after reading its misses (negations typed without
-the apostrophe, misspelt key words, "youngsters", "cater", "the heart of the city", "a short
-walk from", the negation that states a false field accounted for) make it 14 / 47 / 43
-with nothing contradicted, so the set is no longer held out; the floors keep what holds. The
-faithful misses left are mostly first-person experiences ("I ate at Golden Lotus last
-week."), claims by design (DESIGN: an assistant's experience needs evidence), and idioms
-("won't break the bank", "leave the kids at home").
+``record_styles.jsonl`` (session 39, eleven styles: plain, reordered, typos, first person,
+promotional, family words, price words, rating words, area words, fragments, many fields in
+one sentence). Held out at first reading against 7d75408: faithful flagged 32 (one
+contradicted: "isnt family friendly" read as asserting it), changed 45, added 45; after the
+fixes of sessions 39 and 40 it is 9 / 47 / 43 with nothing contradicted. What is left of its
+faithful misses is mostly first-person experience ("I ate at Golden Lotus last week."), a
+claim by design (DESIGN: an assistant's experience needs evidence).
+
+``record_idioms.jsonl`` (session 40, twelve styles chosen to be hard: idioms, reviews, heavy
+negation, question and answer, lists, long sentences, choppy fragments, British casual,
+figures in words, comparatives, typos, formal). At first reading against d8f71db: faithful
+flagged 90, changed 48, added 46, nothing contradicted. The session's fixes were written
+after reading its misses (a field of one value denied, ratings with stars and their scale,
+"public house", "quid", price idioms, "leave the kids at home", "not one for the kids"); it
+is a development set now: 57 / 48 / 45. Most of what is left are idioms no word list should
+chase ("set you back a pretty penny", "neither here nor there", "the ratings are pants").
+
+``record_voices.jsonl`` (session 40, ten voices: crowd-worker, tourist guide, text message,
+two sentences with a pronoun, learner English, appositives, contrast, passive, announcement,
+an answer to a question). Held out for the first fixes of session 40: faithful flagged 26 ->
+22 at d8f71db -> the first three rounds, changed 50 and added 42 unchanged. Read afterwards
+for the last two rounds (a band said in words beside its figure, "kids ok", "not aimed at
+children", "by river", "in centre of city", a figure that is a word of the name such as
+"Le Petit Four"): 9 / 50 / 41 (the addition lost, "reservations are essential at
+weekends", is read as advice and not counted, the rest of its sentence now grounded).
+
+The floors keep what holds on each file.
 """
 
 from __future__ import annotations
@@ -26,6 +41,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -34,45 +50,77 @@ from langchain_qgate.schemas import Grade
 
 pytestmark = pytest.mark.model
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "record_styles.jsonl"
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+class Floors(NamedTuple):
+    styles: int
+    faithful_flagged: int  # at most
+    changed_flagged: int  # at least
+    changed_named: int  # at least
+    added_flagged: int  # at least
+
+
+FILES = {
+    "record_styles.jsonl": Floors(11, 9, 47, 31, 43),
+    "record_idioms.jsonl": Floors(12, 57, 48, 29, 45),
+    "record_voices.jsonl": Floors(10, 9, 50, 31, 41),
+}
+
+
+class Outcome(NamedTuple):
+    label: str
+    style: str
+    response: str
+    flagged: bool
+    contradicted: bool
+
+
+def _outcome(monitor: HallucinationMonitor, row: dict) -> Outcome:
+    report = monitor.verify_grounding(row["response"], json.dumps(row["record"]))
+    flagged = any(v.grade is Grade.FABRICATED for v in report.verdicts if v.counted)
+    contradicted = bool(report.contradictions)
+    return Outcome(
+        row["label"], row["style"], row["response"], flagged or contradicted, contradicted
+    )
 
 
 @pytest.fixture(scope="module")
-def outcomes(real_embedder) -> list[tuple[str, str, str, bool, bool]]:
+def outcomes(real_embedder) -> dict[str, list[Outcome]]:
     monitor = HallucinationMonitor(embedder=real_embedder)
-    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines() if line]
-    out = []
-    for row in rows:
-        report = monitor.verify_grounding(row["response"], json.dumps(row["record"]))
-        flagged = any(v.grade is Grade.FABRICATED for v in report.verdicts if v.counted)
-        contradicted = bool(report.contradictions)
-        out.append(
-            (row["label"], row["style"], row["response"], flagged or contradicted, contradicted)
-        )
-    return out
+    found = {}
+    for name in FILES:
+        lines = (DATA / name).read_text(encoding="utf-8").splitlines()
+        found[name] = [_outcome(monitor, json.loads(line)) for line in lines if line]
+    return found
 
 
-def test_the_file_has_every_label_and_style(outcomes) -> None:
-    assert Counter(o[0] for o in outcomes) == {"faithful": 200, "changed": 50, "added": 50}
-    assert len({o[1] for o in outcomes}) == 11
+@pytest.mark.parametrize("name", FILES)
+def test_the_file_has_every_label_and_style(outcomes, name: str) -> None:
+    assert Counter(o.label for o in outcomes[name]) == {"faithful": 200, "changed": 50, "added": 50}
+    assert len({o.style for o in outcomes[name]}) == FILES[name].styles
 
 
-def test_a_faithful_description_is_never_contradicted(outcomes) -> None:
-    assert [o[2] for o in outcomes if o[0] == "faithful" and o[4]] == []
+@pytest.mark.parametrize("name", FILES)
+def test_a_faithful_description_is_never_contradicted(outcomes, name: str) -> None:
+    assert [o.response for o in outcomes[name] if o.label == "faithful" and o.contradicted] == []
 
 
-def test_few_faithful_descriptions_are_flagged(outcomes) -> None:
-    flagged = [o[2] for o in outcomes if o[0] == "faithful" and o[3]]
-    assert len(flagged) <= 14, flagged
+@pytest.mark.parametrize("name", FILES)
+def test_few_faithful_descriptions_are_flagged(outcomes, name: str) -> None:
+    flagged = [o.response for o in outcomes[name] if o.label == "faithful" and o.flagged]
+    assert len(flagged) <= FILES[name].faithful_flagged, flagged
 
 
-def test_changed_values_are_flagged_and_mostly_named(outcomes) -> None:
-    changed = [o for o in outcomes if o[0] == "changed"]
-    assert sum(o[3] for o in changed) >= 47
-    assert sum(o[4] for o in changed) >= 30
+@pytest.mark.parametrize("name", FILES)
+def test_changed_values_are_flagged_and_mostly_named(outcomes, name: str) -> None:
+    changed = [o for o in outcomes[name] if o.label == "changed"]
+    assert sum(o.flagged for o in changed) >= FILES[name].changed_flagged
+    assert sum(o.contradicted for o in changed) >= FILES[name].changed_named
 
 
-def test_an_added_fact_is_flagged_never_contradicted(outcomes) -> None:
-    added = [o for o in outcomes if o[0] == "added"]
-    assert [o[2] for o in added if o[4]] == []
-    assert sum(o[3] for o in added) >= 43
+@pytest.mark.parametrize("name", FILES)
+def test_an_added_fact_is_flagged_never_contradicted(outcomes, name: str) -> None:
+    added = [o for o in outcomes[name] if o.label == "added"]
+    assert [o.response for o in added if o.contradicted] == []
+    assert sum(o.flagged for o in added) >= FILES[name].added_flagged

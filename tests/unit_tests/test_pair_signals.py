@@ -539,7 +539,7 @@ def test_a_claim_no_field_states_is_the_verifiers_from_0_8(probs, unsupported) -
 @pytest.mark.parametrize(
     "sentence",
     [
-        "The Mill is reasonably priced.",  # a neighbouring band of "cheap": the matcher's call
+        "The Mill is moderately priced.",  # a neighbouring band of "cheap": the matcher's call
         "The Mill is a pub with a beer garden.",  # a thing the record does not list
     ],
 )

@@ -71,6 +71,13 @@ def test_a_field_is_matched_by_its_key_in_words() -> None:
          {"area": "riverside"}, "fabricated", "`record.area` says riverside, not city centre"),
         # a relation still says where it is not: no contradiction
         ("The Blue Heron is north of the city centre.", {"area": "riverside"}, None, ""),
+        ("The Blue Heron is on the edge of the city centre.", {"area": "riverside"}, None, ""),
+        # ... and outside one area of two is in the other
+        ("The Blue Heron is on the outskirts of the city centre.", {"area": "riverside"},
+         "grounded", "supported by record.area"),
+        ("The Blue Heron is away from the city centre.", {"area": "riverside"}, "grounded",
+         "supported by record.area"),
+        ("The Blue Heron is outside the city centre.", {}, None, ""),
         # "not" before "kid friendly" governs the compound, not the cuisine or the venue
         ("The Blue Heron is not a kid friendly Italian pub.", {}, "grounded", "supported by"),
         ("The Blue Heron is not a kid friendly French pub.", {}, "fabricated",
@@ -312,6 +319,25 @@ def test_a_field_is_matched_by_its_key_in_words() -> None:
          "supported by record.near"),
         ("The Blue Heron is on the riverbank.", {"area": "riverside"}, "grounded",
          "supported by record.area"),
+        # a band said in words and with its figure: both are the field's
+        ("The Blue Heron is cheap, with prices under £20.", {"priceRange": "less than £20"},
+         "grounded", "supported by record.priceRange"),
+        ("The Blue Heron is inexpensive at under £20.", {"priceRange": "less than £20"},
+         "grounded", "supported by record.priceRange"),
+        ("The Blue Heron is expensive, with prices under £20.",
+         {"priceRange": "less than £20"}, None, ""),
+        # a figure of the record's name is no value ("Le Petit Four")
+        ("Le Petit Four is an Italian pub.", {"name": "Le Petit Four"}, "grounded",
+         "supported by"),
+        # places as learners and text messages write them
+        ("The Blue Heron is by river.", {"area": "riverside"}, "grounded",
+         "supported by record.area"),
+        ("The Blue Heron is in centre of city.", {}, "grounded", "supported by record.area"),
+        ("The Blue Heron is a pub doing Italian food.", {}, "grounded", "supported by"),
+        # a field's head noun as the subject; a negation ends at a new clause ("and it's")
+        ("The rating is not kid friendly.", {}, "grounded", "supported by record.familyFriendly"),
+        ("The Blue Heron does not allow children and it's a 5 star pub.", {}, "grounded",
+         "supported by"),
     ],
 )  # fmt: skip
 def test_descriptions_of_a_record(

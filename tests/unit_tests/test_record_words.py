@@ -47,6 +47,13 @@ def test_a_price_band_states_both_ends() -> None:
         ("It costs £30 or less.", "more than £30", False),
         ("It has a £30 minimum.", "more than £30", True),
         ("It costs over £30.", "more than £30", True),
+        ("It costs upwards of £30.", "more than £30", True),
+        ("It costs in excess of £30.", "more than £30", True),
+        ("It costs in excess of £20.", "less than £20", False),
+        # a bound denied is the other bound
+        ("It costs no more than £20.", "less than £20", True),
+        ("It costs no more than £30.", "more than £30", False),
+        ("It costs not less than £30.", "more than £30", True),
     ],
 )
 def test_a_figure_inside_a_band_or_on_the_side_of_a_bound(
@@ -89,6 +96,11 @@ def test_a_figure_inside_a_band_or_on_the_side_of_a_bound(
         ("It is unsuitable for families.", ["family", "friendly"], [], False),
         ("It is not too dear, fine for the kids.", ["family", "friendly"], [], True),
         ("It is not, as it happens, kid friendly.", ["family", "friendly"], [], False),
+        ("It is cheap, so leave the kids at home.", ["family", "friendly"], [], False),
+        ("It is not one for the kids.", ["family", "friendly"], [], False),
+        ("Riverside pub, kids ok.", ["family", "friendly"], [], True),
+        ("It is not aimed at children.", ["family", "friendly"], [], False),
+        ("It is not geared towards kids.", ["family", "friendly"], [], False),
     ],
 )
 def test_boolean_polarity_is_read_from_the_sentence(
@@ -146,6 +158,8 @@ def test_closed_vocabulary_terms_agree_differ_or_contradict() -> None:
         ("It isn't cheap.", ["price", "range"], "cheap", None),
         # ... unless the negation denies something else or a qualified thing
         ("It is not a pub that bans kids.", ["eat", "type"], "pub", None),
+        ("It wouldn't be complete without a riverside view.", ["area"], "riverside", None),
+        ("It has no riverside terrace.", ["area"], "riverside", None),
         ("It is not just a pub.", ["eat", "type"], "pub", None),
         ("It is not far from the city centre.", ["area"], "riverside", None),
         # "not by the river" about a city centre: a city centre may lie on a river
@@ -176,6 +190,7 @@ def test_a_denied_term_of_a_field_of_one_value(
         "It has a single star out of five.",
         "It is rated 1 outta 5.",
         "It is rated 1/5.",
+        "It has a rating of 1 on a scale of 5.",
     ],
 )
 def test_a_rating_said_with_stars_and_its_scale(sentence: str) -> None:
@@ -183,6 +198,28 @@ def test_a_rating_said_with_stars_and_its_scale(sentence: str) -> None:
     assert term is not None
     assert term.agrees
     assert term.has_figure
+
+
+@pytest.mark.parametrize(
+    ("sentence", "value", "reading"),
+    [
+        ("It won't break the bank.", "cheap", "agrees"),
+        ("It is easy on the wallet.", "less than £20", "agrees"),
+        ("It is at the cheaper end.", "cheap", "agrees"),
+        ("It costs an arm and a leg.", "more than £30", "agrees"),
+        ("It costs an arm and a leg.", "cheap", "contradicts"),
+        ("It won't break the bank.", "more than £30", "contradicts"),
+        ("It won't break the bank.", "£20-25", None),  # a neighbouring band
+        # "reasonably priced" is true of the two lower bands, neither of the top one
+        ("It is reasonably priced.", "cheap", "agrees"),
+        ("It is reasonably priced.", "£20-25", "agrees"),
+        ("It is reasonably priced.", "more than £30", None),
+    ],
+)
+def test_price_idioms_name_their_band(sentence: str, value: str, reading: str | None) -> None:
+    term = vocabulary_term(claim_tokens(sentence), ["price", "range"], value, [])
+    assert term is not None
+    assert (term.agrees, term.contradicts) == (reading == "agrees", reading == "contradicts")
 
 
 def test_a_public_house_is_a_pub_and_quid_are_pounds() -> None:
