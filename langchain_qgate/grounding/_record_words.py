@@ -575,10 +575,9 @@ def vocabulary_term(
                     denial = tuple(t for t in tokens[max(0, at - 3) : at] if _negator(t))
                     start = _denies(tokens, at, at + len(words))
                     if i == mine and start >= 0:
-                        # "is not an Italian restaurant" about an Italian one: the denial's
-                        # words are the term ("isn't in the city centre")
-                        # ("isn't cheap" about a cheap place: unsupported, a band's edges
-                        # are people's to draw)
+                        # "is not an Italian restaurant" about an Italian one contradicts it,
+                        # the denial as written its term; "isn't cheap" about a cheap place
+                        # is unsupported (a band's edges are people's to draw)
                         phrase = " ".join(tokens[start : at + len(words)])
                         said = (*denial, *words)
                         denied = denied or VocabTerm(phrase, False, not vocab.ordered, said, True)
