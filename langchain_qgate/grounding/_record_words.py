@@ -543,6 +543,14 @@ def in_vocabulary(keys: list[str], value: str) -> bool:
     return _vocabulary(keys, value) is not None
 
 
+def _agreeing(agree: VocabTerm | None, term: str, words: tuple[str, ...]) -> VocabTerm:
+    """The agreement so far with ``words`` added (every term of the class the claim uses:
+    "shipped and in transit"); the first term found names it."""
+    if agree is None:
+        return VocabTerm(term, True, False, words)
+    return VocabTerm(agree.term, True, False, (*agree.words, *words))
+
+
 def vocabulary_term(
     tokens: list[str], keys: list[str], value: str, other_values: list[str]
 ) -> VocabTerm | None:
@@ -589,8 +597,7 @@ def vocabulary_term(
                     ):
                         # "isn't cheap" about a high price: true of every other band; "isn't
                         # in the city centre" about a riverside: a field of one value
-                        first, before = (agree.term, agree.words) if agree else (term, ())
-                        agree = VocabTerm(first, True, False, (*before, *denial, *words, *anchors))
+                        agree = _agreeing(agree, term, (*denial, *words, *anchors))
                     continue
                 if vocab.tensed and _expected(tokens, at):
                     continue
@@ -604,8 +611,7 @@ def vocabulary_term(
                     if i != mine and outside and vocab.single:
                         # "on the outskirts of the city centre" about a riverside: not there,
                         # as a denial says it
-                        first, before = (agree.term, agree.words) if agree else (term, ())
-                        agree = VocabTerm(first, True, False, (*before, *outside, *said))
+                        agree = _agreeing(agree, term, (*outside, *said))
                         continue
                     if i != mine:  # "close to the city centre" about a riverside: unsupported
                         differ = differ or VocabTerm(term, False, False, said)
@@ -614,8 +620,7 @@ def vocabulary_term(
                         continue  # agrees with a riverside, never contradicts another area
                     said = (*said, "near", "close")
                 if i == mine or (term, mine) in vocab.also:  # "shipped and in transit"
-                    first, before = (agree.term, agree.words) if agree else (term, ())
-                    agree = VocabTerm(first, True, False, (*before, *said))
+                    agree = _agreeing(agree, term, said)
                     continue
                 far = (not vocab.ordered or abs(i - mine) > 1) and term not in vocab.soft
                 differ = differ or VocabTerm(term, False, far, said)
@@ -713,15 +718,20 @@ _RELATIONS = frozenset(
 _LOCATIVE = frozenset({"in", "at", "on", "inside", "within"})
 
 
+def _relation(tokens: list[str], at: int) -> int:
+    """The index of the relation a place word stands in ("north of the city centre"), or -1;
+    a locative preposition nearer to it places it ("near Burger King in riverside": in
+    riverside)."""
+    for j in range(at - 1, max(-1, at - 5), -1):
+        if tokens[j] in _LOCATIVE or tokens[j] == ",":  # "Near Café Brazil, by the river"
+            return -1
+        if tokens[j] in _RELATIONS:
+            return j
+    return -1
+
+
 def _related(tokens: list[str], at: int) -> bool:
-    """Whether a place word stands in a relation ("north of the city centre"); a locative
-    preposition nearer to it places it ("near Burger King in riverside": in riverside)."""
-    for t in reversed(tokens[max(0, at - 4) : at]):
-        if t in _LOCATIVE or t == ",":  # "Near Café Brazil, by the river": the comma ends it
-            return False
-        if t in _RELATIONS:
-            return True
-    return False
+    return _relation(tokens, at) >= 0
 
 
 _OUTSIDE = frozenset({"outside", "outskirts", "away", "beyond"})
@@ -731,15 +741,10 @@ def _outside(tokens: list[str], at: int) -> tuple[str, ...]:
     """The words placing a place word's area outside it ("on the outskirts of the city
     centre", "away from the city centre"), or none; "north of" or "near" it says no such
     thing."""
-    for j in range(at - 1, max(-1, at - 5), -1):
-        t = tokens[j]
-        if t in _LOCATIVE or t == ",":
-            return ()
-        if t in _OUTSIDE:
-            return tuple(tokens[j:at])
-        if t in _RELATIONS and t != "from":  # "away from"
-            return ()
-    return ()
+    j = _relation(tokens, at)
+    if j > 0 and tokens[j] == "from" and tokens[j - 1] in _OUTSIDE:
+        j -= 1  # "away from"
+    return tuple(tokens[j:at]) if j >= 0 and tokens[j] in _OUTSIDE else ()
 
 
 _MODALS = frozenset(
