@@ -29,7 +29,12 @@ _LOWER = re.compile(
     r"\b(?:more than|over|above|at least|from|min(?:imum)?|in excess of|upwards of)$", re.I
 )
 # A bound denied is the other bound ("no more than £20": at most £20).
-_DENIED_BOUND = re.compile(r"\b(?:no|not)\s+(?:(more|higher)|(less|lower))\s+than$", re.I)
+# "doesn't cost more than £20", "isnt less than": the denial may govern a verb before it.
+_DENIED_BOUND = re.compile(
+    r"(?:\b(?:no|not|never|doesnt|dont|isnt|wont|arent)|n't)\s+(?:(?:cost|costs|come|be|go)\s+)?"
+    r"(?:to\s+)?(?:(more|higher)|(less|lower))\s+than$",
+    re.I,
+)
 _UPPER_AFTER = re.compile(
     r"\s*(?:max(?:imum)?\b|or (?:less|under|below)\b|and (?:under|below)\b)", re.I
 )

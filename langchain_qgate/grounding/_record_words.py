@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from langchain_qgate.grounding._lexicon import UNAPOSTROPHED_NEGATIONS, WEEKDAYS
-from langchain_qgate.grounding.checks import spelt_alike
+from langchain_qgate.grounding.checks import edits, spelt_alike
 
 __all__ = [
     "FIELD_WORDS",
@@ -49,7 +49,10 @@ _WELCOMED = (
     "allows", "permitted", "cater", "caters", "catered",
 )  # fmt: skip
 # A predicate with its negation inside the word ("a family unfriendly pub").
-_UN_PREDICATES = ("unfriendly", "unwelcome", "unwelcoming", "unsuitable")
+_UN_PREDICATES = (
+    "unfriendly", "unwelcome", "unwelcoming", "unsuitable", "exclude", "excludes", "ban",
+    "bans", "banned",
+)  # fmt: skip
 # Other words for a key word (compared by stem prefix, see ``_stem_match``).
 _KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
     "family": ("kid", "kids", "child", "children", "families", "famil", "youngster", "toddler"),
@@ -108,14 +111,19 @@ _WINDOW_AHEAD = 5
 
 _WIFI = re.compile(r"\bwi[- ]?fi\b")
 _OUT_OF = re.compile(r"\b([1-5])\s?/\s?(5)\b")
+_TO_BOOT = re.compile(r"\bto boot\b")  # an idiom: "as well"
 _MORE_THAN_WELCOME = re.compile(r"\bmore than welcome\b")  # an idiom: "very welcome"
+# A dash between words or a bracket sets a phrase apart as a comma does ("isn't in the city
+# centre — it's by the river", "X (a pub by the river) costs ..."); "£20-25" keeps its hyphen.
+_ASIDE = re.compile(r"\s[-\u2013\u2014]+\s|(?<!\d)[\u2013\u2014](?!\d)|[()\[\]]")
 
 
 def claim_tokens(text: str) -> list[str]:
     """Lower-case words and clause punctuation ("doesn't" stays one word, "Wi-Fi" is "wifi",
     "3/5" is "3 out of 5")."""
     text = _OUT_OF.sub(r"\1 out of \2", _WIFI.sub("wifi", text.lower().replace("’", "'")))
-    return _TOKEN.findall(_MORE_THAN_WELCOME.sub("welcome", text))
+    text = _TO_BOOT.sub("too", text)
+    return _TOKEN.findall(_ASIDE.sub(" , ", _MORE_THAN_WELCOME.sub("welcome", text)))
 
 
 def _negator(tok: str, after: str = "") -> bool:
@@ -159,7 +167,9 @@ def _negated(tokens: list[str], start: int, end: int) -> bool:
         if tok == "so" and j > 0 and tokens[j - 1] == "not":
             return True  # "a not so children friendly place"
         if tok in _BREAKS:
-            break
+            # "not a pub that bans kids", "not one of those places that turn kids away": the
+            # relative clause is the denied thing's
+            return tok in _RELATIVE and _denied_kind(tokens, j)
         if tok in (",", "and") and j + 1 < start and tokens[j + 1] in _CLAUSE_STARTS:
             break
         if tok == "," and j + 1 < start and tokens[j + 1] in _PREDICATE_STARTS:
@@ -176,8 +186,28 @@ def _negated(tokens: list[str], start: int, end: int) -> bool:
             break  # "a cordless kettle with no keep-warm function": another thing's negation
         after = tokens[j + 1] if j + 1 < len(tokens) else ""
         if _negator(tok, after):
-            # "a coffee shop on the riverside is not family-friendly": not the place
-            return after not in _FAMILY and after != "friendly"
+            # "a coffee shop on the riverside is not family-friendly", "a rating of 3 is not
+            # suitable for children": a new predicate's negation, not the term's
+            return not (after in _FAMILY or after == "friendly" or after in _PREDICATE_STARTS)
+    return False
+
+
+_RELATIVE = frozenset({"that", "which", "who", "where"})
+_KIND_WORDS = frozenset(
+    {"a", "an", "one", "of", "those", "these", "the", "kind", "sort", "type", "place", "places",
+     "pub", "pubs", "restaurant", "restaurants", "spot", "spots", "venue", "venues", "shop",
+     "shops", "cafe", "cafes", "café", "coffee"}
+)  # fmt: skip
+
+
+def _denied_kind(tokens: list[str], at: int) -> bool:
+    """Whether a relative pronoun at ``at`` follows a denied kind of place ("not a pub that",
+    "isn't one of those places that")."""
+    for j in range(at - 1, max(-1, at - 7), -1):
+        if _negator(tokens[j], tokens[j + 1]) and tokens[j] not in ("non", "without", "no"):
+            return j < at - 1
+        if tokens[j] not in _KIND_WORDS:
+            return False
     return False
 
 
@@ -229,14 +259,37 @@ def _no_children(tokens: list[str]) -> bool:
 # family", "not for kids"); after other words it says nothing ("too loud for kids").
 _FOR_FAMILY_AFTER = frozenset(
     {"is", "are", "not", "also", "place", "spot", "venue", "shop", "pub", "restaurant", "cafe",
-     "café", "great", "good", "perfect", "ideal", "fun", "fine", "one"}
+     "café", "great", "good", "perfect", "ideal", "fun", "fine", "one", "up", "really",
+     "exactly", "just"}
 )  # fmt: skip
 
 
+_PLACE_KINDS = frozenset(
+    {"place", "restaurant", "pub", "spot", "venue", "establishment", "eatery", "cafe", "café",
+     "coffee", "joint", "destination"}
+)  # fmt: skip
+
+
+def _family_kind(tokens: list[str]) -> tuple[int, int] | None:
+    """The span of "a family restaurant", "a kids' place" in the claim, or None."""
+    for i, tok in enumerate(tokens[:-1]):
+        family = tok in _FAMILY or tok in ("families", "kid's", "kids'", "children's")
+        if family and tokens[i + 1] in _PLACE_KINDS:
+            return i, i + 1
+    return None
+
+
+_GOOD_WITH = frozenset({"good", "great", "brilliant", "fine", "excellent", "fantastic"})
+
+
 def _for_family(tokens: list[str]) -> tuple[int, int] | None:
-    """The span of "for kids", "for the whole family", "for families" in the claim, or None."""
+    """The span of "for kids", "for the whole family", "for families", "great with kids" in
+    the claim, or None."""
     for i, tok in enumerate(tokens):
-        if tok != "for" or i == 0 or tokens[i - 1] not in _FOR_FAMILY_AFTER:
+        if i == 0 or not (
+            (tok == "for" and tokens[i - 1] in _FOR_FAMILY_AFTER)
+            or (tok == "with" and tokens[i - 1] in _GOOD_WITH)  # "great with kids"
+        ):
             continue
         for j in range(i + 1, min(len(tokens), i + 4)):
             if tokens[j] in _FAMILY or tokens[j] == "families":
@@ -270,7 +323,7 @@ def boolean_said(
         if _adults_only(tokens):  # "adults only": not for families
             said = ("adult", "adults", "only", "leave", "leaving", "home", *_FAMILY, *_PREDICATES)
             return False, [t for t in tokens if t in said]
-        span = _for_family(tokens)  # "a place for kids too"
+        span = _for_family(tokens) or _family_kind(tokens)  # "a place for kids too"
     if span is None:
         return None
     named = [t for t in tokens[span[0] : span[1] + 1] if t not in _NEGATORS]
@@ -280,7 +333,8 @@ def boolean_said(
         named += [t for t in tokens if t in _FAMILY or t == "families"]
     # "dogs are not allowed", "a family unfriendly pub"
     inside = any(_negator(t, "") or t in _UN_PREDICATES for t in tokens[span[0] : span[1] + 1])
-    return not (inside or _negated(tokens, *span)), named
+    # a negation of a negative is none ("not unfriendly to families", "isn't unsuitable")
+    return inside == _negated(tokens, *span), named
 
 
 @dataclass(frozen=True)
@@ -322,7 +376,8 @@ _PRICE_WORDS = frozenset(
 )  # fmt: skip
 _PRICE_AMBIGUOUS = frozenset(
     {"low", "lower", "mid", "medium", "average", "high", "highly", "higher", "moderate",
-     "moderately", "reasonable", "reasonably", "middling"}
+     "moderately", "reasonable", "reasonably", "middling", "fair", "fairly", "decent",
+     "decently", "okay", "ok"}
 )  # fmt: skip
 # Beside the river, not in the riverside area as such: agrees with ``riverside``, never
 # contradicts another area (a city centre may lie on a river).
@@ -360,7 +415,7 @@ def _scores(n: str) -> tuple[str, ...]:
 _RATING_LOW = ("low", "poor", "poorly", "bad", "badly", *_scores("1"))
 _RATING_MID = (
     "average", "averagely", "mediocre", "middling", "decent", "moderate", "moderately",
-    *_scores("3"),
+    "fair", "okay", "ok", *_scores("3"),
 )  # fmt: skip
 _RATING_HIGH = (
     "high", "highly", "well", "excellent", "top", "great", "good", "perfect", *_scores("5")
@@ -438,6 +493,12 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
                 "average",
                 "reasonable",
                 "reasonably",
+                "fair",
+                "fairly",
+                "decent",
+                "decently",
+                "okay",
+                "ok",
                 "£20-25",
             ),
             (
@@ -459,7 +520,20 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
         anchors=_PRICE_WORDS,
         ambiguous=_PRICE_AMBIGUOUS,
         ordered=True,
-        also=frozenset({("reasonable", 0), ("reasonably", 0)}),
+        # "reasonably / fairly / decently priced", "OK prices": of a cheap place too
+        also=frozenset(
+            (t, 0)
+            for t in (
+                "reasonable",
+                "reasonably",
+                "fair",
+                "fairly",
+                "decent",
+                "decently",
+                "okay",
+                "ok",
+            )
+        ),
     ),
     _Vocabulary(
         keys=frozenset({"customerrating", "rating", "ratings", "stars", "score"}),
@@ -519,6 +593,24 @@ def _at(tokens: list[str], term: list[str]) -> list[int]:
     return [i for i in range(len(tokens) - n + 1) if tokens[i : i + n] == term]
 
 
+def _at_spelt(tokens: list[str], term: list[str], values: set[str]) -> list[int]:
+    """``_at``, a word of five letters or more also misspelt by one letter ("avrage",
+    "expencive"); never a word of another of the record's values ("Pasta Fresca" is no
+    "French")."""
+    n = len(term)
+
+    def alike(t: str, w: str) -> bool:
+        return t == w or (
+            len(w) >= 5 and t not in values and spelt_alike(t, w) and edits(t, w) <= 1
+        )
+
+    return [
+        i
+        for i in range(len(tokens) - n + 1)
+        if all(alike(t, w) for t, w in zip(tokens[i : i + n], term, strict=True))
+    ]
+
+
 def _joined(keys: list[str]) -> str:
     joined = "".join(keys)
     return joined + "s" if joined.endswith("statu") else joined  # keys come singularised
@@ -565,13 +657,16 @@ def vocabulary_term(
         return None
     vocab, mine = found
     others = [claim_tokens(v) for v in other_values]
+    value_words = {w for o in others for w in o}
     agree: VocabTerm | None = None
     differ: VocabTerm | None = None
     denied: VocabTerm | None = None
+    shared = {t for t, _ in vocab.also}
+    firm = False  # an agreeing term true of the field's class alone
     for i, cls in enumerate(vocab.classes):
         for term in cls:
             words = claim_tokens(term)
-            for at in _at(tokens, words):
+            for at in _at_spelt(tokens, words, value_words):
                 if any(len(o) > len(words) and _at(o, words) for o in others):
                     continue
                 anchors = _anchors(tokens, at, len(words), vocab)
@@ -581,13 +676,15 @@ def vocabulary_term(
                     continue  # "more than the average": a comparison, not the band
                 if _negated(tokens, at, at + len(words) - 1):
                     denial = tuple(t for t in tokens[max(0, at - 3) : at] if _negator(t))
-                    start = _denies(tokens, at, at + len(words))
+                    start, stop = _denies(tokens, at, at + len(words)), at + len(words)
+                    if start < 0 and (after := _denied_after(tokens, stop)) > 0:
+                        start, stop, denial = at, after, ()  # "Chinese food is not served"
                     if i == mine and start >= 0:
                         # "is not an Italian restaurant" about an Italian one contradicts it,
                         # the denial as written its term; "isn't cheap" about a cheap place
                         # is unsupported (a band's edges are people's to draw)
-                        phrase = " ".join(tokens[start : at + len(words)])
-                        said = (*denial, *words)
+                        phrase = " ".join(tokens[start:stop])
+                        said = (*denial, *tokens[at:stop])
                         denied = denied or VocabTerm(phrase, False, not vocab.ordered, said, True)
                     elif (
                         (vocab.ordered or vocab.single)
@@ -621,6 +718,7 @@ def vocabulary_term(
                     said = (*said, "near", "close")
                 if i == mine or (term, mine) in vocab.also:  # "shipped and in transit"
                     agree = _agreeing(agree, term, said)
+                    firm = firm or term not in shared
                     continue
                 far = (not vocab.ordered or abs(i - mine) > 1) and term not in vocab.soft
                 differ = differ or VocabTerm(term, False, far, said)
@@ -630,6 +728,8 @@ def vocabulary_term(
         if differ is not None and vocab.single:
             # "a coffee shop and restaurant": a second kind the record does not give it
             return VocabTerm(differ.term, False, False, differ.words)
+        if differ is not None and not firm and vocab.ordered:
+            return differ  # "cheap, for fair prices" about £20-25: "fair" is true of both
         return agree
     return differ
 
@@ -665,6 +765,25 @@ def _denies(tokens: list[str], at: int, end: int) -> int:
             return j if tokens[j] not in ("non", "without") else -1
         if tokens[j] not in _DENIAL_GAP:
             return -1
+    return -1
+
+
+_SERVED = frozenset({"served", "offered", "sold", "available", "on"})
+
+
+def _denied_after(tokens: list[str], end: int) -> int:
+    """The end of a denial of what is served right after a term ("Chinese food is not
+    served", "Italian isn't on the menu"), or -1."""
+    j = end + (end < len(tokens) and tokens[end] in ("food", "cuisine", "dishes"))
+    if j < len(tokens) and tokens[j] in ("is", "are"):
+        j += 1
+    said = tokens[j] if j < len(tokens) else ""
+    if not (said in ("not", "never") or said.endswith("n't") or said in UNAPOSTROPHED_NEGATIONS):
+        return -1
+    j += 1
+    if j < len(tokens) and tokens[j] in _SERVED:
+        menu = tokens[j] == "on" and tokens[j + 1 : j + 3] == ["the", "menu"]
+        return j + 3 if menu else j + 1
     return -1
 
 

@@ -814,10 +814,10 @@ def spelt_alike(a: str, b: str) -> bool:
     if word_weight(a) < 1.0 and word_weight(b) < 1.0:
         return False  # two words seen in English text: two names
     allowed = 2 if short >= 6 else 1
-    return abs(len(a) - len(b)) <= allowed and _edits(a, b) <= allowed
+    return abs(len(a) - len(b)) <= allowed and edits(a, b) <= allowed
 
 
-def _edits(a: str, b: str) -> int:
+def edits(a: str, b: str) -> int:
     """Edits from ``a`` to ``b``, a swap of neighbouring letters counting one (optimal string
     alignment distance); both words are short (see ``_MAX_SPELLING``)."""
     prev2: list[int] = []

@@ -132,7 +132,7 @@ _FILLER = frozenset(
      "cater", "catering", "known", "dining", "eat", "unfortunately", "looking", "enjoy",
      "try", "whole", "environment", "atmosphere", "setting",
      # clause links and words addressed to the reader ("Please note", "Be advised")
-     "while", "though", "although", "however", "both", "please", "note", "advised",
+     "while", "though", "although", "however", "both", "either", "please", "note", "advised",
      "prepared", "interested", "check", "stop",
      # kinds of food and who eats there, said of any menu
      "style", "styled", "themed", "fare", "grub", "selection", "variety", "diner", "patron",
@@ -164,10 +164,14 @@ _OPINION_WORDS = frozenset(
      "cozy", "cosy", "charming", "friendly", "welcoming", "reputation", "exceptional",
      "outstanding", "superb", "pleasant", "inviting", "stunning", "gorgeous", "fine", "best",
      "favourite", "favorite", "gem", "treat", "perfect", "ideal", "modest", "humble",
-     "somewhat", "slightly", "bit",
+     "somewhat", "slightly", "bit", "worth", "like", "likes", "liked",
      # degree words
      "fairly", "pretty", "quite", "very", "rather", "really", "extremely", "truly", "surely",
-     "sure"}
+     "sure", "totally", "fully", "properly", "absolutely", "definitely", "honestly",
+     # hedges: how sure the speaker is, not what is so ("apparently", "I've heard")
+     "apparently", "supposedly", "reportedly", "allegedly", "seemingly", "seems", "seem",
+     "hear", "heard", "think", "believe", "guess", "rumour", "rumor", "probably", "maybe",
+     "perhaps"}
 )  # fmt: skip
 _WEEKDAYS = frozenset(WEEKDAYS)
 _TRUE = frozenset({"true", "yes", "y", "free", "available", "included", "1"})
@@ -220,6 +224,7 @@ def _words(text: str) -> list[str]:
     text = text.replace("²", "2")
     text = re.sub(r"(?i)\bwi[- ]?fi\b", "wifi", text)
     text = re.sub(r"(?i)\btake[- ]out\b", "takeout", text)
+    text = re.sub(r"(?i)\bto boot\b", "too", text)  # an idiom: "as well"
     return [_norm(t) for t in tokens(text)]
 
 
@@ -473,6 +478,30 @@ def _filler(word: str) -> bool:
     for end in ("ing", "ed"):
         stem = word[: -len(end)]
         if word.endswith(end) and len(stem) >= 3 and (stem in _FILLER or stem + "e" in _FILLER):
+            return True
+    return False
+
+
+# A clause joined to the one before it ("..., and its tables look out over the water").
+_JOINED = re.compile(r"[,;]\s*(?:and|plus)\s+")
+
+
+def _bare_clause(text: str, covered: set[str]) -> bool:
+    """Whether a joined clause states only things the record does not hold: two content
+    words or more and none of them the record's ("..., and its tables look out over the
+    water"); the clause around it may be covered enough to hide it."""
+    for clause in _JOINED.split(text)[1:]:
+        content = [
+            w
+            for w in _words(clause)
+            if w
+            and not w.isdigit()
+            and word_weight(w) > 0
+            and w not in _OPINION_WORDS
+            and w not in _UNITS
+            and not _filler(w)
+        ]
+        if len(content) >= 2 and not any(w in covered or _misspelt(w, covered) for w in content):
             return True
     return False
 
@@ -883,7 +912,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             got += weight
         elif "with" in words[max(0, i - 3) : i] and not _describes_field(words, i):
             added = True  # "... pub with a garden", "with live music"
-    if added:
+    if added or _bare_clause(text, covered):
         return out  # a thing the record does not list: unsupported, not the verifier's to read
     # Identifiers last: "Order 1043 totals €42.50" cites the total first.
     ordered = sorted(stated, key=lambda f: "".join(f.keys) in _NAME_KEYS | _ID_KEYS)

@@ -33,6 +33,23 @@ children", "by river", "in centre of city", a figure that is a word of the name 
 "Le Petit Four"): 9 / 50 / 41 (the addition lost, "reservations are essential at
 weekends", is read as advice and not counted, the rest of its sentence now grounded).
 
+``record_registers.jsonl`` (session 41, ten registers: an owner's first person, a friend's
+recommendation, fronted phrases, relative clauses, asides in brackets and dashes, hearsay and
+hedges, a parent's view, headlines, many true negations, figures in words). At first reading
+against f298819: faithful flagged 49 (two contradicted: "not unfriendly to families", "not
+unsuitable for kids" read as denials), changed 50 (40 named), added 42. Read for the
+session's fixes (a negation of a negative, a dash or bracket as a comma, hedges, "great with
+kids", "set up for children", "a family place", "doesn't cost more than £20"): 34 / 50 / 42,
+nothing contradicted. What is left is mostly talk to the reader ("Pop in and say hello",
+"You'd love it", "worth a night off") and a parent's own story.
+
+``record_crowd.jsonl`` (session 41, 240 faithful / 30 changed / 30 added in the E2E
+crowd-workers' manner: one or two sentences, the name last, lists, learner English, chatty).
+Written after most of the session's fixes and read only for the faithful lines it flags
+(advice and opinions the fields do not hold: "so I'd think twice", "so maybe try
+elsewhere", "highly recomend!", "a stylish ... restaurant ..., adults only"): 4 / 30 (23
+named) / 28.
+
 The floors keep what holds on each file.
 """
 
@@ -54,6 +71,7 @@ DATA = Path(__file__).resolve().parents[1] / "data"
 
 
 class Floors(NamedTuple):
+    labels: tuple[int, int, int]  # faithful, changed, added
     styles: int
     faithful_flagged: int  # at most
     changed_flagged: int  # at least
@@ -62,9 +80,11 @@ class Floors(NamedTuple):
 
 
 FILES = {
-    "record_styles.jsonl": Floors(11, 9, 47, 31, 43),
-    "record_idioms.jsonl": Floors(12, 57, 48, 29, 45),
-    "record_voices.jsonl": Floors(10, 9, 50, 31, 41),
+    "record_styles.jsonl": Floors((200, 50, 50), 11, 9, 47, 31, 43),
+    "record_idioms.jsonl": Floors((200, 50, 50), 12, 55, 48, 29, 46),
+    "record_voices.jsonl": Floors((200, 50, 50), 10, 9, 50, 31, 41),
+    "record_registers.jsonl": Floors((200, 50, 50), 10, 34, 50, 40, 42),
+    "record_crowd.jsonl": Floors((240, 30, 30), 6, 4, 30, 23, 28),
 }
 
 
@@ -97,7 +117,9 @@ def outcomes(real_embedder) -> dict[str, list[Outcome]]:
 
 @pytest.mark.parametrize("name", FILES)
 def test_the_file_has_every_label_and_style(outcomes, name: str) -> None:
-    assert Counter(o.label for o in outcomes[name]) == {"faithful": 200, "changed": 50, "added": 50}
+    faithful, changed, added = FILES[name].labels
+    counts = {"faithful": faithful, "changed": changed, "added": added}
+    assert Counter(o.label for o in outcomes[name]) == counts
     assert len({o.style for o in outcomes[name]}) == FILES[name].styles
 
 

@@ -338,6 +338,42 @@ def test_a_field_is_matched_by_its_key_in_words() -> None:
         ("The rating is not kid friendly.", {}, "grounded", "supported by record.familyFriendly"),
         ("The Blue Heron does not allow children and it's a 5 star pub.", {}, "grounded",
          "supported by"),
+        # a dash or a bracket sets a phrase apart as a comma does
+        ("The Blue Heron isn't in the city centre \u2014 it's a pub by the river.",
+         {"area": "riverside"}, "grounded", "supported by"),
+        ("The Blue Heron (a pub in the city centre) isn't really for children.", {},
+         "grounded", "supported by"),
+        # a negation after the value with a predicate of its own ("... is not suitable")
+        ("The Blue Heron, with a high rating is not suitable for children.", {}, "grounded",
+         "supported by"),
+        # the value denied after it ("Italian food is not served") is the field's denial
+        ("Italian food is not served at The Blue Heron.", {}, "fabricated",
+         "`record.food` says Italian, which the claim denies: 'Italian food is not served'"),
+        ("Italian isnt on the menu at The Blue Heron.", {}, "fabricated",
+         "`record.food` says Italian, which the claim denies"),
+        ("French food is not served at The Blue Heron.", {}, "grounded",
+         "supported by record.food"),
+        # a negation of a negative is none
+        ("The Blue Heron is not unfriendly to families either.", {"familyFriendly": True},
+         "grounded", "supported by record.familyFriendly"),
+        ("The Blue Heron is not unsuitable for kids.", {}, "fabricated",
+         "`record.familyFriendly` says false, not true"),
+        ("The Blue Heron is not a pub that bans kids.", {"familyFriendly": True}, "grounded",
+         "supported by record.familyFriendly"),
+        ("The Blue Heron is not a pub that welcomes kids.", {}, "grounded",
+         "supported by record.familyFriendly"),
+        # hedges say how sure the writer is, not another fact
+        ("Apparently The Blue Heron is not really for kids.", {}, "grounded", "supported by"),
+        ("I've heard The Blue Heron is an Italian pub.", {}, "grounded", "supported by"),
+        # fair, decent and OK prices: of the two lower bands
+        ("The Blue Heron is fairly priced.", {}, "grounded", "supported by record.priceRange"),
+        ("The Blue Heron has OK prices.", {"priceRange": "cheap"}, "grounded",
+         "supported by record.priceRange"),
+        ("The Blue Heron has decent prices.", {"priceRange": "high"}, None, ""),
+        ("The Blue Heron is cheap, with fair prices.", {}, None, ""),
+        # a joined clause that states nothing the record holds is an addition
+        ("The Blue Heron is an Italian pub in the city centre, and its tables look out over "
+         "the water.", {}, None, ""),
     ],
 )  # fmt: skip
 def test_descriptions_of_a_record(

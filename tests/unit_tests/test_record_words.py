@@ -54,6 +54,9 @@ def test_a_price_band_states_both_ends() -> None:
         ("It costs no more than £20.", "less than £20", True),
         ("It costs no more than £30.", "more than £30", False),
         ("It costs not less than £30.", "more than £30", True),
+        ("It doesn't cost more than £20.", "less than £20", True),
+        ("It doesn't cost more than £30.", "more than £30", False),
+        ("It does not cost less than £30.", "more than £30", True),
     ],
 )
 def test_a_figure_inside_a_band_or_on_the_side_of_a_bound(
@@ -101,6 +104,24 @@ def test_a_figure_inside_a_band_or_on_the_side_of_a_bound(
         ("Riverside pub, kids ok.", ["family", "friendly"], [], True),
         ("It is not aimed at children.", ["family", "friendly"], [], False),
         ("It is not geared towards kids.", ["family", "friendly"], [], False),
+        # a negation of a negative, a denied kind of place, good with kids, set up for them
+        ("It's not unfriendly to families either.", ["family", "friendly"], [], True),
+        ("It isn't unsuitable for kids.", ["family", "friendly"], [], True),
+        ("It doesn't exclude children.", ["family", "friendly"], [], True),
+        ("It excludes children.", ["family", "friendly"], [], False),
+        ("It is not a pub that bans kids.", ["family", "friendly"], [], True),
+        ("It is a pub that bans kids.", ["family", "friendly"], [], False),
+        ("It's not a place that welcomes kids.", ["family", "friendly"], [], False),
+        ("It is not a pub, which is kid friendly.", ["family", "friendly"], [], True),
+        ("They're great with kids.", ["family", "friendly"], [], True),
+        ("We're not really set up for children.", ["family", "friendly"], [], False),
+        # a family word before a kind of place; an idiom for "too"
+        ("It is a family restaurant.", ["family", "friendly"], [], True),
+        ("It's not really a kids' place.", ["family", "friendly"], [], False),
+        ("I don't think it's a family place.", ["family", "friendly"], [], False),
+        ("It is child friendly to boot.", ["family", "friendly"], [], True),
+        # a dash ends the negation as a comma does
+        ("It isn't cheap \u2014 it has outdoor seating.", ["outdoor", "seating"], [], True),
     ],
 )
 def test_boolean_polarity_is_read_from_the_sentence(
@@ -164,6 +185,12 @@ def test_closed_vocabulary_terms_agree_differ_or_contradict() -> None:
         ("It is not far from the city centre.", ["area"], "riverside", None),
         # "not by the river" about a city centre: a city centre may lie on a river
         ("It is not by the river.", ["area"], "city centre", None),
+        # the value denied after it: what is served
+        ("Italian food is not served here.", ["food"], "Italian", "italian food is not served"),
+        ("Italian isnt on the menu.", ["food"], "Italian", "italian isnt on the menu"),
+        ("Chinese food is not served here.", ["food"], "Italian", "agrees"),
+        # ... not a predicate of its own after it: the food is said, the kids' part is not
+        ("Italian food is not suitable for kids.", ["food"], "Italian", "agrees"),
     ],
 )
 def test_a_denied_term_of_a_field_of_one_value(
@@ -214,12 +241,51 @@ def test_a_rating_said_with_stars_and_its_scale(sentence: str) -> None:
         ("It is reasonably priced.", "cheap", "agrees"),
         ("It is reasonably priced.", "£20-25", "agrees"),
         ("It is reasonably priced.", "more than £30", None),
+        ("It is fairly priced.", "cheap", "agrees"),
+        ("It has decent prices.", "£20-25", "agrees"),
+        ("It is okay priced.", "moderate", "agrees"),
+        ("It has OK prices.", "more than £30", None),
+        # a term of two bands beside a term of one: the one decides
+        ("It is cheap, with fair prices.", "£20-25", None),
+        ("It is cheap, with fair prices.", "cheap", "agrees"),
     ],
 )
 def test_price_idioms_name_their_band(sentence: str, value: str, reading: str | None) -> None:
     term = vocabulary_term(claim_tokens(sentence), ["price", "range"], value, [])
     assert term is not None
     assert (term.agrees, term.contradicts) == (reading == "agrees", reading == "contradicts")
+
+
+def test_a_term_misspelt_by_one_letter_is_the_term_but_never_a_word_of_a_name() -> None:
+    term = vocabulary_term(
+        claim_tokens("It has avrage reviews."), ["customer", "rating"], "average", []
+    )
+    assert term is not None
+    assert term.agrees
+    term = vocabulary_term(claim_tokens("It serves Italain food."), ["food"], "Chinese", [])
+    assert term is not None
+    assert term.contradicts
+    # two letters apart, or a word of another of the record's values, is no term
+    sentence = claim_tokens("It is called Pasta Fresca.")
+    assert vocabulary_term(sentence, ["food"], "Italian", ["Pasta Fresca", "Italian"]) is None
+    assert vocabulary_term(claim_tokens("It serves Itlain fod."), ["food"], "Chinese", []) is None
+
+
+def test_a_dash_or_a_bracket_is_a_comma_and_a_band_keeps_its_dash() -> None:
+    assert claim_tokens("It isn't cheap \u2014 it's by the river.") == [
+        "it", "isn't", "cheap", ",", "it's", "by", "the", "river", ".",
+    ]  # fmt: skip
+    assert claim_tokens("The Oak (a pub) - cheap") == [
+        "the",
+        "oak",
+        ",",
+        "a",
+        "pub",
+        ",",
+        ",",
+        "cheap",
+    ]
+    assert claim_tokens("£20\u201325 or £20-25") == ["20", "25", "or", "20", "25"]
 
 
 def test_a_public_house_is_a_pub_and_quid_are_pounds() -> None:
