@@ -169,7 +169,9 @@ def _negated(tokens: list[str], start: int, end: int) -> bool:
         if tok in _BREAKS:
             # "not a pub that bans kids", "not one of those places that turn kids away": the
             # relative clause is the denied thing's
-            return tok in _RELATIVE and _denied_kind(tokens, j)
+            if tok in _RELATIVE and _denied_kind(tokens, j):
+                return True
+            break
         if tok in (",", "and") and j + 1 < start and tokens[j + 1] in _CLAUSE_STARTS:
             break
         if tok == "," and j + 1 < start and tokens[j + 1] in _PREDICATE_STARTS:

@@ -120,6 +120,8 @@ def test_a_figure_inside_a_band_or_on_the_side_of_a_bound(
         ("It's not really a kids' place.", ["family", "friendly"], [], False),
         ("I don't think it's a family place.", ["family", "friendly"], [], False),
         ("It is child friendly to boot.", ["family", "friendly"], [], True),
+        # after a clause link the negation that follows is still read
+        ("It is cheap but outdoor seating is not available.", ["outdoor", "seating"], [], False),
         # a dash ends the negation as a comma does
         ("It isn't cheap \u2014 it has outdoor seating.", ["outdoor", "seating"], [], True),
     ],
