@@ -30,6 +30,7 @@ from langchain_qgate.grounding.checks import edits, spelt_alike
 __all__ = [
     "FIELD_WORDS",
     "TERM_WORDS",
+    "TO_BOOT",
     "VocabTerm",
     "boolean_said",
     "claim_tokens",
@@ -111,7 +112,7 @@ _WINDOW_AHEAD = 5
 
 _WIFI = re.compile(r"\bwi[- ]?fi\b")
 _OUT_OF = re.compile(r"\b([1-5])\s?/\s?(5)\b")
-_TO_BOOT = re.compile(r"\bto boot\b")  # an idiom: "as well"
+TO_BOOT = re.compile(r"(?i)\bto boot\b")  # an idiom: "as well"
 _MORE_THAN_WELCOME = re.compile(r"\bmore than welcome\b")  # an idiom: "very welcome"
 # A dash between words or a bracket sets a phrase apart as a comma does ("isn't in the city
 # centre — it's by the river", "X (a pub by the river) costs ..."); "£20-25" keeps its hyphen.
@@ -122,7 +123,7 @@ def claim_tokens(text: str) -> list[str]:
     """Lower-case words and clause punctuation ("doesn't" stays one word, "Wi-Fi" is "wifi",
     "3/5" is "3 out of 5")."""
     text = _OUT_OF.sub(r"\1 out of \2", _WIFI.sub("wifi", text.lower().replace("’", "'")))
-    text = _TO_BOOT.sub("too", text)
+    text = TO_BOOT.sub("too", text)
     return _TOKEN.findall(_ASIDE.sub(" , ", _MORE_THAN_WELCOME.sub("welcome", text)))
 
 
@@ -376,10 +377,11 @@ _CENTRE = (
 _PRICE_WORDS = frozenset(
     {"price", "priced", "prices", "pricing", "cost", "costs", "charge", "charges", "fee", "fees"}
 )  # fmt: skip
+# "reasonably / fairly / decently priced", "OK prices": the middle band's, and a cheap one's too
+_FAIR_PRICE = ("reasonable", "reasonably", "fair", "fairly", "decent", "decently", "okay", "ok")
 _PRICE_AMBIGUOUS = frozenset(
     {"low", "lower", "mid", "medium", "average", "high", "highly", "higher", "moderate",
-     "moderately", "reasonable", "reasonably", "middling", "fair", "fairly", "decent",
-     "decently", "okay", "ok"}
+     "moderately", "middling", *_FAIR_PRICE}
 )  # fmt: skip
 # Beside the river, not in the riverside area as such: agrees with ``riverside``, never
 # contradicts another area (a city centre may lie on a river).
@@ -493,14 +495,7 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
                 "mid",
                 "medium",
                 "average",
-                "reasonable",
-                "reasonably",
-                "fair",
-                "fairly",
-                "decent",
-                "decently",
-                "okay",
-                "ok",
+                *_FAIR_PRICE,
                 "£20-25",
             ),
             (
@@ -522,20 +517,7 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
         anchors=_PRICE_WORDS,
         ambiguous=_PRICE_AMBIGUOUS,
         ordered=True,
-        # "reasonably / fairly / decently priced", "OK prices": of a cheap place too
-        also=frozenset(
-            (t, 0)
-            for t in (
-                "reasonable",
-                "reasonably",
-                "fair",
-                "fairly",
-                "decent",
-                "decently",
-                "okay",
-                "ok",
-            )
-        ),
+        also=frozenset((t, 0) for t in _FAIR_PRICE),
     ),
     _Vocabulary(
         keys=frozenset({"customerrating", "rating", "ratings", "stars", "score"}),

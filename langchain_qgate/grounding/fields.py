@@ -58,6 +58,7 @@ from langchain_qgate.grounding._lexicon import UNAPOSTROPHED_NEGATIONS, WEEKDAYS
 from langchain_qgate.grounding._record_words import (
     FIELD_WORDS,
     TERM_WORDS,
+    TO_BOOT,
     boolean_said,
     claim_tokens,
     in_vocabulary,
@@ -224,7 +225,7 @@ def _words(text: str) -> list[str]:
     text = text.replace("²", "2")
     text = re.sub(r"(?i)\bwi[- ]?fi\b", "wifi", text)
     text = re.sub(r"(?i)\btake[- ]out\b", "takeout", text)
-    text = re.sub(r"(?i)\bto boot\b", "too", text)  # an idiom: "as well"
+    text = TO_BOOT.sub("too", text)
     return [_norm(t) for t in tokens(text)]
 
 
@@ -486,21 +487,24 @@ def _filler(word: str) -> bool:
 _JOINED = re.compile(r"[,;]\s*(?:and|plus)\s+")
 
 
+def _counts(word: str) -> bool:
+    """Whether a claim word counts for or against its coverage: a word with weight, no
+    figure, unit or opinion (an opinion neither supports a claim nor counts against it)."""
+    return (
+        bool(word)
+        and not word.isdigit()
+        and word not in _UNITS
+        and word not in _OPINION_WORDS
+        and word_weight(word) > 0
+    )
+
+
 def _bare_clause(text: str, covered: set[str]) -> bool:
     """Whether a joined clause states only things the record does not hold: two content
     words or more and none of them the record's ("..., and its tables look out over the
     water"); the clause around it may be covered enough to hide it."""
     for clause in _JOINED.split(text)[1:]:
-        content = [
-            w
-            for w in _words(clause)
-            if w
-            and not w.isdigit()
-            and word_weight(w) > 0
-            and w not in _OPINION_WORDS
-            and w not in _UNITS
-            and not _filler(w)
-        ]
+        content = [w for w in _words(clause) if _counts(w) and not _filler(w)]
         if len(content) >= 2 and not any(w in covered or _misspelt(w, covered) for w in content):
             return True
     return False
@@ -901,11 +905,9 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
     added = False  # a thing the place comes "with" that the record does not give
     figures = {w for q in claim_qs for w in _words(q.raw)}  # once: linear in the claim
     for i, w in enumerate(words):
-        if not w or w.isdigit() or w in figures:
+        if not _counts(w) or w in figures:
             continue
         weight = word_weight(w)
-        if weight <= 0 or w in _UNITS or w in _OPINION_WORDS:
-            continue  # an opinion neither supports a claim nor counts against it
         total += weight
         near = w == "close" and words[i + 1 : i + 2] in (["to"], ["by"])  # not "closed"
         if w in covered or _filler(w) or near or _misspelt(w, covered):
