@@ -9,11 +9,12 @@ export TOKENIZERS_PARALLELISM := false
 setup: $(VENV)/.installed
 
 # CPU torch from the wheel on this machine's disk first, or pip pulls a multi-GB CUDA build.
-$(VENV)/.installed: pyproject.toml
+# The other packages at the versions the tests' floors were measured with (constraints.txt).
+$(VENV)/.installed: pyproject.toml constraints.txt
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q torch==2.13.0
-	$(PY) -m pip install -q -e ".[dev]"
+	$(PY) -m pip install -q -c constraints.txt -e ".[dev]"
 	touch $@
 
 demo: setup

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from langchain_qgate.grounding.checks import Quantity
 
-__all__ = ["bounds", "normalise_times", "normalise_value", "within_band"]
+__all__ = ["bound_words", "bounds", "normalise_times", "normalise_value", "within_band"]
 
 _SHORT_MINUTES = re.compile(r"(?<![\d:.])(\d{1,2}):(\d)(?![\d:])")
 _MONEY_RANGE = re.compile(r"([£$€¥])(\d+(?:\.\d+)?)(\s?(?:-|–|to)\s?)(?=\d)")
@@ -31,7 +31,7 @@ _LOWER = re.compile(
 # A bound denied is the other bound ("no more than £20": at most £20).
 # "doesn't cost more than £20", "isnt less than": the denial may govern a verb before it.
 _DENIED_BOUND = re.compile(
-    r"(?:\b(?:no|not|never|doesnt|dont|isnt|wont|arent)|n't)\s+(?:(?:cost|costs|come|be|go)\s+)?"
+    r"(?:\b(?:no|not|never|doesnt|dont|isnt|wont|arent)|n't)\s+(?:(?:cost|costs|come|be|go)\s+(?:you\s+)?)?"
     r"(?:to\s+)?(?:(more|higher)|(less|lower))\s+than$",
     re.I,
 )
@@ -68,6 +68,19 @@ def bounds(q: Quantity, claim: str) -> tuple[bool, bool]:
     upper = bool(_UPPER.search(before) or _UPPER_AFTER.match(after))
     lower = bool(_LOWER.search(before) or _LOWER_AFTER.match(after))
     return upper, lower
+
+
+def bound_words(q: Quantity, claim: str) -> list[str]:
+    """The words of a denied bound before the figure ("won't cost you more than"), which
+    state it as much as the figure does; empty when there is none."""
+    window = max(0, q.start - 24)
+    denied = _DENIED_BOUND.search(claim[window : q.start].rstrip())
+    if denied is None:
+        return []
+    start = window + denied.start()
+    while start and (claim[start - 1].isalnum() or claim[start - 1] in "'’"):
+        start -= 1  # the whole word: "won't", not "n't"
+    return claim[start : q.start].split()
 
 
 def within_band(q: Quantity, value: str, quantities: list[Quantity], claim: str = "") -> bool:

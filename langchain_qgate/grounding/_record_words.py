@@ -161,12 +161,18 @@ def _find(tokens: list[str], words: list[str]) -> tuple[int, int] | None:
     return None
 
 
-def _negated(tokens: list[str], start: int, end: int) -> bool:
-    """Whether a negation governs the words ``tokens[start : end + 1]``."""
+def _negated(tokens: list[str], start: int, end: int, *, predicate: bool = False) -> bool:
+    """Whether a negation governs the words ``tokens[start : end + 1]``; with ``predicate``
+    (a boolean's words), not one whose own predicate ends at a comma before them."""
+    comma = -1  # the comma nearest the negation between it and the words
     for j in range(start - 1, max(-1, start - 1 - _WINDOW_BACK), -1):
         tok = tokens[j]
+        if tok == ",":
+            comma = j
         if tok == "so" and j > 0 and tokens[j - 1] == "not":
             return True  # "a not so children friendly place"
+        if tok in ("however", "though") and tokens[j - 1 : j] == [","] == tokens[j + 1 : j + 2]:
+            continue  # "it is not, however, kid friendly": an aside
         if tok in _BREAKS:
             # "not a pub that bans kids", "not one of those places that turn kids away": the
             # relative clause is the denied thing's
@@ -182,7 +188,18 @@ def _negated(tokens: list[str], start: int, end: int) -> bool:
         if tok == "friendly" and j > 0 and tokens[j - 1] in _FAMILY:
             break  # "not a children friendly English coffee shop": it governs the compound
         if _negator(tok, tokens[j + 1]):
-            return True
+            # "not cheap, kid friendly", "isn't adults only, a family-friendly café": the
+            # negated predicate ends at the comma. The words' own: "not, sadly, kid friendly",
+            # a list ("not cheap, or kid friendly"; "no valet, garage or lot parking"), a noun
+            # phrase ("not a cheap, kid friendly pub")
+            listed = {"or", "nor"} & {*tokens[j + 1 : start], *tokens[end + 1 : end + 3]}
+            own = (
+                predicate
+                and comma > j + 1
+                and tok not in ("no", "without", "none", "nor", "neither")
+                and tokens[j + 1] not in ("a", "an", "the", "one", "so", "too")
+            )
+            return not own or bool(listed)
     for j in range(end + 1, min(len(tokens), end + 1 + _WINDOW_AHEAD)):
         tok = tokens[j]
         if tok in _BREAKS or tok in (",", "and", "or") or tok in _PHRASE_STARTS:
@@ -222,19 +239,22 @@ _FAMILY = frozenset(
 _PHRASE_STARTS = frozenset({"with", "without", "for", "of", "to", "from"})
 
 
-def _adults_only(tokens: list[str]) -> bool:
-    """ "adults only", "for adults", "leave the kids at home": not for families."""
+def _adults_only(tokens: list[str]) -> tuple[int, int] | None:
+    """The span of "adults only", "for adults", "leave the kids at home" (not for families)
+    in the claim, or None."""
     for i, tok in enumerate(tokens):
         if tok in ("adult", "adults"):
             after = tokens[i + 1] if i + 1 < len(tokens) else ""
             before = tokens[i - 1] if i else ""
-            if after == "only" or before in ("for", "only"):
-                return True
+            if after == "only":
+                return i, i + 1
+            if before in ("for", "only"):
+                return i - 1, i
         if tok in ("leave", "leaving"):  # "leave the kids at home"
             home = next((j for j in range(i + 2, i + 5) if tokens[j : j + 2] == ["at", "home"]), 0)
             if any(t in _FAMILY for t in tokens[i + 1 : home]):
-                return True
-    return False
+                return i, home + 1
+    return None
 
 
 # What may follow a denied family word for the denial to be the place's ("No children.", "a
@@ -282,6 +302,35 @@ def _family_kind(tokens: list[str]) -> tuple[int, int] | None:
     return None
 
 
+_TAKE = frozenset({"take", "taking", "took", "bring", "bringing", "brought"})
+# Words between a negation and the verb it denies ("not a place to bring children")
+_TAKE_GAP = frozenset(
+    {"a", "an", "the", "to", "really", "ever", "be", "one", "place", "spot", "venue", "somewhere",
+     "pub", "restaurant", "cafe", "café", "you", "can", "could", "should", "would", "i", "we"}
+)  # fmt: skip
+
+
+def _take_the_kids(tokens: list[str]) -> tuple[bool, int, int] | None:
+    """ "You should take the kids to X" (for families), "I wouldn't bring my kids here", "not a
+    place to take children" (not): what it says and where the verb and the family word stand,
+    or None: also when a negation further back may or may not be the verb's ("it is not
+    recommended to bring children", "I never worry about bringing the kids")."""
+    for i, tok in enumerate(tokens):
+        if tok not in _TAKE:
+            continue
+        j = i + 1 + (i + 1 < len(tokens) and tokens[i + 1] in ("the", "your", "my", "our", "along"))
+        if j < len(tokens) and (tokens[j] in _FAMILY or tokens[j] == "families"):
+            for k in range(i - 1, max(-1, i - 6), -1):
+                if _negator(tokens[k], tokens[k + 1]):
+                    return False, i, j
+                if tokens[k] not in _TAKE_GAP:
+                    break
+            if _negated(tokens, i, j) or {"elsewhere", "else"} & set(tokens[j + 1 : j + 4]):
+                return None  # "take the kids somewhere else"
+            return True, i, j
+    return None
+
+
 _GOOD_WITH = frozenset({"good", "great", "brilliant", "fine", "excellent", "fantastic"})
 
 
@@ -323,10 +372,16 @@ def boolean_said(
     if span is None and _FAMILY & set(leaf):
         if _no_children(tokens):  # "No children.", "a no kids coffee shop"
             return False, [t for t in tokens if t in _FAMILY or t == "families"]
-        if _adults_only(tokens):  # "adults only": not for families
+        if (adults := _adults_only(tokens)) is not None:  # "adults only": not for families
             said = ("adult", "adults", "only", "leave", "leaving", "home", *_FAMILY, *_PREDICATES)
-            return False, [t for t in tokens if t in said]
+            named = [t for t in tokens if t in said]
+            if _negated(tokens, *adults, predicate=True):  # "isn't adults only"
+                return True, [*named, *(t for t in tokens[: adults[0]] if _negator(t))]
+            return False, named
         span = _for_family(tokens) or _family_kind(tokens)  # "a place for kids too"
+    taken = _take_the_kids(tokens) if _FAMILY & set(leaf) else None
+    if taken is not None and (span is None or span[1] == taken[2]):
+        return taken[0], [tokens[taken[1]], tokens[taken[2]]]
     if span is None:
         return None
     named = [t for t in tokens[span[0] : span[1] + 1] if t not in _NEGATORS]
@@ -337,7 +392,7 @@ def boolean_said(
     # "dogs are not allowed", "a family unfriendly pub"
     inside = any(_negator(t, "") or t in _UN_PREDICATES for t in tokens[span[0] : span[1] + 1])
     # a negation of a negative is none ("not unfriendly to families", "isn't unsuitable")
-    return inside == _negated(tokens, *span), named
+    return inside == _negated(tokens, *span, predicate=True), named
 
 
 @dataclass(frozen=True)
@@ -367,8 +422,40 @@ _CARRIERS = (
 )  # fmt: skip
 _CUISINES = (
     "english", "chinese", "french", "italian", "indian", "japanese", "thai", "mexican",
-    "spanish", "greek", "korean", "vietnamese", "turkish", "lebanese",
+    "spanish", "greek", "korean", "vietnamese", "turkish", "lebanese", "fast food",
 )  # fmt: skip
+# Dishes people name a cuisine by ("sushi" for ``"food": "Japanese"``): they agree with their
+# cuisine and never contradict another (a Japanese menu may hold a curry).
+_DISHES = {
+    "english": ("breakfast", "fish and chips", "full english", "sunday roast"),
+    "chinese": ("dim sum", "chow mein"),
+    "french": ("crepes", "crêpes", "croissants"),
+    "italian": ("pizza", "pizzas", "pasta", "risotto", "lasagne", "lasagna"),
+    "indian": ("curry", "curries", "tandoori", "biryani", "masala"),
+    "japanese": ("sushi", "ramen", "tempura", "sashimi", "teriyaki"),
+    "fast food": ("burger", "burgers", "fries"),
+}
+_DISH_TERMS = frozenset(d for dishes in _DISHES.values() for d in dishes)
+# A cuisine's word that names a food of any menu with the word after it
+_NOT_THE_CUISINE = {"french": (["fries"], ["fry"], ["toast"]), "english": (["muffins"],)}
+_DISH_HEADS = frozenset(
+    {"food", "foods", "cuisine", "restaurant", "place", "spot", "house", "bar", "joint",
+     "establishment", "shop", "cafe", "café", "pub", "platter", "platters"}
+)  # fmt: skip
+_ITEM_EDGES = frozenset({"", ",", ".", ";", ":", "!", "?", "and", "or"})
+
+
+def _names_cuisine(tokens: list[str], at: int, n: int) -> bool:
+    """Whether a dish at ``tokens[at : at + n]`` stands for the cuisine: beside it ("English
+    breakfast"), before a kind of place or food ("a sushi restaurant", "breakfast food"), or as
+    a list's item ("sushi, cheap, riverside"); "I had the fish and chips" and "handmade pasta"
+    name a dish, which the record does not give."""
+    before = tokens[at - 1] if at else ""
+    after = tokens[at + n] if at + n < len(tokens) else ""
+    cuisine = before in _CUISINES or before == "british"
+    return cuisine or after in _DISH_HEADS or (before in _ITEM_EDGES and after in _ITEM_EDGES)
+
+
 _CENTRE = (
     "city centre", "city center", "centre of the city", "center of the city", "downtown",
     "town centre", "town center", "centre of town", "center of town", "middle of town",
@@ -380,7 +467,7 @@ _PRICE_WORDS = frozenset(
 # "reasonably / fairly / decently priced", "OK prices": the middle band's, and a cheap one's too
 _FAIR_PRICE = ("reasonable", "reasonably", "fair", "fairly", "decent", "decently", "okay", "ok")
 _PRICE_AMBIGUOUS = frozenset(
-    {"low", "lower", "mid", "medium", "average", "high", "highly", "higher", "moderate",
+    {"low", "lower", "mid", "medium", "average", "avg", "high", "highly", "higher", "moderate",
      "moderately", "middling", *_FAIR_PRICE}
 )  # fmt: skip
 # Beside the river, not in the riverside area as such: agrees with ``riverside``, never
@@ -392,7 +479,7 @@ _NEAR_RIVER = tuple(
 )
 _RATING_WORDS = frozenset(
     {"rating", "rated", "ratings", "rate", "review", "reviews", "reviewed", "star", "stars",
-     "score", "customer", "customers"}
+     "score", "customer", "customers", "marks"}
 )  # fmt: skip
 _NUMBER_WORDS = {"1": "one", "2": "two", "3": "three", "4": "four", "5": "five"}
 _FIGURE_WORDS = frozenset(_NUMBER_WORDS.values())
@@ -418,11 +505,12 @@ def _scores(n: str) -> tuple[str, ...]:
 
 _RATING_LOW = ("low", "poor", "poorly", "bad", "badly", *_scores("1"))
 _RATING_MID = (
-    "average", "averagely", "mediocre", "middling", "decent", "moderate", "moderately",
+    "average", "averagely", "avg", "mediocre", "middling", "decent", "moderate", "moderately",
     "fair", "okay", "ok", *_scores("3"),
 )  # fmt: skip
 _RATING_HIGH = (
-    "high", "highly", "well", "excellent", "top", "great", "good", "perfect", *_scores("5")
+    "high", "highly", "well", "excellent", "top", "top marks", "great", "good", "perfect",
+    *_scores("5"),
 )  # fmt: skip
 _VOCABULARIES: tuple[_Vocabulary, ...] = (
     _Vocabulary(
@@ -444,7 +532,11 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
         keys=frozenset({"food", "cuisine", "category", "categories", "foodtype"}),
         # "British food" for ``"food": "English"``: how people describe it (and no other
         # cuisine of the list is British).
-        classes=tuple(((c, "british") if c == "english" else (c,)) for c in _CUISINES),
+        classes=tuple(
+            (c, *(("british",) if c == "english" else ()), *_DISHES.get(c, ())) for c in _CUISINES
+        ),
+        # "near the fast food place Burger King": said of a neighbour as often as of the place
+        agree_only=_DISH_TERMS | {"fast food"},
         single=True,
     ),
     _Vocabulary(
@@ -479,6 +571,8 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
                 "inexpensive",
                 "affordable",
                 "budget",
+                "bargain",
+                "cheapest",
                 "low",
                 "lower",
                 "less than £20",
@@ -492,9 +586,11 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
                 "moderate",
                 "moderately",
                 "middling",
+                "mid range",
                 "mid",
                 "medium",
                 "average",
+                "avg",
                 *_FAIR_PRICE,
                 "£20-25",
             ),
@@ -505,6 +601,7 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
                 "costly",
                 "upscale",
                 "upmarket",
+                "premium",
                 "high end",
                 "arm and a leg",
                 "pretty penny",
@@ -518,6 +615,9 @@ _VOCABULARIES: tuple[_Vocabulary, ...] = (
         ambiguous=_PRICE_AMBIGUOUS,
         ordered=True,
         also=frozenset((t, 0) for t in _FAIR_PRICE),
+        # "the cheapest item is £30", "premium coffee": said of one thing, not the band; their
+        # denials ("not the cheapest", "no bargain") are the band's
+        agree_only=frozenset({"cheapest", "bargain", "premium"}),
     ),
     _Vocabulary(
         keys=frozenset({"customerrating", "rating", "ratings", "stars", "score"}),
@@ -653,12 +753,15 @@ def vocabulary_term(
             for at in _at_spelt(tokens, words, value_words):
                 if any(len(o) > len(words) and _at(o, words) for o in others):
                     continue
+                written = tuple(tokens[at : at + len(words)])  # "Chines" for "chinese"
                 anchors = _anchors(tokens, at, len(words), vocab)
                 if term in vocab.ambiguous and not (anchors and _owns(tokens, at, term, vocab)):
                     continue
                 if "than" in tokens[max(0, at - 2) : at]:
                     continue  # "more than the average": a comparison, not the band
                 if _negated(tokens, at, at + len(words) - 1):
+                    if term in _DISH_TERMS:
+                        continue  # "no pizza" says nothing of an Italian menu as a whole
                     denial = tuple(t for t in tokens[max(0, at - 3) : at] if _negator(t))
                     start, stop = _denies(tokens, at, at + len(words)), at + len(words)
                     if start < 0 and (after := _denied_after(tokens, stop)) > 0:
@@ -673,16 +776,19 @@ def vocabulary_term(
                     elif (
                         (vocab.ordered or vocab.single)
                         and i != mine
-                        and term not in vocab.agree_only
                         and not (vocab.relational and _related(tokens, at))
                     ):
                         # "isn't cheap" about a high price: true of every other band; "isn't
                         # in the city centre" about a riverside: a field of one value
-                        agree = _agreeing(agree, term, (*denial, *words, *anchors))
+                        agree = _agreeing(agree, term, (*denial, *written, *anchors))
                     continue
                 if vocab.tensed and _expected(tokens, at):
                     continue
-                said = (*words, *anchors)
+                if tokens[at + len(words) : at + len(words) + 1] in _NOT_THE_CUISINE.get(term, ()):
+                    continue  # "French fries" at a fast food place
+                if term in _DISH_TERMS and not _names_cuisine(tokens, at, len(words)):
+                    continue  # "I had the fish and chips", "handmade pasta": a dish, an addition
+                said = (*written, *anchors)
                 if term in vocab.agree_only and i != mine:
                     # "by the river" about a city centre: unsupported, never contradicted
                     differ = differ or VocabTerm(term, False, False, said)

@@ -49,6 +49,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from langchain_qgate.grounding._field_values import (
+    bound_words,
     bounds,
     normalise_times,
     normalise_value,
@@ -153,7 +154,8 @@ _FILLER = frozenset(
      "corner", "walk", "walking", "stroll", "distance", "minute",
      # where it sits, and what a reader may do there ("nestled by", "why not pop in")
      "nestled", "tucked", "set", "lies", "joint", "hangout", "locale", "pop", "drop",
-     "fancy", "craving", "hungry", "want", "need", "wish", "why", "go",
+     "fancy", "craving", "hungry", "want", "need", "wish", "why", "go", "bring", "leave",
+     "cooking",
      "awarded", "holds", "ranked", "rank", "regarded", "thought", "via"}
 )  # fmt: skip
 # A speaker's judgement, not a fact a record states (opinions are not counted against a
@@ -165,7 +167,8 @@ _OPINION_WORDS = frozenset(
      "cozy", "cosy", "charming", "friendly", "welcoming", "reputation", "exceptional",
      "outstanding", "superb", "pleasant", "inviting", "stunning", "gorgeous", "fine", "best",
      "favourite", "favorite", "gem", "treat", "perfect", "ideal", "modest", "humble",
-     "somewhat", "slightly", "bit", "worth", "like", "likes", "liked",
+     "somewhat", "slightly", "bit", "worth", "like", "likes", "liked", "disappointing",
+     "solid", "proper", "vibe", "vibes", "basically",
      # degree words
      "fairly", "pretty", "quite", "very", "rather", "really", "extremely", "truly", "surely",
      "sure", "totally", "fully", "properly", "absolutely", "definitely", "honestly",
@@ -697,6 +700,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         if bound:  # "priced under £20" for ``"less than £20"``
             stated.append(f)
             covered.update(f.keys)
+            covered.update(_norm(w) for q in bound for w in bound_words(q, text))
             used_spans.extend((q.start, q.end) for q in bound)
             continue
         letters = [w for w in f.words if not w.isdigit()]
@@ -914,6 +918,8 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             got += weight
         elif "with" in words[max(0, i - 3) : i] and not _describes_field(words, i):
             added = True  # "... pub with a garden", "with live music"
+        elif words[i + 1 : i + 2] == ["friendly"]:
+            added = True  # "dog friendly": a thing the record does not give
     if added or _bare_clause(text, covered):
         return out  # a thing the record does not list: unsupported, not the verifier's to read
     # Identifiers last: "Order 1043 totals €42.50" cites the total first.

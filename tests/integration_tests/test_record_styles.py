@@ -50,7 +50,21 @@ Written after most of the session's fixes and read only for the faithful lines i
 elsewhere", "highly recomend!", "a stylish ... restaurant ..., adults only"): 4 / 30 (23
 named) / 28.
 
-The floors keep what holds on each file.
+``record_guides.jsonl`` (session 42, 200 / 50 / 50, ten styles: guide blurbs, social posts,
+"If you're looking for ...", run-on sentences, a pronoun pair, true negations, figures in
+words, the place first, comparatives, terse notes). At first reading against a278a30: faithful
+flagged 39, changed 48 (31 named), added 39, and one added line **contradicted** ("isn't
+adults only – a family-friendly ... café" read the negation across the dash). Read for the
+session's fixes (a negation with its own predicate before a comma, "not by the river" of a city
+centre, dishes named as the cuisine, "mid-range", "avg", "top marks", "won't cost you more
+than", "bring / take the kids"): 27 / 48 (31) / 39, nothing contradicted. What is left is
+mostly social-media talk ("Solid.", "Sign me up", "#bargain") and comparisons ("costs a bit
+more than the usual riverside café").
+
+The floors keep what holds on each file, with the package versions of ``constraints.txt``
+(``make setup``): a fresh install on 2026-11-27 with newer releases moved a verifier
+probability across its threshold on two lines (registers faithful 34 -> 35 flagged, voices
+and registers one addition fewer caught) before this session's fixes.
 """
 
 from __future__ import annotations
@@ -80,11 +94,12 @@ class Floors(NamedTuple):
 
 
 FILES = {
-    "record_styles.jsonl": Floors((200, 50, 50), 11, 9, 47, 31, 43),
-    "record_idioms.jsonl": Floors((200, 50, 50), 12, 55, 48, 29, 46),
+    "record_styles.jsonl": Floors((200, 50, 50), 11, 9, 47, 32, 43),
+    "record_idioms.jsonl": Floors((200, 50, 50), 12, 49, 48, 29, 46),
     "record_voices.jsonl": Floors((200, 50, 50), 10, 9, 50, 31, 41),
-    "record_registers.jsonl": Floors((200, 50, 50), 10, 34, 50, 40, 42),
+    "record_registers.jsonl": Floors((200, 50, 50), 10, 31, 50, 40, 42),
     "record_crowd.jsonl": Floors((240, 30, 30), 6, 4, 30, 23, 28),
+    "record_guides.jsonl": Floors((200, 50, 50), 10, 27, 48, 31, 39),
 }
 
 

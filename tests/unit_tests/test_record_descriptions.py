@@ -570,3 +570,70 @@ def test_a_sentence_gives_each_day_its_own_hours(
     monitor: HallucinationMonitor, record: dict, claim: str, grade: str | None, reason: str
 ) -> None:
     _check_record(monitor, record, claim, grade, reason)
+
+
+@pytest.mark.parametrize(
+    ("claim", "changes", "grade", "reason"),
+    [
+        # a denial of "by the river" places it in the other area, and contradicts a riverside
+        ("The Blue Heron isn't by the river.", {}, "grounded", "supported by record.area"),
+        ("The Blue Heron isn't by the river.", {"area": "riverside"}, "fabricated",
+         "`record.area` says riverside, which the claim denies"),
+        # a dish named as the cuisine agrees with it and never contradicts another
+        ("The Blue Heron is a pizza place in the city centre.", {}, "grounded",
+         "supported by record"),
+        ("The Blue Heron - sushi, moderate prices, city centre.", {"food": "Japanese"},
+         "grounded", "supported by record"),
+        ("The Blue Heron serves English breakfast.", {"food": "English"}, "grounded",
+         "supported by record.food"),
+        ("The Blue Heron is a pizza place in the city centre.", {"food": "Indian"}, None, ""),
+        # ... a dish of the menu is a fact the record does not give, and its denial none
+        ("The Blue Heron is known for its handmade pasta.", {}, None, ""),
+        ("I had the fish and chips at The Blue Heron.", {"food": "English"}, None, ""),
+        ("The Blue Heron doesn't serve pizza.", {}, None, ""),
+        # a negation with its own predicate before a comma is not the next one's
+        ("The Blue Heron is not cheap, kid friendly and in the city centre.",
+         {"familyFriendly": True}, "grounded", "supported by record"),
+        ("The Blue Heron isn't adults only.", {"familyFriendly": True}, "grounded",
+         "supported by record.familyFriendly"),
+        ("The Blue Heron isn't adults only.", {}, "fabricated",
+         "`record.familyFriendly` says false, not true"),
+        ("The Blue Heron is not cheap, or family friendly.", {"familyFriendly": True},
+         "fabricated", "`record.familyFriendly` says true, not false"),
+        ("The Blue Heron is not, however, family friendly.", {"familyFriendly": True},
+         "fabricated", "`record.familyFriendly` says true, not false"),
+        # band words
+        ("The Blue Heron is not the cheapest.", {}, "grounded", "supported by record.priceRange"),
+        ("The Blue Heron is no bargain.", {}, "grounded", "supported by record.priceRange"),
+        ("The Blue Heron is mid-range with avg reviews.", {"customerRating": "average"},
+         "grounded", "supported by record"),
+        ("The Blue Heron is mid-range with avg reviews.", {}, None, ""),
+        ("The Blue Heron gets top marks from diners.", {}, "grounded",
+         "supported by record.customerRating"),
+        ("The Blue Heron gets top marks from diners.", {"customerRating": "low"}, "fabricated",
+         "`record.customerRating` says low"),
+        ("The Blue Heron won't cost you more than £20.", {"priceRange": "less than £20"},
+         "grounded", "supported by record.priceRange"),
+        ("The Blue Heron serves Chines food.", {"food": "Chinese"}, "grounded",
+         "supported by record.food"),
+        # a reader told what to do with the children, beside the field that says it
+        ("The Blue Heron is not family friendly, so leave the kids at home.", {}, "grounded",
+         "supported by record.familyFriendly"),
+        ("The Blue Heron is family friendly, so bring the kids.", {"familyFriendly": True},
+         "grounded", "supported by record.familyFriendly"),
+        # taking the children there says who it is for; only a negation of the verb denies it
+        ("You should take the kids to The Blue Heron.", {"familyFriendly": True}, "grounded",
+         "supported by record.familyFriendly"),
+        ("I wouldn't take my kids to The Blue Heron.", {}, "grounded",
+         "supported by record.familyFriendly"),
+        ("I wouldn't take my kids to The Blue Heron.", {"familyFriendly": True}, "fabricated",
+         "`record.familyFriendly` says true, not false"),
+        ("It is not recommended to bring children to The Blue Heron.", {}, "grounded",
+         "supported by record.familyFriendly"),
+    ],
+)  # fmt: skip
+def test_denials_dishes_and_band_words(
+    monitor: HallucinationMonitor, claim: str, changes: dict, grade: str | None, reason: str
+) -> None:
+    record = {k: v for k, v in {**HERON, **changes}.items() if v is not None}
+    _check_record(monitor, record, claim, grade, reason)
