@@ -57,12 +57,19 @@ def normalise_value(value: str) -> str:
     return _MONEY_RANGE.sub(lambda m: f"{m[1]}{m[2]}{m[3]}{m[1]}", text)
 
 
+def _denied_bound(q: Quantity, claim: str) -> tuple[int, re.Match[str] | None]:
+    """A denied bound ("no more than") in the short window before the figure, and where the
+    window starts in the claim."""
+    window = max(0, q.start - 24)
+    return window, _DENIED_BOUND.search(claim[window : q.start].rstrip())
+
+
 def bounds(q: Quantity, claim: str) -> tuple[bool, bool]:
     """Whether the claim puts an upper or a lower bound on its figure ("under £20", "£30
     minimum")."""
     # a bound's words stand right beside the figure: read a short window, not the whole claim
     before, after = claim[max(0, q.start - 24) : q.start].rstrip(), claim[q.end : q.end + 24]
-    denied = _DENIED_BOUND.search(before)
+    _, denied = _denied_bound(q, claim)
     if denied:
         return bool(denied[1]), bool(denied[2])
     upper = bool(_UPPER.search(before) or _UPPER_AFTER.match(after))
@@ -73,8 +80,7 @@ def bounds(q: Quantity, claim: str) -> tuple[bool, bool]:
 def bound_words(q: Quantity, claim: str) -> list[str]:
     """The words of a denied bound before the figure ("won't cost you more than"), which
     state it as much as the figure does; empty when there is none."""
-    window = max(0, q.start - 24)
-    denied = _DENIED_BOUND.search(claim[window : q.start].rstrip())
+    window, denied = _denied_bound(q, claim)
     if denied is None:
         return []
     start = window + denied.start()
