@@ -193,11 +193,14 @@ def _negated(tokens: list[str], start: int, end: int, *, predicate: bool = False
             # a list ("not cheap, or kid friendly"; "no valet, garage or lot parking"), a noun
             # phrase ("not a cheap, kid friendly pub")
             listed = {"or", "nor"} & {*tokens[j + 1 : start], *tokens[end + 1 : end + 3]}
+            phrase = tokens[j + 1] in ("a", "an", "the", "one")  # the comma may be inside it
             own = (
                 predicate
                 and comma > j + 1
                 and tok not in ("no", "without", "none", "nor", "neither")
-                and tokens[j + 1] not in ("a", "an", "the", "one", "so", "too")
+                and tokens[j + 1] not in ("so", "too")
+                # ... unless its head came first: "not a place for kids, adults only"
+                and (not phrase or bool(_HEADS & {*tokens[j + 2 : comma]}))
             )
             return not own or bool(listed)
     for j in range(end + 1, min(len(tokens), end + 1 + _WINDOW_AHEAD)):
@@ -213,6 +216,12 @@ def _negated(tokens: list[str], start: int, end: int, *, predicate: bool = False
 
 
 _RELATIVE = frozenset({"that", "which", "who", "where"})
+# Words that end a denied noun phrase: its head ("not a family establishment, adults only") or
+# what follows one ("not a place for kids, adults only").
+_HEADS = frozenset(
+    {"place", "pub", "restaurant", "spot", "venue", "shop", "cafe", "café", "establishment",
+     "eatery", "joint", "bar", "bistro", "diner", "inn", "house", "for", "with", "to"}
+)  # fmt: skip
 _KIND_WORDS = frozenset(
     {"a", "an", "one", "of", "those", "these", "the", "kind", "sort", "type", "place", "places",
      "pub", "pubs", "restaurant", "restaurants", "spot", "spots", "venue", "venues", "shop",

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from langchain_qgate.errors import EmbeddingError
+from langchain_qgate.grounding._int8 import exact_session_source
 from langchain_qgate.grounding.structured import field_words
 
 if TYPE_CHECKING:
@@ -171,8 +172,10 @@ class PairModel:
         tok.no_padding()
         opts = ort.SessionOptions()
         opts.inter_op_num_threads = 1
+        # int8 weights rewritten so that every CPU computes the same sums (grounding/_int8.py)
+        source = exact_session_source(str(self.folder / str(manifest.get("file", "model.onnx"))))
         session = ort.InferenceSession(
-            str(self.folder / str(manifest.get("file", "model.onnx"))),
+            source,
             sess_options=opts,
             providers=["CPUExecutionProvider"],
         )

@@ -706,7 +706,8 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         letters = [w for w in f.words if not w.isdigit()]
         if decided and len(letters) >= 2:
             pattern = r"\b" + r"\W+".join(r"\d+" if w.isdigit() else re.escape(w) for w in f.words)
-            m = re.search(pattern, " ".join(words))
+            # whole words only: "1 out of 5and" (a missing space) is the field's own figure
+            m = re.search(pattern + r"(?!\w)", " ".join(words))
             if m is not None:
                 return _contradicted(out, f, index, "number", _original(text, m[0]))
 

@@ -602,6 +602,21 @@ def test_a_sentence_gives_each_day_its_own_hours(
          "fabricated", "`record.familyFriendly` says true, not false"),
         ("The Blue Heron is not, however, family friendly.", {"familyFriendly": True},
          "fabricated", "`record.familyFriendly` says true, not false"),
+        # ... nor is a denied noun phrase's once its head has come ("a place for kids")
+        ("The Blue Heron is not a family establishment, adults only.", {}, "grounded",
+         "supported by record.familyFriendly"),
+        ("The Blue Heron is not a place for kids, adults only.", {}, "grounded",
+         "supported by record.familyFriendly"),
+        ("The Blue Heron is not a place for kids, adults only.", {"familyFriendly": True},
+         "fabricated", "`record.familyFriendly` says true, not false"),
+        ("The Blue Heron is not a cheap, kid friendly pub.", {"familyFriendly": True},
+         "fabricated", "`record.familyFriendly` says true, not false"),
+        # a figure glued to the next word is no other figure ("5and": unsupported, not named)
+        ("The Blue Heron has a rating of 5 out of 5and is popular.",
+         {"customerRating": "5 out of 5"}, None, ""),
+        ("The Blue Heron has a rating of 3 out of 5 from diners.",
+         {"customerRating": "5 out of 5"}, "fabricated",
+         "`record.customerRating` says 5 out of 5, not 3 out of 5"),
         # band words
         ("The Blue Heron is not the cheapest.", {}, "grounded", "supported by record.priceRange"),
         ("The Blue Heron is no bargain.", {}, "grounded", "supported by record.priceRange"),
