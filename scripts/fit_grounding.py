@@ -123,45 +123,7 @@ def compute_features(
         t0 = time.time()
         rows = cap_rows(load_rows(data, name), cap)
         warm_cache(monitor, rows)
-        feats = []
-        for r in rows:
-            claims, _, items = monitor.prepare(r["response"], r["context"], question=r["question"])
-            x = (
-                np.array([it.signals.vector() for it in items])
-                if items
-                else np.zeros((0, len(FEATURE_NAMES)))
-            )
-            counted = np.array([c.type is not ClaimType.OPINION for c in claims], dtype=bool)
-            # What the rules found, the pair model's P(contradicted) and P(entailed), the
-            # P(contradicted) of a window the claim is a local change of (0 if none), and
-            # whether that change is a word for its opposite no other window contradicts, so
-            # the contradiction thresholds can be chosen without recomputing the signals.
-            extra = np.array(
-                [
-                    [
-                        float(it.signals.rule_contradiction is not None),
-                        it.signals.pair_contradicted,
-                        it.signals.pair_entailed,
-                        it.signals.pair_change_p if it.signals.pair_change is not None else 0.0,
-                        float(
-                            it.signals.pair_change_opposite
-                            and it.signals.pair_change_elsewhere < NO_SUPPORT
-                        ),
-                    ]
-                    for it in items
-                ]
-            ).reshape(-1, 5)
-            feats.append(
-                {
-                    "id": r["id"],
-                    "label": r["label"],
-                    "split": r["split"],
-                    "x": x,
-                    "extra": extra,
-                    "families": [it.signals.rule_family for it in items],
-                    "counted": counted,
-                }
-            )
+        feats = [row_features(monitor, r) for r in rows]
         out[name] = feats
         if emb_cache is not None:
             with open(emb_cache, "wb") as fh:
@@ -170,6 +132,48 @@ def compute_features(
     with open(cache, "wb") as fh:
         pickle.dump(out, fh)
     return out
+
+
+def row_features(monitor, r: dict, prepared: tuple | None = None) -> dict:
+    """One row's cached signals (``prepared``: the monitor's ``prepare`` of it, if done):
+    every claim's feature vector and what the contradiction thresholds need."""
+    claims, _, items = prepared or monitor.prepare(
+        r["response"], r["context"], question=r["question"]
+    )
+    x = (
+        np.array([it.signals.vector() for it in items])
+        if items
+        else np.zeros((0, len(FEATURE_NAMES)))
+    )
+    counted = np.array([c.type is not ClaimType.OPINION for c in claims], dtype=bool)
+    # What the rules found, the pair model's P(contradicted) and P(entailed), the
+    # P(contradicted) of a window the claim is a local change of (0 if none), and
+    # whether that change is a word for its opposite no other window contradicts, so
+    # the contradiction thresholds can be chosen without recomputing the signals.
+    extra = np.array(
+        [
+            [
+                float(it.signals.rule_contradiction is not None),
+                it.signals.pair_contradicted,
+                it.signals.pair_entailed,
+                it.signals.pair_change_p if it.signals.pair_change is not None else 0.0,
+                float(
+                    it.signals.pair_change_opposite
+                    and it.signals.pair_change_elsewhere < NO_SUPPORT
+                ),
+            ]
+            for it in items
+        ]
+    ).reshape(-1, 5)
+    return {
+        "id": r["id"],
+        "label": r["label"],
+        "split": r["split"],
+        "x": x,
+        "extra": extra,
+        "families": [it.signals.rule_family for it in items],
+        "counted": counted,
+    }
 
 
 def warm_cache(monitor, rows: list[dict]) -> None:
