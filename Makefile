@@ -8,12 +8,29 @@ export TOKENIZERS_PARALLELISM := false
 
 setup: $(VENV)/.installed
 
-# CPU torch from the wheel on this machine's disk first, or pip pulls a multi-GB CUDA build.
+TORCH := torch==2.13.0
+TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
+# Names in a pip install plan that mean a CUDA build of torch (several GB).
+CUDA_PLAN := import json, sys; plan = json.load(open(sys.argv[1]))["install"]; \
+	sys.exit(any(i["metadata"]["name"].lower().startswith(("nvidia-", "cuda-", "triton")) for i in plan))
+
+# CPU torch, never the multi-GB CUDA build. pip resolves torch first without installing it (a
+# dry run reads metadata only): where pip's config names a local wheel folder holding the CPU
+# wheel (find-links, as on the development machine) or PyPI's wheel is CPU-only (macOS,
+# Windows), the plain install is the CPU build and runs as is. Where the plan holds CUDA packages
+# (PyPI on Linux), torch comes from the PyTorch CPU index instead ($(TORCH_CPU_INDEX); that host
+# must be reachable; `make setup TORCH_CPU_INDEX=...` names a mirror).
 # The other packages at the versions the tests' floors were measured with (constraints.txt).
 $(VENV)/.installed: pyproject.toml constraints.txt
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q torch==2.13.0
+	$(PY) -m pip install -q --dry-run --ignore-installed --report $(VENV)/torch-plan.json $(TORCH)
+	if $(PY) -c '$(CUDA_PLAN)' $(VENV)/torch-plan.json; then \
+		$(PY) -m pip install -q $(TORCH); \
+	else \
+		echo "torch: the default build here is CUDA; installing the CPU build from $(TORCH_CPU_INDEX)"; \
+		$(PY) -m pip install -q --index-url $(TORCH_CPU_INDEX) $(TORCH); \
+	fi
 	$(PY) -m pip install -q -c constraints.txt -e ".[dev]"
 	touch $@
 

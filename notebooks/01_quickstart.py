@@ -2,7 +2,7 @@
 # # 1. Quickstart: check an answer against documents
 #
 # ```bash
-# pip install "langchain-qgate[plot,sqlite]"   # from a checkout: pip install -e ".[plot,sqlite]"
+# pip install -e ".[plot,sqlite]"   # in a clone of the repository (not on PyPI yet)
 # ```
 #
 # `QualityGate.check(answer, evidence)` splits the answer into claims, grades each claim against

@@ -2,7 +2,7 @@
 # # 2. A RAG agent with `QualityGateMiddleware`
 #
 # ```bash
-# pip install "langchain-qgate[plot,sqlite]"   # from a checkout: pip install -e ".[plot,sqlite]"
+# pip install -e ".[plot,sqlite]"   # in a clone of the repository (not on PyPI yet)
 # ```
 #
 # `create_agent(model, tools, middleware=[QualityGateMiddleware(...)])` gates every final answer

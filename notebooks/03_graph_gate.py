@@ -2,7 +2,7 @@
 # # 3. A hand-built `StateGraph` with `add_quality_gate` and a checkpointer
 #
 # ```bash
-# pip install "langchain-qgate[plot,sqlite]"   # from a checkout: pip install -e ".[plot,sqlite]"
+# pip install -e ".[plot,sqlite]"   # in a clone of the repository (not on PyPI yet)
 # ```
 #
 # `add_quality_gate(builder, after="generate", retry_to="generate", then=END)` adds the gate node

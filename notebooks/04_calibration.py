@@ -2,7 +2,7 @@
 # # 4. Calibration: fit on labelled data, reliability before/after, ECE
 #
 # ```bash
-# pip install "langchain-qgate[plot,sqlite]"   # from a checkout: pip install -e ".[plot,sqlite]"
+# pip install -e ".[plot,sqlite]"   # in a clone of the repository (not on PyPI yet)
 # ```
 #
 # The calibrator maps a grounding score to P(the output is supported). A map is fitted with

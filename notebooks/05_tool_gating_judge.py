@@ -2,7 +2,7 @@
 # # 5. Tool gating and the judge layer in a fan-out graph
 #
 # ```bash
-# pip install "langchain-qgate[plot,sqlite]"   # from a checkout: pip install -e ".[plot,sqlite]"
+# pip install -e ".[plot,sqlite]"   # in a clone of the repository (not on PyPI yet)
 # ```
 #
 # **Tool gating** measures a retrieval before the model builds on it: *entropy* (how weakly and

@@ -2,7 +2,7 @@
 # # 6. Memory noise reduction on a replayed chat log
 #
 # ```bash
-# pip install "langchain-qgate[plot,sqlite]"   # from a checkout: pip install -e ".[plot,sqlite]"
+# pip install -e ".[plot,sqlite]"   # in a clone of the repository (not on PyPI yet)
 # ```
 #
 # `QualityFilteredStore` wraps any LangGraph `BaseStore` (`InMemoryStore` here, `PostgresStore`

@@ -2,7 +2,7 @@
 # # 7. Verified streaming: gate an answer sentence by sentence
 #
 # ```bash
-# pip install "langchain-qgate[plot,sqlite]"   # from a checkout: pip install -e ".[plot,sqlite]"
+# pip install -e ".[plot,sqlite]"   # in a clone of the repository (not on PyPI yet)
 # ```
 #
 # With `QualityGateMiddleware(stream="sentences")` the final answer is generated with the model's

@@ -10,6 +10,7 @@ integrations for the demo) and nothing in the package imports it.
 
 from __future__ import annotations
 
+from langchain_qgate.cli._io import EXIT_EMPTY
 from langchain_qgate.cli.app import (
     EXIT_ERROR,
     EXIT_PASS,
@@ -21,6 +22,7 @@ from langchain_qgate.cli.app import (
 )
 
 __all__ = [
+    "EXIT_EMPTY",
     "EXIT_ERROR",
     "EXIT_PASS",
     "EXIT_REJECTED",

@@ -1,8 +1,9 @@
 """The ``qgate`` command line: the parser, ``main`` and the ``check`` and ``warm`` commands.
 
 ``qgate check``   check an answer against evidence files, print the per-claim report; the exit
-                  code says the verdict (0 passed, 1 rejected, 2 usage or input error), so it
-                  can gate a shell or CI step.
+                  code says the verdict (0 passed, 1 rejected, 2 usage or input error; 3 an
+                  answer with no checkable claims under ``--fail-on-empty``), so it can gate a
+                  shell or CI step.
 ``qgate bench``   run the benchmarks (``qgate bench detection --data FILE ...``; ``bench.py``).
 ``qgate demo``    run the agent demo (when the integrations are installed; ``demo.py``).
 ``qgate judge``   judge structured agent results against valid ids (``judge.py``).
@@ -11,6 +12,7 @@
 
 Every subcommand uses the exit codes of linters and test runners (``_io.py``): 0 passed,
 1 rejected, 2 usage or input error, with one error line ``qgate <subcommand>: error: ...``.
+Standard output closed early (``| head``) ends the output quietly (``_io.emit``).
 """
 
 from __future__ import annotations
@@ -24,23 +26,35 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from langchain_qgate.cli._io import (
+    EXIT_BROKEN_PIPE,
     EXIT_CODES_HELP,
+    EXIT_EMPTY,
     EXIT_ERROR,
     EXIT_PASS,
     EXIT_REJECTED,
     CliError,
+    discard_stdout,
+    emit,
+    flush_stdout,
     read_text,
 )
 from langchain_qgate.cli._options import add_model_options, pair_model_of
+from langchain_qgate.cli._report import check_payload, format_file_decision, format_report
 from langchain_qgate.cli.bench import register as register_bench
 from langchain_qgate.errors import InvalidInputError, QGateError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from langchain_qgate.schemas import GroundingReport
-
-__all__ = ["EXIT_ERROR", "EXIT_PASS", "EXIT_REJECTED", "CliError", "build_parser", "main"]
+__all__ = [
+    "EXIT_ERROR",
+    "EXIT_PASS",
+    "EXIT_REJECTED",
+    "CliError",
+    "build_parser",
+    "format_report",
+    "main",
+]
 
 _EPILOG = (
     """\
@@ -59,6 +73,7 @@ examples:
 # Modules that add subcommands: each exposes ``register(subparsers)``.
 _PLUGINS = ("langchain_qgate.cli.demo", "langchain_qgate.cli.judge")
 _MAX_ERROR_CHARS = 400
+_DEBUG_HELP = "on an error, show the full traceback instead of the one-line message"
 
 
 def _jsonl_document(p: str, n: int, line: str) -> Any:
@@ -115,36 +130,6 @@ def _evidence_docs(paths: Sequence[str]) -> list[Any]:
     return docs
 
 
-def format_report(report: GroundingReport) -> str:
-    """One line per claim (type, grade, support, reason, evidence), then the score."""
-    lines = []
-    for v in report.verdicts:
-        ev = v.evidence[0].evidence_id if v.evidence else "-"
-        if not v.counted:  # an opinion is labelled, never graded against the evidence
-            lines.append(f"[{v.claim.index}] {v.claim.type.value:9s} not graded (an opinion)")
-            lines.append(f"     claim:  {v.claim.text}")
-            continue
-        lines.append(
-            f"[{v.claim.index}] {v.claim.type.value:9s} {v.grade.value:10s} "
-            f"support={v.support:.2f} evidence={ev}"
-        )
-        lines.append(f"     claim:  {v.claim.text}")
-        lines.append(f"     reason: {v.reason}")
-        if v.contradiction is not None:
-            lines.append(f"     quote:  {v.contradiction.quote!r}")
-        elif v.evidence and v.grade.value == "grounded":
-            lines.append(f"     quote:  {v.evidence[0].quote!r}")
-    counts = ", ".join(f"{g.value} {n}" for g, n in report.counts.items())
-    opinions = sum(not v.counted for v in report.verdicts)
-    if opinions:
-        counts += f"; {opinions} opinion{'s' if opinions != 1 else ''} not graded"
-    lines.append(f"grounding score: {report.score:.2f} ({counts})")
-    if report.reason:
-        lines.append(f"note: {report.reason}")
-    lines.extend(f"note: {n}" for n in report.notes)
-    return "\n".join(lines)
-
-
 def _cmd_check(args: argparse.Namespace) -> int:
     from langchain_qgate.config import GroundingPolicy
     from langchain_qgate.grounding.monitor import HallucinationMonitor
@@ -153,7 +138,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         raise CliError("standard input (-) can feed --answer or one --evidence file, not both")
     answer = read_text(args.answer)
     evidence = _evidence_docs(args.evidence)
-    from langchain_qgate.gate import FilteredOutput, QualityGate, format_decision
+    from langchain_qgate.gate import FilteredOutput, QualityGate
 
     gate_policy = _gate_policy(args)
     policy = GroundingPolicy(
@@ -166,24 +151,25 @@ def _cmd_check(args: argparse.Namespace) -> int:
         files = ", ".join(args.evidence)
         raise CliError(f"{args.answer} (evidence {files}): {exc}") from exc
     decision = QualityGate(monitor=monitor, policy=gate_policy).decide(answer, report)
-    if not report.has_claims:
+    empty = not report.has_claims
+    if empty:
         name = "standard input" if args.answer == "-" else args.answer
         why = f" ({report.reason})" if report.reason else ""
+        verdict = (
+            f"fails (--fail-on-empty, exit {EXIT_EMPTY})"
+            if args.fail_on_empty
+            else f"passes with grounding score {report.score:.2f}"
+        )
         print(
-            f"qgate check: warning: {name}: no checkable claims; the answer passes with "
-            f"grounding score {report.score:.2f}{why}",
+            f"qgate check: warning: {name}: no checkable claims; the answer {verdict}{why}",
             file=sys.stderr,
         )
     if args.json:
-        payload = {
-            "report": report.model_dump(mode="json"),
-            "decision": decision.model_dump(mode="json"),
-        }
-        print(json.dumps(payload, indent=2, ensure_ascii=False))
+        emit(json.dumps(check_payload(report, decision), indent=2, ensure_ascii=False))
     else:
-        print(format_report(report))
-        print()
-        print(format_decision(decision))
+        emit(f"{format_report(report)}\n\n{format_file_decision(decision)}")
+    if empty and args.fail_on_empty:
+        return EXIT_EMPTY
     return EXIT_PASS if isinstance(decision, FilteredOutput) else EXIT_REJECTED
 
 
@@ -196,6 +182,8 @@ def _gate_policy(args: argparse.Namespace) -> Any:
         value = getattr(args, name)
         if value is not None:
             overrides[name] = None if value == -1 else value
+    if args.on_unsupported_language is not None:
+        overrides["on_unsupported_language"] = args.on_unsupported_language
     try:
         return GatePolicy.from_profile(args.profile, **overrides)
     except ValueError as exc:
@@ -220,7 +208,7 @@ def _cmd_warm(args: argparse.Namespace) -> int:
         if folder
         else (f"backend torch, dimension {dim}")
     )
-    print(f"{args.model}: {where} ({time.perf_counter() - start:.1f} s)")
+    emit(f"{args.model}: {where} ({time.perf_counter() - start:.1f} s)")
     pair_name = pair_model_of(args)
     if pair_name is not None:
         from langchain_qgate.grounding.crossencoder import PairModel
@@ -228,7 +216,7 @@ def _cmd_warm(args: argparse.Namespace) -> int:
         start = time.perf_counter()
         pair = PairModel(None if pair_name == "bundled" else pair_name)
         pair.predict([("warm up", "warm up")])
-        print(f"pair model: {pair.folder} ({time.perf_counter() - start:.1f} s)")
+        emit(f"pair model: {pair.folder} ({time.perf_counter() - start:.1f} s)")
     return 0
 
 
@@ -245,14 +233,16 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"qgate {__version__}")
-    parser.add_argument("--debug", action="store_true", help="on an error, show the full traceback")
+    parser.add_argument("--debug", action="store_true", help=_DEBUG_HELP)
     sub = parser.add_subparsers(dest="command", required=True)
 
     check = sub.add_parser(
         "check",
         help="check an answer against evidence files (exit 0 pass, 1 rejected, 2 error)",
-        description="Grade each claim of an answer against evidence files and apply the gate. "
-        "Exit code: 0 passed, 1 rejected, 2 usage or input error.",
+        description="Grade each claim of an answer against evidence files and apply the gate.\n"
+        "Exit code: 0 passed, 1 rejected, 2 usage or input error. With --fail-on-empty, 3 for\n"
+        "an answer with no checkable claims. A file check has no model to ask again: a\n"
+        "rejection shows the guidance an agent's model would be sent.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -265,7 +255,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--answer", required=True, help="the answer file; - for stdin")
     check.add_argument("--question", default=None, help="the question the answer responds to")
-    check.add_argument("--json", action="store_true", help="print the report as JSON")
+    check.add_argument(
+        "--json",
+        action="store_true",
+        help="print the report and decision as JSON (figures rounded to 4 places)",
+    )
+    check.add_argument(
+        "--fail-on-empty",
+        action="store_true",
+        help=f"exit {EXIT_EMPTY} when the answer has no checkable claims (empty, or only "
+        "questions or opinions); without it such an answer passes with a warning",
+    )
     check.add_argument(
         "--profile",
         choices=["strict", "default", "brainstorm"],
@@ -293,12 +293,25 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="contradicted claims tolerated; -1 for no limit (overrides the profile)",
     )
+    check.add_argument(
+        "--on-unsupported-language",
+        choices=("warn", "reject", "verifier"),
+        default=None,
+        help="an answer or evidence not in English: pass with a warning (warn, the default; "
+        "exit 0), reject it (exit 1), or hand it to an LLM verifier (none in the CLI: warns)",
+    )
     add_model_options(check, DEFAULT_MODEL_NAME)
     check.set_defaults(func=_cmd_check)
 
     register_bench(sub)
 
-    warm = sub.add_parser("warm", help="load (and on first use export) the embedding model")
+    warm = sub.add_parser(
+        "warm",
+        help="load (and on first use export) the embedding model",
+        description="Load the embedding model and the claim-evidence verifier once, exporting\n"
+        "the model to ONNX on first use (e.g. while building a container image), so the\n"
+        "first real check starts fast.",
+    )
     add_model_options(warm, DEFAULT_MODEL_NAME)
     warm.add_argument("--cache-dir", default=None, help="export folder (else $QGATE_CACHE_DIR)")
     warm.set_defaults(func=_cmd_warm)
@@ -318,7 +331,9 @@ def _add_debug_flag(sub: Any) -> None:
     records its name (``qgate bench detection``) for its error lines, and lists the exit codes
     in its ``--help`` unless it says them itself."""
     for child in sub.choices.values():
-        child.add_argument("--debug", action="store_true", default=argparse.SUPPRESS)
+        child.add_argument(
+            "--debug", action="store_true", default=argparse.SUPPRESS, help=_DEBUG_HELP
+        )
         child.set_defaults(qgate_prog=child.prog)
         if not child.epilog:
             child.epilog = EXIT_CODES_HELP
@@ -343,15 +358,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     ``qgate judge``: any object). Any error (unreadable or non-UTF-8 files, malformed JSON,
     an input over the size limits, a bad option value...) prints one line
     ``qgate <subcommand>: error: <file>: ...`` on stderr and returns 2, as argparse's own
-    usage errors do; ``--debug`` re-raises it with the traceback.
+    usage errors do; ``--debug`` re-raises it with the traceback. ``qgate check
+    --fail-on-empty`` returns 3 for an answer with no checkable claims. Standard output
+    closed early (``| head``) ends the output without a message: the verdict (or argparse's
+    status) is returned when it was made before writing, else 141 (128 + SIGPIPE, as a Unix
+    tool ends).
     """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit:  # --help, --version or a usage error, printed by argparse
+        flush_stdout()  # into a closed pipe: quietly, with argparse's status
+        raise
     prog = getattr(args, "qgate_prog", "qgate")
     try:
         result: int = args.func(args)
+    except BrokenPipeError:  # the reader went away while the subcommand was still writing
+        discard_stdout()
+        return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
@@ -360,4 +386,5 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"{prog}: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_ERROR
+    flush_stdout()
     return result

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from langchain_qgate.cli._io import emit
 from langchain_qgate.cli._options import add_model_options, pair_model_of
 from langchain_qgate.config import DEFAULT_MODEL_NAME
 
@@ -16,9 +17,20 @@ __all__ = ["register"]
 
 def register(sub: Any) -> None:
     """Add the ``bench`` subcommand to the ``qgate`` subparsers."""
-    bench = sub.add_parser("bench", help="run a benchmark")
+    bench = sub.add_parser(
+        "bench",
+        help="run a benchmark",
+        description="Run a benchmark of the grounding check ('qgate bench detection --help':\n"
+        "hallucination detection on labelled JSONL).",
+    )
     bench_sub = bench.add_subparsers(dest="bench", required=True)
-    det = bench_sub.add_parser("detection", help="hallucination detection on labelled JSONL")
+    det = bench_sub.add_parser(
+        "detection",
+        help="hallucination detection on labelled JSONL",
+        description="Score labelled rows (benchdata schema: context, response, label) with\n"
+        "the grounding check and print, per file, AUROC, balanced accuracy, precision,\n"
+        "recall, latency, a naive baseline and the share of rows the default gate rejects.",
+    )
     det.add_argument("--data", nargs="+", required=True, help="JSONL files (benchdata schema)")
     det.add_argument("--limit", type=int, default=None, help="rows per file (label-balanced)")
     det.add_argument(
@@ -54,7 +66,7 @@ def _cmd_bench_detection(args: argparse.Namespace) -> int:
         scores_out=scores,
         with_baseline=not args.no_baseline,
     )
-    print(format_table(result))
+    emit(format_table(result))
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")

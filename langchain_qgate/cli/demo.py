@@ -93,6 +93,8 @@ def _responder(script: dict[str, list[str]]) -> Callable[[list[BaseMessage]], AI
 
 
 def _out(text: str = "") -> None:
+    """Print a line now. Into a closed pipe (``qgate demo | head``) this raises
+    ``BrokenPipeError``, which ends the demo; ``main`` exits 141 without a message."""
     print(text, flush=True)
 
 
@@ -303,9 +305,25 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return run_demo(docs, max_retries=args.max_retries)
 
 
+_DESCRIPTION = """\
+Run a small RAG agent (create_agent + QualityGateMiddleware + a retriever tool
+over examples/docs) with a scripted chat model: no LLM, no network.
+
+  run 1  a wrong revenue figure is rejected with per-claim verdicts, the guidance
+         goes back to the model and the corrected answer passes with citations
+  run 2  a wrong warranty answer spends the retry budget; the run pauses with
+         interrupt() and resumes with a human reviewer's edit
+
+Grading uses the bundled embedding model (loaded once, a few seconds)."""
+
+
 def register(subparsers: Any) -> None:
     """Add ``qgate demo`` to the CLI."""
-    demo = subparsers.add_parser("demo", help="run the RAG agent demo with the quality gate")
+    demo = subparsers.add_parser(
+        "demo",
+        help="run the RAG agent demo with the quality gate",
+        description=_DESCRIPTION,
+    )
     demo.add_argument("--docs", default=None, help="folder of .md/.txt documents")
     demo.add_argument("--max-retries", type=int, default=1, help="retry budget before escalating")
     demo.set_defaults(func=_cmd_demo)

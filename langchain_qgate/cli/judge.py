@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from langchain_qgate.cli._io import EXIT_PASS, EXIT_REJECTED, CliError, read_text
+from langchain_qgate.cli._io import EXIT_PASS, EXIT_REJECTED, CliError, emit, read_text
 from langchain_qgate.judge import DEFAULT_MAX_LISTED_IDS, CitationJudge, JudgeLayer
 
 __all__ = ["judge_file", "register"]
@@ -106,20 +106,26 @@ def _cmd_judge(args: argparse.Namespace) -> int:
         max_listed_ids=args.max_listed_ids,
     )
     if args.json:
-        print(json.dumps(records, indent=2, ensure_ascii=False))
+        emit(json.dumps(records, indent=2, ensure_ascii=False))
     else:
+        lines = []
         for r in records:
             label = f"#{r['index']}" + (f" {r['name']!r}" if r["name"] is not None else "")
-            print(f"pass {label}" if r["valid"] else f"rejected {label}: {r['reason']}")
+            lines.append(f"pass {label}" if r["valid"] else f"rejected {label}: {r['reason']}")
         rejected = sum(not r["valid"] for r in records)
-        print(f"{len(records) - rejected} passed, {rejected} rejected")
+        lines.append(f"{len(records) - rejected} passed, {rejected} rejected")
+        emit("\n".join(lines))
     return EXIT_PASS if all(r["valid"] for r in records) else EXIT_REJECTED
 
 
 def register(subparsers: Any) -> None:
     """Add ``qgate judge`` to the CLI."""
     cmd = subparsers.add_parser(
-        "judge", help="judge agent results (or cited JSON) against the valid ids"
+        "judge",
+        help="judge agent results (or cited JSON) against the valid ids",
+        description="Judge structured agent results (or any JSON that cites ids) against the\n"
+        "valid ids: every hypothesis cites at least one signal, every cited id exists, every\n"
+        "confidence is in [0, 1]. One line per object, or JSON with --json.",
     )
     cmd.add_argument("results", help="JSON / JSON Lines file with one object or a list")
     cmd.add_argument("--ids", required=True, help="valid ids: one a line, or a JSON list")

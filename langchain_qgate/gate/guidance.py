@@ -99,6 +99,48 @@ def _contradiction_issue(count: int, limit: int) -> str:
     return f"The answer contradicts the evidence in {claims}; at most {limit} allowed."
 
 
+def _score_issue(report: GroundingReport, score: float, threshold: float) -> str:
+    """The grounding score below its threshold, said for the answer's claims: all, part or
+    none of them backed by the evidence (``inferred`` is backed in part), the contradicted
+    ones said as such."""
+    figures = f"(grounding {score:.2f}, needs {threshold:.2f})"
+    counted = [v for v in report.verdicts if v.counted]
+    n = len(counted)
+    partly = sum(v.grade is Grade.INFERRED for v in counted)
+    backed = n - sum(v.grade is Grade.FABRICATED for v in counted)
+    contradicted = len(contradicted_claims(report))
+    if n == 0:
+        return f"The answer has no claim the evidence backs {figures}."
+    if n == 1:
+        if partly:
+            return f"The answer's only claim is only partly backed by the evidence {figures}."
+        if backed:
+            return (
+                f"The answer's only claim is backed by the evidence, but not strongly enough "
+                f"{figures}."
+            )
+        verdict = "contradicted by" if contradicted else "not backed by"
+        return f"The answer's only claim is {verdict} the evidence {figures}."
+    if backed == n:
+        if partly:
+            return (
+                f"Every claim has some support in the evidence, but {partly} of {n} only in "
+                f"part {figures}."
+            )
+        return f"All {n} claims are backed by the evidence, but not strongly enough {figures}."
+    if backed:
+        return f"Only part of the answer is backed by the evidence {figures}."
+    if contradicted == n:
+        return f"All {n} claims of the answer are contradicted by the evidence {figures}."
+    if contradicted:
+        verb = "is" if contradicted == 1 else "are"
+        return (
+            f"None of the answer's {n} claims is backed by the evidence; {contradicted} "
+            f"{verb} contradicted by it {figures}."
+        )
+    return f"None of the answer's {n} claims is backed by the evidence {figures}."
+
+
 def flag(verdict: ClaimVerdict) -> FlaggedClaim | None:
     """The flag for a counted FABRICATED claim, ``None`` for any other verdict."""
     if not verdict.counted or verdict.grade is not Grade.FABRICATED:
@@ -159,10 +201,7 @@ def build_guidance_parts(
     shown = flagged[:_MAX_FLAGGED]
 
     if "grounding" in failed and score < grounding_threshold:
-        issues.append(
-            f"Only part of the answer is backed by the evidence "
-            f"(grounding {score:.2f}, needs {grounding_threshold:.2f})."
-        )
+        issues.append(_score_issue(report, score, grounding_threshold))
     elif contradiction_limit is not None:
         # the score passes: the contradictions alone failed the grounding dimension
         issues.append(_contradiction_issue(len(contradicted_claims(report)), contradiction_limit))

@@ -14,6 +14,11 @@ Rules (``budget`` = the :class:`LoadBudget` field, ``ratio`` = ``throttle_ratio`
 * ``THROTTLE`` when any counter reaches ``ratio * budget`` (or ``retries == max_retries``: no
   retry left).
 * ``CONTINUE`` otherwise.
+
+A human reviewer who rejects an escalated answer grants a fresh retry budget: the counters'
+``retries`` start again from 0 and ``granted_retries`` holds the retries granted (``None``: the
+budget's own ``max_retries``). Both are counters, so the grant is checkpointed with them; a new
+user question starts fresh counters and ends the grant.
 """
 
 from __future__ import annotations
@@ -99,6 +104,7 @@ class LoadCountersDict(TypedDict, total=False):
     tool_errors: int
     retries: int
     started_at: float | None
+    granted_retries: int | None
 
 
 class LoadCounters(BaseModel):
@@ -109,8 +115,10 @@ class LoadCounters(BaseModel):
         tokens_in: Input tokens (from ``usage_metadata`` when the messages carry it).
         tokens_out: Output tokens.
         tool_errors: Tool calls that ended in an error.
-        retries: Gate retries so far.
+        retries: Gate retries so far (since the last reviewer's reject, if any).
         started_at: Unix time of the first recorded event (``None`` before any).
+        granted_retries: The retry budget a reviewer granted with a reject (``{"type":
+            "reject", "retries": N}``); ``None``: the budget's ``max_retries`` applies.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -121,6 +129,7 @@ class LoadCounters(BaseModel):
     tool_errors: int = Field(default=0, ge=0)
     retries: int = Field(default=0, ge=0)
     started_at: float | None = Field(default=None, allow_inf_nan=False)
+    granted_retries: int | None = Field(default=None, ge=0)
 
     @property
     def tokens(self) -> int:
@@ -136,6 +145,7 @@ class LoadCounters(BaseModel):
             tool_errors=self.tool_errors,
             retries=self.retries,
             started_at=self.started_at,
+            granted_retries=self.granted_retries,
         )
 
     @classmethod
@@ -155,6 +165,31 @@ class LoadCounters(BaseModel):
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "counters"
             raise InvalidInputError(f"counters.{where}", first["msg"]) from None
+
+    def with_fresh_retries(self, granted: int | None = None) -> LoadCounters:
+        """These counters with a fresh retry budget (a reviewer rejected an escalated answer).
+
+        Args:
+            granted: Retries granted (``None``: the budget's own ``max_retries`` again).
+
+        Returns:
+            New counters: ``retries`` 0, ``granted_retries`` set, the clock restarted (the
+            time a human took to review is not run time); the other counters stay.
+
+        Raises:
+            InvalidInputError: ``granted`` is not an int >= 0.
+        """
+        if granted is not None and (
+            isinstance(granted, bool) or not isinstance(granted, int) or granted < 0
+        ):
+            raise InvalidInputError("granted_retries", f"expected an int >= 0, got {granted!r}")
+        return self.model_copy(
+            update={"retries": 0, "granted_retries": granted, "started_at": None}
+        )
+
+    def retry_limit(self, budget_retries: int) -> int:
+        """Retries allowed in the current round: the reviewer's grant, else ``budget_retries``."""
+        return budget_retries if self.granted_retries is None else self.granted_retries
 
 
 class LoadAssessment(BaseModel):
@@ -215,9 +250,9 @@ class CognitiveLoadMonitor:
         self.budget = budget if budget is not None else LoadBudget()
 
     def retries_left(self, counters: LoadCounters | Mapping[str, Any] | None) -> int:
-        """Retries still allowed by the budget."""
+        """Retries still allowed by the budget (or by a reviewer's grant in the counters)."""
         c = LoadCounters.from_state(counters)
-        return max(0, self.budget.max_retries - c.retries)
+        return max(0, c.retry_limit(self.budget.max_retries) - c.retries)
 
     def assess(
         self, counters: LoadCounters | Mapping[str, Any] | None, *, now: float | None = None
@@ -237,13 +272,14 @@ class CognitiveLoadMonitor:
             elapsed = 0.0
         else:
             elapsed = max(0.0, (time.time() if now is None else now) - c.started_at)
+        max_retries = c.retry_limit(b.max_retries)  # a reviewer's grant replaces the budget's
         # name, value, budget, abort predicate
         rows: list[tuple[str, float, float, bool]] = [
             ("model_calls", c.model_calls, b.max_model_calls, c.model_calls >= b.max_model_calls),
             ("tokens", c.tokens, b.max_tokens, c.tokens >= b.max_tokens),
             ("tool_errors", c.tool_errors, b.max_tool_errors, c.tool_errors >= b.max_tool_errors),
             ("seconds", elapsed, b.max_seconds, elapsed >= b.max_seconds),
-            ("retries", c.retries, b.max_retries, c.retries > b.max_retries),
+            ("retries", c.retries, max_retries, c.retries > max_retries),
         ]
         usage = {
             name: (value / limit if limit > 0 else (1.0 if value > 0 else 0.0))

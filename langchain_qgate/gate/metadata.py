@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from langchain_qgate.gate.guidance import Dimension
 from langchain_qgate.gate.load import LoadAction
+from langchain_qgate.grounding.language import LanguageCheck
 
 __all__ = ["ClaimQuality", "Decision", "QualityMetadata", "SourceRef", "describe_decision"]
 
@@ -29,7 +30,8 @@ reviewer's text is delivered) or ``rejected`` (the model answers again with the 
 
 _DECISION_TEXT: dict[str, str] = {
     "pass": "pass",
-    "pass_with_warning": "pass_with_warning (retry budget spent; delivered with a warning)",
+    "pass_with_warning": "pass_with_warning (delivered with a warning: the retry budget is "
+    "spent, or the text is in a language the checks cannot read)",
     "retry": "retry (rejected; the model answers again with guidance)",
     "escalate": "escalate (rejected; retry budget spent, a human decides)",
     "raise": "raise (rejected; retry budget spent)",
@@ -39,8 +41,31 @@ _DECISION_TEXT: dict[str, str] = {
 }
 
 
-def describe_decision(decision: str) -> str:
-    """The decision for people: its value, then what it means (``retry (rejected; ...)``)."""
+# A file check (``qgate check``) has no model to answer again and no retry budget to spend:
+# the decision says what it would mean in an agent.
+_FILE_CHECK_TEXT: dict[str, str] = {
+    "pass_with_warning": "pass_with_warning (passes, with the warning below)",
+    "retry": (
+        "retry (rejected: in an agent the model would be asked again with the guidance below)"
+    ),
+    "escalate": "escalate (rejected: in an agent with no retries left, a human reviewer would "
+    "decide)",
+    "raise": "raise (rejected: in an agent with no retries left, the gate would raise "
+    "QualityGateRejected)",
+}
+
+
+def describe_decision(decision: str, *, model_in_loop: bool = True) -> str:
+    """The decision for people: its value, then what it means (``retry (rejected; ...)``).
+
+    Args:
+        decision: A :data:`Decision` value.
+        model_in_loop: False for a check with no model to answer again (``qgate check`` on
+            files): a rejection then says what it would mean in an agent instead of speaking of
+            retries that do not happen.
+    """
+    if not model_in_loop and decision in _FILE_CHECK_TEXT:
+        return _FILE_CHECK_TEXT[decision]
     return _DECISION_TEXT.get(decision, decision)
 
 
@@ -148,6 +173,12 @@ class QualityMetadata(_Model):
         warning: The low-confidence warning of a ``pass_with_warning`` decision.
         reason: The grounding report's reason (e.g. why there was nothing to grade); for a
             human's decision, the reviewer's action first (``approved by a human reviewer...``).
+            When the text cannot be read (``language.supported`` False), what could not be
+            read and what the gate did come first.
+        language: The languages of the answer and the evidence, whether the checks can read
+            them and, when not, what ``GatePolicy.on_unsupported_language`` did
+            (``{"answer": "de", "evidence": "en", "supported": false, "action": "warn",
+            ...}``); ``None`` on verdicts made before it existed.
     """
 
     decision: Decision
@@ -172,6 +203,7 @@ class QualityMetadata(_Model):
     contradictions: int = 0
     warning: str | None = None
     reason: str = ""
+    language: LanguageCheck | None = None
 
     @property
     def grades(self) -> dict[str, int]:

@@ -10,6 +10,12 @@ decides: ``"escalate"`` (a :class:`RejectedOutput` with an :class:`Escalation` f
 ``"pass_with_warning"`` (a :class:`FilteredOutput` with an explicit low-confidence warning) or
 ``"raise"`` (:class:`~langchain_qgate.errors.QualityGateRejected`).
 
+Text the checks cannot read (an answer, or most of the evidence, in another language than
+English; :mod:`langchain_qgate.grounding.language`) is never graded as if it were English: the
+metadata's ``language`` flags it and ``on_unsupported_language`` decides (``"warn"``: delivered
+as ``pass_with_warning``; ``"reject"``; ``"verifier"``: the claims go to the monitor's LLM
+verifier).
+
 Per-call overrides come from ``RunnableConfig["configurable"]`` (see :data:`CONFIG_KEYS`):
 
 =============================== ==========================================================
@@ -33,13 +39,25 @@ monitor's ``LoadBudget.max_retries`` (without one, the load budget follows the p
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from langchain_qgate._text import output_text
 from langchain_qgate.calibration import CalibratedConfidence, ConfidenceCalibrator
 from langchain_qgate.errors import InvalidInputError, QualityGateRejected
+from langchain_qgate.gate._language import (
+    evidence_unreadable,
+    is_unreadable,
+    language_exhaustion_reason,
+    language_guidance,
+    language_of_report,
+    llm_verifier,
+    mark_unread_claims,
+    resolve_language,
+    unread_warning,
+)
 from langchain_qgate.gate._no_evidence import warn_if_no_evidence
 from langchain_qgate.gate.decisions import (
     Escalation,
@@ -71,7 +89,11 @@ from langchain_qgate.gate.metadata import (
 from langchain_qgate.gate.policy import GatePolicy, as_gate_policy, describe_policy
 from langchain_qgate.gate.settings import load_settings
 from langchain_qgate.gate.telemetry import GateObserver, current_scope
+from langchain_qgate.grounding.language import LanguageCheck, check_languages
 from langchain_qgate.schemas import Grade, GroundingReport
+
+if TYPE_CHECKING:
+    from langchain_qgate.grounding.verifiers import VerifierLike
 
 __all__ = [
     "GateDecision",
@@ -167,6 +189,7 @@ class NoiseGate:
         retries_used: int = 0,
         *,
         config: Mapping[str, Any] | None = None,
+        language: LanguageCheck | None = None,
     ) -> GateDecision:
         """Pass or reject one output.
 
@@ -178,10 +201,14 @@ class NoiseGate:
             load: The run's load assessment (or just its action); ``None`` = not checked.
             retries_used: Rejections already retried for this answer.
             config: A ``RunnableConfig`` whose ``configurable`` may override the policy.
+            language: The languages of the output and its evidence
+                (:func:`~langchain_qgate.grounding.language.check_languages`); ``None``
+                detects them from the output and the evidence the report quotes.
 
         Returns:
-            :class:`FilteredOutput` on pass (or on exhaustion with ``pass_with_warning``),
-            otherwise :class:`RejectedOutput`.
+            :class:`FilteredOutput` on pass (or on exhaustion with ``pass_with_warning``, or
+            text it cannot read under ``on_unsupported_language="warn"``), otherwise
+            :class:`RejectedOutput`.
 
         Raises:
             QualityGateRejected: Rejected with no retries left under ``on_exhausted="raise"``.
@@ -194,6 +221,7 @@ class NoiseGate:
             confidence=confidence,
             load=load,
             retries_used=retries_used,
+            language=language,
         )
 
     async def afilter_output(
@@ -205,9 +233,12 @@ class NoiseGate:
         retries_used: int = 0,
         *,
         config: Mapping[str, Any] | None = None,
+        language: LanguageCheck | None = None,
     ) -> GateDecision:
         """Async twin of :meth:`filter_output` (pure computation, no I/O)."""
-        return self.filter_output(output, grounding, confidence, load, retries_used, config=config)
+        return self.filter_output(
+            output, grounding, confidence, load, retries_used, config=config, language=language
+        )
 
 
 def _filter(
@@ -218,6 +249,7 @@ def _filter(
     confidence: CalibratedConfidence | float | None,
     load: LoadAssessment | LoadAction | None,
     retries_used: int,
+    language: LanguageCheck | None = None,
 ) -> GateDecision:
     """The gate decision under ``policy`` (overrides already applied)."""
     _check_retries(retries_used)
@@ -225,6 +257,9 @@ def _filter(
     assessment = _as_load(load)
     text = output_text(output)
     score = _gate_score(grounding, policy.inferred_weight)
+    lang = language if language is not None else language_of_report(text, grounding)
+    lang = resolve_language(lang, policy, grounding)
+    unreadable = is_unreadable(lang)
 
     failed: list[Dimension] = []
     n_contra = len(contradicted_claims(grounding))
@@ -235,8 +270,12 @@ def _filter(
         failed.append("confidence")
     if assessment is not None and assessment.action is LoadAction.ABORT:
         failed.append("load")
+    if unreadable:  # grounding and confidence read the text as English: they decide nothing
+        kept: list[Dimension] = ["grounding"] if lang.action == "reject" else []
+        failed = [*kept, *(d for d in failed if d == "load")]
 
     claims, sources = _claims_and_sources(grounding)
+    reasons = [lang.reason if not lang.supported else "", grounding.reason]
     base = {
         "profile": policy.profile,
         "score": score,
@@ -251,27 +290,34 @@ def _filter(
         "load_action": assessment.action if assessment else None,
         "load_reason": assessment.reason if assessment else "",
         "failed_dimensions": failed,
-        "claims": claims,
+        "claims": mark_unread_claims(claims, lang) if unreadable else claims,
         "sources": sources,
         "retries_used": retries_used,
         "max_retries": policy.max_retries,
         "contradictions": n_contra,
-        "reason": grounding.reason,
+        "reason": "; ".join(r for r in reasons if r),
+        "language": lang,
     }
+    if not failed and unreadable:  # on_unsupported_language="warn": delivered unverified
+        warning = unread_warning(lang, score)
+        meta = QualityMetadata(decision="pass_with_warning", passed=False, warning=warning, **base)
+        return FilteredOutput(text=text, metadata=meta, warning=warning)
     if not failed:
         meta = QualityMetadata(decision="pass", passed=True, **base)
         return FilteredOutput(text=text, metadata=meta)
 
     exhausted = retries_used >= policy.max_retries or "load" in failed
-    issues, actions, flagged = build_guidance_parts(
+    if unreadable:  # no retry changes evidence the checks cannot read
+        exhausted = exhausted or evidence_unreadable(lang)
+    issues, actions, flagged = _guidance_parts(
+        policy,
         grounding,
         conf,
         assessment,
         failed,
         score=score,
-        grounding_threshold=policy.grounding_threshold,
-        confidence_threshold=policy.confidence_threshold,
-        contradiction_limit=policy.max_contradictions if too_many_contra else None,
+        too_many_contra=too_many_contra,
+        language=lang if unreadable else None,
     )
     guidance = RetryGuidance(
         failed_dimensions=failed,
@@ -287,7 +333,10 @@ def _filter(
         meta = QualityMetadata(decision="retry", passed=False, **base)
         return RejectedOutput(text=text, metadata=meta, guidance=guidance)
 
-    why = _exhaustion_reason(failed, retries_used, policy, assessment)
+    if unreadable and "load" not in failed:
+        why = language_exhaustion_reason(lang, retries_used, policy)
+    else:
+        why = _exhaustion_reason(failed, retries_used, policy, assessment)
     if policy.on_exhausted == "pass_with_warning":
         warning = _warning(why, flagged)
         meta = QualityMetadata(decision="pass_with_warning", passed=False, warning=warning, **base)
@@ -299,6 +348,41 @@ def _filter(
     if decision == "raise":
         raise QualityGateRejected([why, *issues], payload=rejected)
     return rejected
+
+
+def _guidance_parts(
+    policy: GatePolicy,
+    grounding: GroundingReport,
+    conf: CalibratedConfidence,
+    assessment: LoadAssessment | None,
+    failed: list[Dimension],
+    *,
+    score: float,
+    too_many_contra: bool,
+    language: LanguageCheck | None,
+) -> tuple[list[str], list[str], list[FlaggedClaim]]:
+    """Issues, actions and flagged claims of a rejection. Text the checks cannot read
+    (``language``) is rejected for its language alone: the guidance asks for English, flags no
+    claim (its grades read it as English) and keeps only a load failure's lines."""
+    report = grounding
+    if language is not None:
+        report = GroundingReport(score=score)
+        failed = [d for d in failed if d == "load"]
+        too_many_contra = False
+    issues, actions, flagged = build_guidance_parts(
+        report,
+        conf,
+        assessment,
+        failed,
+        score=score,
+        grounding_threshold=policy.grounding_threshold,
+        confidence_threshold=policy.confidence_threshold,
+        contradiction_limit=policy.max_contradictions if too_many_contra else None,
+    )
+    if language is None:
+        return issues, actions, flagged
+    said, asked = language_guidance(language)
+    return [*said, *issues], [*asked, *actions], flagged
 
 
 _SURE = 0.8  # a stated confidence from here on is a claim of certainty ("definitely", "90%")
@@ -540,10 +624,13 @@ class QualityGate:
         counters: LoadCounters | Mapping[str, Any] | None = None,
         config: Mapping[str, Any] | None = None,
         now: float | None = None,
+        language: LanguageCheck | None = None,
     ) -> GateDecision:
         """Gate an output whose grounding report already exists (calibrate, assess, gate).
 
         Arguments as in :meth:`check`; the policy is :meth:`effective_policy` of ``config``.
+        ``language`` is what :func:`~langchain_qgate.grounding.language.check_languages`
+        found; ``None`` detects it from the output and the evidence the report quotes.
         """
         _check_retries(retries_used)
         policy, load_monitor = self._resolve(config)
@@ -556,7 +643,13 @@ class QualityGate:
             retries = max(retries, c.retries)
         try:
             decision = _filter(
-                policy, output, report, confidence=confidence, load=load, retries_used=retries
+                policy,
+                output,
+                report,
+                confidence=confidence,
+                load=load,
+                retries_used=retries,
+                language=language,
             )
         except QualityGateRejected as exc:
             if isinstance(exc.payload, RejectedOutput):
@@ -587,6 +680,12 @@ class QualityGate:
     ) -> GateDecision:
         """Verify, calibrate, assess load and gate one output.
 
+        The languages of the output and of the evidence are read first (a monitor with
+        ``build_index`` indexes the evidence once, here); when the checks cannot read them and
+        the policy's ``on_unsupported_language`` is ``"verifier"``, every claim is graded by
+        the monitor's LLM verifier (its ``LLMVerifier``, or its ``CascadeVerifier``'s second
+        stage).
+
         Args:
             output: The output (string or message).
             evidence: What the output must be grounded in (strings, Documents, ToolMessages,
@@ -608,9 +707,20 @@ class QualityGate:
                 malformed ``counters`` or evidence.
         """
         warn_if_no_evidence(evidence)
-        report = self.monitor.verify_grounding(output, evidence, question=question)
+        index, language, verifier = self._read(output, evidence, config)
+        if verifier is not None:  # text the rules cannot read goes to the LLM verifier
+            monitor = cast("Any", self.monitor)
+            report = monitor.verify_grounding(output, index, question=question, verifier=verifier)
+        else:
+            report = self.monitor.verify_grounding(output, index, question=question)
         return self.decide(
-            output, report, retries_used=retries_used, counters=counters, config=config, now=now
+            output,
+            report,
+            retries_used=retries_used,
+            counters=counters,
+            config=config,
+            now=now,
+            language=language,
         )
 
     async def acheck(
@@ -626,10 +736,46 @@ class QualityGate:
     ) -> GateDecision:
         """Async twin of :meth:`check` (grounding runs through ``averify_grounding``)."""
         warn_if_no_evidence(evidence)
-        report = await self.monitor.averify_grounding(output, evidence, question=question)
+        index, language, verifier = await asyncio.to_thread(self._read, output, evidence, config)
+        if verifier is not None:
+            monitor = cast("Any", self.monitor)
+            report = await monitor.averify_grounding(
+                output, index, question=question, verifier=verifier
+            )
+        else:
+            report = await self.monitor.averify_grounding(output, index, question=question)
         return self.decide(
-            output, report, retries_used=retries_used, counters=counters, config=config, now=now
+            output,
+            report,
+            retries_used=retries_used,
+            counters=counters,
+            config=config,
+            now=now,
+            language=language,
         )
+
+    def _read(
+        self, output: Any, evidence: Any, config: Mapping[str, Any] | None
+    ) -> tuple[Any, LanguageCheck | None, VerifierLike | None]:
+        """The evidence to grade (indexed once when the monitor can, so its chunks are read
+        here and graded there), the languages of the output and the evidence, and the LLM
+        verifier to hand the claims to under ``on_unsupported_language="verifier"``.
+
+        A monitor without ``build_index`` gets the evidence as given, and the languages are
+        read in :meth:`decide` from the evidence its report quotes.
+        """
+        build = getattr(self.monitor, "build_index", None)
+        if build is None:
+            return evidence, None, None
+        index = build(evidence)
+        texts = [chunk.text for chunk in index.chunks]
+        language = check_languages(output_text(output), texts)
+        if language.supported:
+            return index, language, None
+        policy = self._resolve(config)[0]
+        if policy.on_unsupported_language != "verifier":
+            return index, language, None
+        return index, language, llm_verifier(self.monitor)
 
     def record(
         self, counters: LoadCounters | Mapping[str, Any] | None, decision: GateDecision
@@ -657,6 +803,10 @@ def format_decision(decision: GateDecision) -> str:
     """Plain-text block for the CLI: the decision, the figures and, on reject, the guidance."""
     m = decision.metadata
     label = describe_decision(m.decision)
+    lang = m.language
+    unread = lang is not None and not lang.supported and lang.action == "warn"
+    if unread and m.decision == "pass_with_warning" and not m.failed_dimensions:
+        label = "pass_with_warning (not verified: the text is in a language the checks cannot read)"
 
     def row(key: str, value: str) -> str:
         return f"  {key:<12} {value}"
@@ -676,6 +826,8 @@ def format_decision(decision: GateDecision) -> str:
     ]
     if m.failed_dimensions:
         lines.append(row("failed", ", ".join(m.failed_dimensions)))
+    if lang is not None and not lang.supported:
+        lines.append(row("language", lang.reason))
     if m.warning:
         lines.append(row("warning", m.warning))
     if isinstance(decision, RejectedOutput):

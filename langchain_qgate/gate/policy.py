@@ -19,6 +19,7 @@ __all__ = [
     "ExhaustionPolicy",
     "GatePolicy",
     "ProfileName",
+    "UnsupportedLanguagePolicy",
     "as_gate_policy",
     "describe_policy",
 ]
@@ -27,6 +28,17 @@ ExhaustionPolicy = Literal["escalate", "pass_with_warning", "raise"]
 """What happens when a rejected output has no retries left: hand it to a human (the
 integrations call LangGraph ``interrupt()``), pass it with a low-confidence warning, or raise
 ``QualityGateRejected``."""
+
+UnsupportedLanguagePolicy = Literal["warn", "reject", "verifier"]
+"""What happens when the answer, or most of the evidence, is in a language the checks do not read
+(today anything but English; ``langchain_qgate.grounding.language``). ``"warn"``: the answer is
+delivered as ``pass_with_warning``, its metadata and log say it was not verified, and its
+grounding figures (computed as if it were English) decide nothing. ``"reject"``: rejected like
+any failed check, with guidance to answer in English; evidence the checks cannot read leaves
+nothing to retry for, so ``on_exhausted`` decides at once. ``"verifier"``: every claim goes to
+the LLM verifier configured on the monitor (``HallucinationMonitor(verifier=LLMVerifier(...))``
+or the second stage of a ``CascadeVerifier``) and its grades decide; without one, ``"warn"``,
+and the verdict says so."""
 
 ProfileName = Literal["strict", "default", "brainstorm"]
 """Named gate profiles: ``strict`` (grounding 0.8, no contradiction), ``default`` (0.6, no
@@ -75,6 +87,9 @@ class GatePolicy:
             the most damaging error. ``None`` (the ``brainstorm`` profile): no limit beyond
             the grounding score, where a contradicted claim counts as a fabricated one.
         profile: Name of the profile the policy came from (reported in the metadata).
+        on_unsupported_language: What happens when the answer or most of the evidence is in a
+            language the checks cannot read (see :data:`UnsupportedLanguagePolicy`);
+            ``"warn"`` by default. Not part of a profile.
 
     Precedence of a call's policy, lowest first: the instance's policy, then the per-call
     profile (``qgate_profile``: replaces only the :data:`PROFILE_FIELDS`, the thresholds),
@@ -96,6 +111,7 @@ class GatePolicy:
     on_exhausted: ExhaustionPolicy = "escalate"
     max_contradictions: int | None = 0
     profile: str = "default"
+    on_unsupported_language: UnsupportedLanguagePolicy = "warn"
 
     def __post_init__(self) -> None:
         for name in ("grounding_threshold", "confidence_threshold", "inferred_weight"):
@@ -112,6 +128,11 @@ class GatePolicy:
             raise ValueError(
                 f"GatePolicy.on_exhausted must be one of {get_args(ExhaustionPolicy)}, "
                 f"got {self.on_exhausted!r}"
+            )
+        if self.on_unsupported_language not in get_args(UnsupportedLanguagePolicy):
+            raise ValueError(
+                "GatePolicy.on_unsupported_language must be one of "
+                f"{get_args(UnsupportedLanguagePolicy)}, got {self.on_unsupported_language!r}"
             )
         mc = self.max_contradictions
         if mc is not None and (isinstance(mc, bool) or not isinstance(mc, int) or mc < 0):
@@ -197,13 +218,17 @@ class GatePolicy:
 
 
 def describe_policy(policy: GatePolicy) -> str:
-    """The policy for a repr: profile, thresholds, contradictions, retry budget, exhaustion."""
+    """The policy for a repr: profile, thresholds, contradictions, retry budget, exhaustion
+    (and the language policy when it is not ``"warn"``)."""
     contra = "any" if policy.max_contradictions is None else policy.max_contradictions
-    return (
+    text = (
         f"profile={policy.profile!r}, grounding_threshold={policy.grounding_threshold}, "
         f"confidence_threshold={policy.confidence_threshold}, max_contradictions={contra}, "
         f"max_retries={policy.max_retries}, on_exhausted={policy.on_exhausted!r}"
     )
+    if policy.on_unsupported_language != "warn":  # said when it is not the default
+        text += f", on_unsupported_language={policy.on_unsupported_language!r}"
+    return text
 
 
 _MAX_COUNT = 2**31 - 1  # larger counts are meaningless and break checkpoint serializers

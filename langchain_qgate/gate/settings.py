@@ -1,23 +1,25 @@
 """Operator settings: the knobs changed without a deploy, from the environment or a TOML file.
 
-=============================== ============================================ ==================
-Environment variable            TOML key (``[qgate]`` or ``[tool.qgate]``)   Value
-=============================== ============================================ ==================
-``QGATE_PROFILE``               ``profile``                                  strict / default /
-                                                                             brainstorm
-``QGATE_GROUNDING_THRESHOLD``   ``grounding_threshold``                      float in [0, 1]
-``QGATE_CONFIDENCE_THRESHOLD``  ``confidence_threshold``                     float in [0, 1]
-``QGATE_INFERRED_WEIGHT``       ``inferred_weight``                          float in [0, 1]
-``QGATE_MAX_RETRIES``           ``max_retries``                              int >= 0
-``QGATE_ON_EXHAUSTED``          ``on_exhausted``                             escalate /
-                                                                             pass_with_warning /
-                                                                             raise
-``QGATE_MAX_CONTRADICTIONS``    ``max_contradictions``                       int >= 0 or none
-``QGATE_PAIR_MODEL``            ``pair_model``                               bundled, a folder,
-                                                                             or none
-``QGATE_MAX_CLAIMS``            ``max_claims``                               int >= 1 or none
-``QGATE_MAX_EVIDENCE_CHUNKS``   ``max_evidence_chunks``                      int >= 1
-=============================== ============================================ ==================
+================================== ============================================ ===================
+Environment variable               TOML key (``[qgate]`` or ``[tool.qgate]``)   Value
+================================== ============================================ ===================
+``QGATE_PROFILE``                  ``profile``                                  strict / default /
+                                                                                brainstorm
+``QGATE_GROUNDING_THRESHOLD``      ``grounding_threshold``                      float in [0, 1]
+``QGATE_CONFIDENCE_THRESHOLD``     ``confidence_threshold``                     float in [0, 1]
+``QGATE_INFERRED_WEIGHT``          ``inferred_weight``                          float in [0, 1]
+``QGATE_MAX_RETRIES``              ``max_retries``                              int >= 0
+``QGATE_ON_EXHAUSTED``             ``on_exhausted``                             escalate /
+                                                                                pass_with_warning /
+                                                                                raise
+``QGATE_MAX_CONTRADICTIONS``       ``max_contradictions``                       int >= 0 or none
+``QGATE_ON_UNSUPPORTED_LANGUAGE``  ``on_unsupported_language``                  warn / reject /
+                                                                                verifier
+``QGATE_PAIR_MODEL``               ``pair_model``                               bundled, a folder,
+                                                                                or none
+``QGATE_MAX_CLAIMS``               ``max_claims``                               int >= 1 or none
+``QGATE_MAX_EVIDENCE_CHUNKS``      ``max_evidence_chunks``                      int >= 1
+================================== ============================================ ===================
 
 ``QGATE_CONFIG`` names the TOML file (a ``qgate.toml`` with a ``[qgate]`` table, or a
 ``pyproject.toml`` with ``[tool.qgate]``).
@@ -61,6 +63,7 @@ _POLICY_KEYS = (
     "max_retries",
     "on_exhausted",
     "max_contradictions",
+    "on_unsupported_language",
 )
 _GROUNDING_KEYS = ("pair_model", "max_claims", "max_evidence_chunks")
 """Settings of the monitor's :class:`~langchain_qgate.config.GroundingPolicy`."""

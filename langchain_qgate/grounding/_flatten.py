@@ -4,10 +4,11 @@ Any Python data a tool can return is read in time linear in the values read, wha
 shape:
 
 - nesting: containers deeper than ``MAX_DEPTH`` levels are not opened;
-- sharing: a container reached by several paths is read once per path, but every value
-  visited counts against ``MAX_VALUES`` per source, so ``x = {"a": x, "b": x}`` repeated
-  24 times (16 million paths) stops after ``MAX_VALUES`` visits instead of running for
-  minutes;
+- sharing: a container reached by several paths is read once per path (each path is a
+  field: ``billing.city`` and ``shipping.city`` of one shared address), but every value
+  visited counts against ``MAX_VALUES`` per source, so ``x = {"a": x, "b": x}`` or
+  ``l = [l, l]`` repeated 24 times (16 million paths) stops after ``MAX_VALUES`` visits
+  instead of running for minutes;
 - cycles: a container met again inside itself is not re-entered;
 - long lists: a list of scalars becomes statements of ``LIST_ITEMS`` values each
   (``values[0-99]``, ``values[100-199]``...), so no statement grows with the list;
@@ -15,7 +16,8 @@ shape:
 
 Whatever is left unread is said in a note (``Flattened.cut``) that the evidence index puts
 into the report, so a cut is never silent. Keys and values whose ``str`` fails, integers past
-Python's digit limit and lone surrogates all become readable text.
+Python's digit limit and lone surrogates all become readable text; invisible format
+characters (a zero-width space inside ``"20\\u200b19"``) are dropped from keys and values.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from langchain_qgate._text import repair_text
+from langchain_qgate._text import repair_text, strip_format
 from langchain_qgate.grounding.segment import split_sentences
 
 __all__ = [
@@ -74,8 +76,8 @@ def scalar_text(value: Any) -> str | None:
     """A scalar as text (``None`` for ``None``, containers, unreadable and empty values).
 
     Booleans read ``true``/``false``; integers of any length up to ``MAX_INT_DIGITS``
-    digits are written out exactly; lone surrogates become U+FFFD; runs of whitespace
-    become one space.
+    digits are written out exactly; lone surrogates become U+FFFD; invisible format
+    characters (``"20\\u200b19"``) are dropped; runs of whitespace become one space.
     """
     if value is None:
         return None
@@ -86,7 +88,7 @@ def scalar_text(value: Any) -> str | None:
     if isinstance(value, float):
         return float.__repr__(value)
     if isinstance(value, str):
-        text = " ".join(value.split())
+        text = " ".join(strip_format(value).split())
         return repair_text(text) if text else None
     return None
 
@@ -105,7 +107,7 @@ def key_text(key: Any, *, safe: Any) -> str:
             raw = str(key)
         except Exception:  # a user type's __str__ may raise anything: name it by its type
             raw = type(key).__name__
-    text = safe.sub("_", repair_text(raw[: _ID_CHARS * 4])).strip() or "_"
+    text = safe.sub("_", repair_text(strip_format(raw[: _ID_CHARS * 4]))).strip() or "_"
     return text[:_ID_CHARS]
 
 

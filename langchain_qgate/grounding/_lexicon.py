@@ -9,6 +9,19 @@ from __future__ import annotations
 
 import re
 
+UNITS: dict[str, str] = {
+    "kg": "kg", "kilogram": "kg", "kilo": "kg", "g": "g", "gram": "g", "lb": "lb",
+    "pound": "lb", "lbs": "lb", "oz": "oz", "ounce": "oz", "km": "km", "kilometer": "km",
+    "kilometre": "km", "mi": "mi", "mile": "mi", "m": "m", "meter": "m", "metre": "m",
+    "cm": "cm", "mm": "mm", "ft": "ft", "foot": "ft", "feet": "ft", "in": "in", "inch": "in",
+    "l": "l", "liter": "l", "litre": "l", "ml": "ml", "gb": "gb", "mb": "mb", "tb": "tb",
+    "kwh": "kwh", "wh": "wh", "w": "w", "watt": "w", "kw": "kw", "min": "min",
+    "minute": "min", "hr": "h", "h": "h", "sqkm": "km2", "km2": "km2", "mph": "mph",
+    "kmh": "kmh", "mi2": "mi2", "m2": "m2", "ft2": "ft2",
+}  # fmt: skip
+"""Units of measure as written after a figure, each to one spelling ("kilo" -> "kg"); the one
+table for prose (``slots``) and records (``fields``)."""
+
 
 def word_set(text: str) -> frozenset[str]:
     """The whitespace-separated words of ``text`` as a frozen set."""

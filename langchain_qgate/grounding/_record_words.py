@@ -22,7 +22,9 @@ All matching is on word lists (no regex backtracking).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache, lru_cache
 
 from langchain_qgate.grounding._lexicon import UNAPOSTROPHED_NEGATIONS, WEEKDAYS
 from langchain_qgate.grounding.checks import edits, spelt_alike
@@ -31,6 +33,7 @@ __all__ = [
     "FIELD_WORDS",
     "TERM_WORDS",
     "TO_BOOT",
+    "RecordValues",
     "VocabTerm",
     "boolean_said",
     "claim_tokens",
@@ -125,6 +128,61 @@ def claim_tokens(text: str) -> list[str]:
     text = _OUT_OF.sub(r"\1 out of \2", _WIFI.sub("wifi", text.lower().replace("’", "'")))
     text = TO_BOOT.sub("too", text)
     return _TOKEN.findall(_ASIDE.sub(" , ", _MORE_THAN_WELCOME.sub("welcome", text)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _value_tokens(value: str) -> tuple[str, ...]:
+    """``claim_tokens`` of a field's value, kept: a table's values recur in every claim."""
+    return tuple(claim_tokens(value))
+
+
+@cache
+def _term_tokens(term: str) -> list[str]:
+    """``claim_tokens`` of a vocabulary's term (a fixed set); never mutate the list."""
+    return claim_tokens(term)
+
+
+class RecordValues:
+    """A record's values, each distinct value tokenised once, for the reads of
+    :func:`vocabulary_term` and :func:`unlisted_term`, which a claim makes once per field.
+
+    Built once per claim (``fields``), it keeps what those reads ask of the values (their
+    words, whether a term stands inside a longer value) and each field's vocabulary read, so a
+    claim against a table of N records costs O(N), not O(N^2): ``vocabulary_term`` of the
+    claim is the same for every field of one vocabulary and class.
+
+    Example:
+        >>> values = RecordValues(["Raja Indian Cuisine", "shipped", "shipped"])
+        >>> len(values.tokens), values.inside_longer(["indian"])
+        (2, True)
+    """
+
+    def __init__(self, values: Iterable[str]) -> None:
+        self.tokens: list[list[str]] = [list(_value_tokens(v)) for v in dict.fromkeys(values)]
+        self.words: frozenset[str] = frozenset(w for t in self.tokens for w in t)
+        self._inside: dict[tuple[str, ...], bool] = {}
+        self._terms: dict[tuple[tuple[str, ...], int, int], VocabTerm | None] = {}
+
+    def inside_longer(self, words: list[str]) -> bool:
+        """Whether ``words`` stand inside a longer value ("indian" in "Raja Indian Cuisine")."""
+        key = tuple(words)
+        found = self._inside.get(key)
+        if found is None:
+            found = any(len(o) > len(words) and _at(o, words) for o in self.tokens)
+            self._inside[key] = found
+        return found
+
+    def vocabulary_read(self, tokens: list[str], vocab: _Vocabulary, mine: int) -> VocabTerm | None:
+        """``vocabulary_term`` of a claim's ``tokens`` for a field of ``vocab`` whose value is
+        in class ``mine``, read once: it depends on nothing else of the field."""
+        key = (tuple(tokens), id(vocab), mine)
+        if key not in self._terms:
+            self._terms[key] = _vocabulary_term(tokens, vocab, mine, self)
+        return self._terms[key]
+
+
+def _record_values(values: Sequence[str] | RecordValues) -> RecordValues:
+    return values if isinstance(values, RecordValues) else RecordValues(values)
 
 
 def _negator(tok: str, after: str = "") -> bool:
@@ -686,7 +744,7 @@ def _at(tokens: list[str], term: list[str]) -> list[int]:
     return [i for i in range(len(tokens) - n + 1) if tokens[i : i + n] == term]
 
 
-def _at_spelt(tokens: list[str], term: list[str], values: set[str]) -> list[int]:
+def _at_spelt(tokens: list[str], term: list[str], values: frozenset[str] | set[str]) -> list[int]:
     """``_at``, a word of five letters or more also misspelt by one letter ("avrage",
     "expencive"); never a word of another of the record's values ("Pasta Fresca" is no
     "French")."""
@@ -737,20 +795,30 @@ def _agreeing(agree: VocabTerm | None, term: str, words: tuple[str, ...]) -> Voc
 
 
 def vocabulary_term(
-    tokens: list[str], keys: list[str], value: str, other_values: list[str]
+    tokens: list[str],
+    keys: list[str],
+    value: str,
+    other_values: Sequence[str] | RecordValues,
 ) -> VocabTerm | None:
     """The term of the field's closed vocabulary the claim uses, compared with ``value``.
 
-    ``other_values`` are the record's values: a term inside a longer one ("Raja Indian
-    Cuisine" for ``near``) is that field's, not this one's. None when the field has no known
-    vocabulary, its value is not in it, or the claim uses no term of it (or negates it).
+    ``other_values`` are the record's values (a ``RecordValues`` when the caller reads many
+    fields): a term inside a longer one ("Raja Indian Cuisine" for ``near``) is that field's,
+    not this one's. None when the field has no known vocabulary, its value is not in it, or
+    the claim uses no term of it (or negates it).
     """
     found = _vocabulary(keys, value)
     if found is None:
         return None
     vocab, mine = found
-    others = [claim_tokens(v) for v in other_values]
-    value_words = {w for o in others for w in o}
+    return _record_values(other_values).vocabulary_read(tokens, vocab, mine)
+
+
+def _vocabulary_term(
+    tokens: list[str], vocab: _Vocabulary, mine: int, values: RecordValues
+) -> VocabTerm | None:
+    """``vocabulary_term`` for the field's vocabulary and class ``mine``."""
+    value_words = values.words
     agree: VocabTerm | None = None
     differ: VocabTerm | None = None
     denied: VocabTerm | None = None
@@ -758,9 +826,9 @@ def vocabulary_term(
     firm = False  # an agreeing term true of the field's class alone
     for i, cls in enumerate(vocab.classes):
         for term in cls:
-            words = claim_tokens(term)
+            words = _term_tokens(term)
             for at in _at_spelt(tokens, words, value_words):
-                if any(len(o) > len(words) and _at(o, words) for o in others):
+                if values.inside_longer(words):
                     continue
                 written = tuple(tokens[at : at + len(words)])  # "Chines" for "chinese"
                 anchors = _anchors(tokens, at, len(words), vocab)
@@ -886,7 +954,9 @@ def _denied_after(tokens: list[str], end: int) -> int:
     return -1
 
 
-def unlisted_term(tokens: list[str], keys: list[list[str]], values: list[str]) -> str | None:
+def unlisted_term(
+    tokens: list[str], keys: list[list[str]], values: Sequence[str] | RecordValues
+) -> str | None:
     """A term of a closed vocabulary whose field the record lacks ("cheap" about a record
     with no price), or None. ``keys`` are the key words of the record's fields, ``values``
     its values: a term inside one of them ("Café Brazil", "Raja Indian Cuisine") is that
@@ -897,8 +967,7 @@ def unlisted_term(tokens: list[str], keys: list[list[str]], values: list[str]) -
     tokens = list(tokens)
     keyed = {w for k in keys for w in k}
     stated: set[str] = set()  # words of the record's values ("Cafes, Tea" states "cafe")
-    for value in values:
-        words = claim_tokens(value)
+    for words in _record_values(values).tokens:  # each distinct value once: the same blanks
         stated.update(w.rstrip("s") for w in words)
         if len(words) > 1:
             for at in _at(tokens, words):
@@ -911,7 +980,7 @@ def unlisted_term(tokens: list[str], keys: list[list[str]], values: list[str]) -
             continue
         for cls in vocab.classes:
             for term in cls:
-                words = claim_tokens(term)
+                words = _term_tokens(term)
                 if term in vocab.soft and (serves or any(term in k for k in present)):
                     continue
                 if term not in vocab.ambiguous and all(w.rstrip("s") in stated for w in words):

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import re
 
-from langchain_qgate._text import repair_text
+from langchain_qgate._text import Unformatted, repair_text, strip_format, without_format
 from langchain_qgate.errors import InvalidInputError
 from langchain_qgate.grounding._compound import split_compound
 from langchain_qgate.grounding._lexicon import (
     has_finite_verb,
+    starts_object,
     tokens_with_offsets,
     verb_at,
     word_set,
@@ -384,10 +385,30 @@ def _sentence_claims(text: str, seg: Segment) -> list[tuple[int, int, str, Claim
     return out
 
 
+def _named_subject_verb(tokens: list[str]) -> bool:
+    """A name or a figure, then a lowercase word in ``-s`` that takes an object: a verb the
+    lexicon does not list ("The Zephyr Book 14 ships with 32 GB", "The Kestrel P3 packs a
+    60 Wh battery"), so the answer is a sentence of its own."""
+    for i in range(1, len(tokens) - 1):
+        prev, word = tokens[i - 1], tokens[i]
+        if (
+            (prev[:1].isupper() or prev[:1].isdigit())
+            and word.isalpha()
+            and word.islower()
+            and word.endswith("s")
+            and not word.endswith("ss")
+            and starts_object(tokens[i + 1])
+        ):
+            return True
+    return False
+
+
 def _is_fragment(answer: str) -> bool:
     """A short answer that is not a full sentence: no finite verb, or no subject."""
     tokens, _ = tokens_with_offsets(answer)
     if not tokens or len(tokens) > _FRAGMENT_MAX_WORDS:
+        return False
+    if _named_subject_verb(tokens):
         return False
     return not has_finite_verb(answer) or verb_at(tokens, 0)  # "is a British author"
 
@@ -428,7 +449,9 @@ def extract_claims(text: str, *, question: str | None = None) -> list[Claim]:
         claim.end]`` the claim's span. A split clause's ``claim.text`` carries the subject
         ("Acme has 500 employees.") while its span covers only that clause.
 
-    Invalid Unicode (lone surrogates) is read as U+FFFD; spans are unchanged.
+    Invalid Unicode (lone surrogates) is read as U+FFFD; invisible format characters (zero-width
+    space, bidi controls, soft hyphen: Unicode category Cf) are not read, so "20\\u200b19" is
+    the year 2019. Spans point into ``text`` as given either way.
 
     Raises:
         InvalidInputError: ``text`` or ``question`` is not a string.
@@ -442,9 +465,25 @@ def extract_claims(text: str, *, question: str | None = None) -> list[Claim]:
     if question is not None and not isinstance(question, str):
         raise InvalidInputError("question", f"expected a string, got {type(question).__name__}")
     text = repair_text(text)  # lone surrogates -> U+FFFD, same offsets
-    question = repair_text(question) if question is not None else None
+    question = strip_format(repair_text(question)) if question is not None else None
     if not text.strip():
         return []
+    # Read without invisible format characters ("20\u200b19" is 2019); spans stay the text's.
+    plain = without_format(text)
+    claims = _claims(plain.text, question)
+    if not plain.cuts:
+        return claims
+    return [_respan(c, plain) for c in claims]
+
+
+def _respan(claim: Claim, plain: Unformatted) -> Claim:
+    """``claim`` with its span in the text as given (format characters back in)."""
+    start = plain.start(claim.start)
+    return claim.model_copy(update={"start": start, "end": max(start, plain.end(claim.end))})
+
+
+def _claims(text: str, question: str | None) -> list[Claim]:
+    """``extract_claims`` of a text without format characters."""
     segments = segment_text(text, skip_code=True)
     if question and question.strip():
         claim = _question_claim(text, segments, question)

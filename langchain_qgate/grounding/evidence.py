@@ -4,20 +4,24 @@ Evidence comes as plain strings, LangChain ``Document``s, ``ToolMessage``s (cont
 ``Document`` artifacts), ``EvidenceChunk``s or dicts with ``page_content``/``content``/``text``.
 Each source is split into sentences (long ones into word windows) with stable ids
 ``<source id>#<n>``; the same text from the same source gets the same ids in every run.
+Invisible format characters (zero-width space, bidi controls, soft hyphen: Unicode category
+Cf) are left out of every chunk's text and view, so "20\\u200b19" reads as the year it shows;
+a chunk's ``start``/``end`` still point into its source as given.
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from langchain_qgate._text import repair_text
+from langchain_qgate._text import repair_text, strip_format, without_format
 from langchain_qgate.errors import InputTooLargeError, InvalidInputError
 from langchain_qgate.grounding._compound import open_subject, resolve_pronoun
 from langchain_qgate.grounding.checks import (
@@ -55,8 +59,52 @@ _WINDOW_WORDS = 80
 _MAX_NESTING = 32  # nested evidence sequences (a list of lists of ...)
 
 
+class _Containers:
+    """The containers of one walk, each read once per object (``to_sources``,
+    ``content_to_text``).
+
+    A container met again inside itself is a cycle (an error); one met again elsewhere (a
+    list shared by several paths: ``l = [l, l]`` twenty times) is skipped, so the walk is
+    linear in the distinct objects, never in the paths. The containers read are kept
+    alive until the walk ends, so no id is reused by another object.
+    """
+
+    def __init__(self, field: str, what: str, plural: str) -> None:
+        self.field, self.what, self.plural = field, what, plural
+        self.open: set[int] = set()  # being read (cycle guard)
+        self.done: dict[int, Any] = {}  # read already: id -> the container
+
+    @contextmanager
+    def enter(self, item: Any) -> Iterator[bool]:
+        """Yield whether ``item`` is to be read now (False: it was read already)."""
+        key = id(item)
+        if key in self.open:
+            raise InvalidInputError(self.field, f"a {self.what} contains itself")
+        if key in self.done:
+            yield False
+            return
+        if len(self.open) >= _MAX_NESTING:
+            raise InvalidInputError(
+                self.field, f"{self.plural} nested more than {_MAX_NESTING} levels deep"
+            )
+        self.open.add(key)
+        try:
+            yield True
+        finally:
+            self.open.discard(key)
+        self.done[key] = item
+
+
 def content_to_text(content: Any) -> str:
-    """Flatten LangChain message content (a string or a list of content blocks) to text."""
+    """Flatten LangChain message content (a string or a list of content blocks) to text.
+
+    A list of blocks shared by several paths is read once; one that contains itself is
+    ``InvalidInputError``.
+    """
+    return _content_text(content, _Containers("content", "content list", "content lists"))
+
+
+def _content_text(content: Any, seen: _Containers) -> str:
     if content is None:
         return ""
     if isinstance(content, str):
@@ -65,8 +113,9 @@ def content_to_text(content: Any) -> str:
         if content.get("type") in (None, "text", "output_text"):
             return str(content.get("text", ""))
         return ""
-    if isinstance(content, Iterable):
-        parts = [content_to_text(block) for block in content]
+    if isinstance(content, Iterable) and not isinstance(content, bytes | bytearray):
+        with seen.enter(content) as fresh:
+            parts = [_content_text(block, seen) for block in content] if fresh else []
         return "\n".join(p for p in parts if p)
     raise InvalidInputError("content", f"unsupported content type {type(content).__name__}")
 
@@ -92,16 +141,40 @@ def _from_document(doc: Any) -> _Source:
 
 
 def to_sources(evidence: EvidenceInput) -> list[_Source | EvidenceChunk | StructuredSource]:
-    """Normalise any supported evidence input into sources (or ready-made chunks)."""
+    """Normalise any supported evidence input into sources (or ready-made chunks).
+
+    Sequences are read in order, each sequence object once: one shared by several paths
+    (``[docs, docs]``, ``l = [l, l]`` twenty times) gives its sources once, in time linear
+    in the distinct objects. A sequence that contains itself, or sequences nested more than
+    32 levels deep, are ``InvalidInputError``. An item (a string, a dict, a document, a
+    message) met again gives its sources again without being read again (``[record] *
+    1000`` parses the record once).
+    """
     from langchain_core.documents import Document
     from langchain_core.messages import BaseMessage, ToolMessage
 
     out: list[_Source | EvidenceChunk | StructuredSource] = []
-    open_containers: set[int] = set()  # ids of the sequences being visited (cycle guard)
+    sequences = _Containers("evidence", "sequence of evidence", "sequences")
+    items = (str, bytes, bytearray, Mapping, Document, BaseMessage, EvidenceChunk)
+    read: dict[int, tuple[Any, int, int]] = {}  # id -> (item, its first source, end)
 
     def visit(item: Any) -> None:
         if item is None:
             return
+        if isinstance(item, Iterable) and not isinstance(item, items):
+            with sequences.enter(item) as fresh:
+                for sub in item if fresh else ():
+                    visit(sub)
+            return
+        if id(item) in read:  # the same object again: the same sources, not read again
+            _, first, end = read[id(item)]
+            out.extend(out[first:end])
+            return
+        first = len(out)
+        visit_item(item)
+        read[id(item)] = (item, first, len(out))  # the item kept alive: its id stays its own
+
+    def visit_item(item: Any) -> None:
         # Structured evidence (JSON, records, tables) becomes fields: grounding/structured.py
         fields = recognise(item) if isinstance(item, str | Document | Mapping) else None
         if fields is not None:
@@ -148,19 +221,6 @@ def to_sources(evidence: EvidenceInput) -> list[_Source | EvidenceChunk | Struct
             out.append(_Source(str(sid) if sid else _hash_id(text), text, meta))
         elif isinstance(item, EvidenceIndex):
             out.extend(item.chunks)
-        elif isinstance(item, Iterable) and not isinstance(item, bytes | bytearray):
-            if id(item) in open_containers:
-                raise InvalidInputError("evidence", "a sequence of evidence contains itself")
-            if len(open_containers) >= _MAX_NESTING:
-                raise InvalidInputError(
-                    "evidence", f"sequences nested more than {_MAX_NESTING} levels deep"
-                )
-            open_containers.add(id(item))
-            try:
-                for sub in item:
-                    visit(sub)
-            finally:
-                open_containers.discard(id(item))
         else:
             raise InvalidInputError(
                 "evidence",
@@ -318,7 +378,7 @@ class EvidenceIndex:
                 given = src if same else src.model_copy(update=fixed)
                 if given.id not in self._ids:
                     new.append(given)
-                    views.append(untokenise(given.text))
+                    views.append(untokenise(strip_format(given.text)))
                     opened.append(open_subject(views[-1]))
                     self._ids.add(given.id)
                     room()
@@ -343,7 +403,10 @@ class EvidenceIndex:
             sid = base if base not in self._source_ids else self._free_source_id(base)
             self._source_ids.add(sid)
             roots.append(sid)
-            text = repair_text(src.text)  # lone surrogates -> U+FFFD, same offsets
+            # Lone surrogates -> U+FFFD (same offsets); format characters are not read
+            # ("20\u200b19" is 2019) while start/end stay offsets in the source as given.
+            plain = without_format(repair_text(src.text))
+            text = plain.text
             previous = ""
             for k, (s, e) in enumerate(_chunk_spans(text)):
                 view = resolve_pronoun(untokenise(text[s:e]), previous)
@@ -354,8 +417,8 @@ class EvidenceIndex:
                     id=f"{sid}#{k}",
                     text=text[s:e],
                     source_id=sid,
-                    start=s,
-                    end=e,
+                    start=plain.start(s),
+                    end=plain.end(e),
                     metadata=src.metadata,
                 )
                 new.append(chunk)

@@ -105,6 +105,7 @@ class ClaimSignals:
     pair_change_p: float = 0.0  # that window's P(contradicted), when names or figures changed
     pair_change_opposite: bool = False  # the change is a word for its opposite (WordNet)
     pair_change_elsewhere: float = 0.0  # largest P(entailed) of the other windows
+    field_grounded: bool = False  # a record's fields state the claim (fields.py decided)
 
     def vector(self) -> NDArray[np.float64]:
         """Features in ``FEATURE_NAMES`` order."""

@@ -55,11 +55,12 @@ from langchain_qgate.grounding._field_values import (
     normalise_value,
     within_band,
 )
-from langchain_qgate.grounding._lexicon import UNAPOSTROPHED_NEGATIONS, WEEKDAYS
+from langchain_qgate.grounding._lexicon import UNAPOSTROPHED_NEGATIONS, UNITS, WEEKDAYS
 from langchain_qgate.grounding._record_words import (
     FIELD_WORDS,
     TERM_WORDS,
     TO_BOOT,
+    RecordValues,
     boolean_said,
     claim_tokens,
     in_vocabulary,
@@ -180,16 +181,6 @@ _OPINION_WORDS = frozenset(
 _WEEKDAYS = frozenset(WEEKDAYS)
 _TRUE = frozenset({"true", "yes", "y", "free", "available", "included", "1"})
 _FALSE = frozenset({"false", "no", "n", "none", "unavailable", "0"})
-_UNITS: dict[str, str] = {
-    "kg": "kg", "kilogram": "kg", "kilo": "kg", "g": "g", "gram": "g", "lb": "lb",
-    "pound": "lb", "lbs": "lb", "oz": "oz", "ounce": "oz", "km": "km", "kilometer": "km",
-    "kilometre": "km", "mi": "mi", "mile": "mi", "m": "m", "meter": "m", "metre": "m",
-    "cm": "cm", "mm": "mm", "ft": "ft", "foot": "ft", "feet": "ft", "in": "in", "inch": "in",
-    "l": "l", "liter": "l", "litre": "l", "ml": "ml", "gb": "gb", "mb": "mb", "tb": "tb",
-    "kwh": "kwh", "wh": "wh", "w": "w", "watt": "w", "kw": "kw", "min": "min",
-    "minute": "min", "hr": "h", "h": "h", "sqkm": "km2", "km2": "km2", "mph": "mph",
-    "kmh": "kmh", "mi2": "mi2", "m2": "m2", "ft2": "ft2",
-}  # fmt: skip
 _CURRENCY_KEYS = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "chf": "CHF"}
 _CURRENCY_WORDS = {"dollar": "USD", "euro": "EUR", "pound": "GBP", "yen": "JPY"}
 _SPLIT_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\s./()\[\]-]+")
@@ -232,9 +223,23 @@ def _words(text: str) -> list[str]:
     return [_norm(t) for t in tokens(text)]
 
 
-def _named(raw: str, name_words: set[str]) -> bool:
-    """Whether a figure as written is words of a record's name ("578", "Four", "Twenty Two")."""
-    return all(w in name_words for w in re.split(r"[\s-]+", raw.lower()) if w)
+def _named(text: str, q: Quantity, names: list[list[str]]) -> bool:
+    """Whether a figure of the claim is written as part of a record's name ("ICE 578", "Le
+    Petit Four", "Zephyr Book 16 Pro"): the name's words stand next to it in the claim, so
+    the "16" of "The Zephyr Book 16 Pro has 16 GB" names the laptop once and states its
+    memory once. A name that is only the figure counts wherever the figure stands."""
+    raw = [_norm(w) for w in re.split(r"[\s-]+", q.raw.lower()) if w]
+    before, after = _words(text[: q.start]), _words(text[q.end :])
+    for name in names:
+        for j in range(len(name) - len(raw) + 1):
+            if name[j : j + len(raw)] != raw:
+                continue
+            head, tail = name[:j], name[j + len(raw) :]
+            if not head and not tail:
+                return True
+            if (head and before[-len(head) :] == head) or (tail and after[: len(tail)] == tail):
+                return True
+    return False
 
 
 def _describes_field(words: list[str], i: int) -> bool:
@@ -260,7 +265,7 @@ def _key_words(segment: str) -> list[str]:
     return [_norm(p) for p in parts if not p.isdigit()]
 
 
-@dataclass
+@dataclass(eq=False)  # one object per field chunk: `f in stated` compares by identity
 class _Field:
     chunk: int
     id: str
@@ -431,16 +436,16 @@ def _numeric(value: str, quantities: list[Quantity]) -> bool:
     for q in reversed(quantities):
         rest = rest[: q.start] + " " + rest[q.end :]
     left = [w.lower() for w in tokens(rest) if not w.isdigit()]
-    return all(w in _SCALE_WORDS or _norm(w) in _UNITS for w in left) or len("".join(left)) <= 3
+    return all(w in _SCALE_WORDS or _norm(w) in UNITS for w in left) or len("".join(left)) <= 3
 
 
 def _field_unit(f: _Field) -> str:
     after = re.search(r"\d\s*([A-Za-z]+)\b", f.value)
-    if after and _norm(after[1]) in _UNITS:
-        return _UNITS[_norm(after[1])]
+    if after and _norm(after[1]) in UNITS:
+        return UNITS[_norm(after[1])]
     for k in reversed(f.keys):
-        if k in _UNITS and len(f.keys) > 1:
-            return _UNITS[k]
+        if k in UNITS and len(f.keys) > 1:
+            return UNITS[k]
     return ""
 
 
@@ -496,7 +501,7 @@ def _counts(word: str) -> bool:
     return (
         bool(word)
         and not word.isdigit()
-        and word not in _UNITS
+        and word not in UNITS
         and word not in _OPINION_WORDS
         and word_weight(word) > 0
     )
@@ -539,7 +544,7 @@ def _claim_unit(text: str, q: Quantity) -> str:
     m = re.match(r"\s*-?\s*(square\s+|sq\.?\s+)?([A-Za-z]+)([²2]?)(?!\w)", text[q.end :], re.I)
     if m is None:
         return ""
-    unit = _UNITS.get(_norm(m[2]), "")
+    unit = UNITS.get(_norm(m[2]), "")
     if unit and (m[1] or m[3]):
         return f"{unit}2"
     return unit
@@ -678,11 +683,11 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             at = _contains(words, n)
             if at >= 0:  # the name says which record; its words are no field's value
                 words = [*words[:at], *([""] * len(n)), *words[at + len(n) :]]
-    in_names = {w for rec in records for n in table.names.get(rec, []) for w in n}
+    in_names = [n for rec in records for n in table.names.get(rec, [])]
     claim_qs = [
         _as_number(text, q)
         for q in extract_quantities(text)
-        if not (q.ordinal or q.reference or (q.kind == "number" and _named(q.raw, in_names)))
+        if not (q.ordinal or q.reference or (q.kind == "number" and _named(text, q, in_names)))
     ]  # a figure of the record's name ("ICE 578", "Le Petit Four") is no value
 
     # Text values with figures ("112 Pier St"): stated, or the same words with another figure.
@@ -712,7 +717,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
                 return _contradicted(out, f, index, "number", _original(text, m[0]))
 
     # A closed vocabulary's term with a figure ("rated one star", "5 stars") is its field's.
-    record_values = [g.value for g in scope]
+    record_values = RecordValues(g.value for g in scope)  # tokenised once per claim
     for f in scope:
         if f in stated or not in_vocabulary(f.keys, f.value):
             continue
@@ -1107,6 +1112,7 @@ def apply_field_decisions(
         if not grounded and decision.partial and sig.pair_entailed >= _PAIR_GROUNDS:
             grounded = decision.partial  # the rest of its words: the verifier reads the record
         if grounded:
+            sig.field_grounded = True
             sig.top = [(i, scores.get(i, 1.0)) for i in grounded]  # the fields only
             sig.aligned = grounded[0]
             sig.contradiction = None

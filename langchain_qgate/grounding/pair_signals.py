@@ -6,11 +6,13 @@ it gives two features of the grounding score, the largest P(entailed) over the w
 minus the largest P(contradicted), and it moves the contradiction decision:
 
 - a polarity contradiction the rules found ("the evidence states the opposite") is dropped
-  when some window entails the claim (P(entailed) >= ``overrule``): the model read the
-  passage as saying the same thing. Only the polarity families are overruled: they read
-  negation words, which conditions and idioms fool ("if it doesn't catch, ..."), while the
-  value rules compare explicit figures and names, which the small model reads less well than
-  the rules do ("first album" against "second album"); on the fit halves every value-rule
+  when the contradicted passage's window, or another window holding the claim's own words,
+  entails the claim (P(entailed) >= ``overrule``): the model read the passage as saying the
+  same thing (a neighbouring sentence that shares a word never outvotes the denial). Only the
+  polarity families are overruled: they read negation words, which conditions and idioms
+  fool ("if it doesn't catch, ..."), while the value rules compare explicit figures and
+  names, which the small model reads less well than the rules do ("first album" against
+  "second album"); on the fit halves every value-rule
   contradiction was on a wrong answer (``scripts/fit_grounding.py --ablate``);
 - a claim the rules found no value conflict in is contradicted when one window contradicts it
   (P(contradicted) >= ``contradict``) and no window entails it (P(entailed) < ``_NO_SUPPORT``);
@@ -36,7 +38,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from langchain_qgate.grounding._compound import split_compound
 from langchain_qgate.grounding._substitution import LocalChange, substitution
@@ -59,6 +61,7 @@ __all__ = [
 ]
 
 _NO_SUPPORT = 0.2  # a model contradiction needs every window below this P(entailed)
+_RESTATES = 0.8  # another window overrules a denial only holding this much of the claim's words
 _OTHER_CLAUSE = 0.5  # a claim with this much of another clause's words restates the sentence
 SUBSTITUTION_THRESHOLD = 0.95
 """P(contradicted) at which a local change of names or figures in one evidence sentence is a
@@ -120,7 +123,7 @@ def apply_pair_model(
         if (
             sig.contradiction is not None
             and sig.rule_family in OVERRULED_FAMILIES
-            and entailed >= overrule
+            and _overruled(claim, sig.contradiction.evidence_id, ws, part, index, overrule)
         ):
             sig.contradiction = None
             sig.no_contradiction = 1.0
@@ -165,6 +168,32 @@ def apply_pair_model(
         ):
             sig.contradiction = sig.pair_change
             sig.no_contradiction = 0.0
+
+
+def _overruled(  # noqa: PLR0917
+    claim: str,
+    evidence_id: str,
+    ws: Sequence[tuple[int, str]],
+    part: Any,
+    index: EvidenceIndex,
+    overrule: float,
+) -> bool:
+    """Whether the model reads the claim as stated where a rule found it denied.
+
+    The window of the contradicted passage may overrule the rule (the model read that passage
+    as saying the same thing); another window only when it states the claim itself, holding
+    its content words (``_RESTATES``): a neighbouring sentence that merely shares a word ("It
+    has two USB-C ports" beside "supports USB-C charging") never outvotes a denial.
+    """
+    words = content_stems(claim)
+    for k, (i, text) in enumerate(ws):
+        if float(part[k, 0]) < overrule:
+            continue
+        if index.chunks[i].id == evidence_id or coverage(words, set(content_stems(text))) >= (
+            _RESTATES
+        ):
+            return True
+    return False
 
 
 def _clause_change(claim: str, sentence: str) -> LocalChange | None:

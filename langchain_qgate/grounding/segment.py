@@ -108,6 +108,16 @@ _MAYBE_FINAL = _words(
     univ assn intl natl govt min max hr hrs km cm mm kg lb lbs oz mi yr yrs ft rd ave blvd sec
     ed eds"""
 )
+# Units of the list above: after a figure, a capital opens a new sentence ("1.3 kg. Owners").
+_UNIT_ABBREVIATIONS = _words("km cm mm kg lb lbs oz mi ft hr hrs min sec yr yrs")
+_FIGURE_BEFORE = re.compile(r"\d[\d.,]*\s*$")
+
+
+def _after_figure(text: str, end: int, floor: int) -> bool:
+    """Whether a figure ends right before ``end`` ("1.3 kg": the "1.3 ")."""
+    return _FIGURE_BEFORE.search(text[max(floor, end - 24) : end]) is not None
+
+
 _SENTENCE_OPENERS = _words(
     """the he she it they we i you this that these those there a an in on at but however his
     her its their our my as after before when since for from by with then also some many most
@@ -164,6 +174,8 @@ def _is_boundary(text: str, m: re.Match[str], block_start: int, block_end: int) 
         return opener
     if core in _NEVER_FINAL:
         return False
+    if core in _UNIT_ABBREVIATIONS and _after_figure(text, m.start() - len(written), floor):
+        return not first[0].isdigit()  # "weighs 1.3 kg. Owners get ...": a unit ends it
     if core in _MAYBE_FINAL:
         return opener and not first[0].isdigit()
     if len(core) == 1 and core.isalpha():

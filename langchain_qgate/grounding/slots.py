@@ -32,6 +32,7 @@ from langchain_qgate.grounding._compound import split_compound
 from langchain_qgate.grounding._lexicon import (
     COLLECTIVES,
     FUNCTION_WORDS,
+    UNITS,
     bare,
     first_verb,
     has_finite_verb,
@@ -265,6 +266,7 @@ def _values(text: str) -> list[Value]:
 def _raw_values(text: str) -> list[Value]:
     out: list[Value] = []
     spans: list[tuple[int, int]] = []
+    units: dict[int, str] = {}  # where a unit written after a count starts -> the unit
     for q in extract_quantities(text):
         if q.reference:
             continue  # "step 4" names a place in a text, not a value
@@ -275,9 +277,13 @@ def _raw_values(text: str) -> list[Value]:
         unit = _unit(text, q.end, q.raw) if counted else ""
         out.append(Value(_quantity_key(q), q.raw, q.start, end, q, unit))
         spans.append((q.start, end))
+        if unit:
+            units[end + len(text[end:]) - len(text[end:].lstrip())] = unit
     for name, s, e in extract_entities(text):
         if any(s < b and e > a for a, b in spans):
             continue  # "Windows 10", "Q3 2020": the quantity is the value
+        if units.get(s) == name.lower() and name.lower() in UNITS:
+            continue  # "32 GB", "65 W": the count's unit, no name of its own
         words = name.split()
         out.append(
             Value("<ent>", name, s, e, etype=_entity_type(text, s, words), core=_core(words))
@@ -430,6 +436,16 @@ def _money_type(v: Value, text: str) -> str:
     return "scaled" if _SCALE_WORDS.search(v.text) else "plain"
 
 
+_WRITTEN_OUT = 1_000.0
+"""A plain money figure this large is a total written out ("99999 euros" beside "€48.2
+million"), not a price beside a total ("$9.95" beside "$3.5 billion")."""
+
+
+def _written_out(forms: set[str], q: Quantity, r: Quantity) -> bool:
+    """A plain and a scaled figure that are both totals, so they can disagree."""
+    return forms == {"plain", "scaled"} and min(abs(q.value), abs(r.value)) >= _WRITTEN_OUT
+
+
 def _quantity_rivals(
     cv: Value, ev: Value, claim: Passage, chunk: Passage, *, q: Quantity, r: Quantity
 ) -> bool:
@@ -439,7 +455,8 @@ def _quantity_rivals(
         return False  # 5 km and 3 miles may be the same distance
     if q.currency and r.currency and q.currency != r.currency:
         return False
-    if q.kind in ("money", "number") and _money_type(cv, claim.text) != _money_type(ev, chunk.text):
+    forms = {_money_type(cv, claim.text), _money_type(ev, chunk.text)}
+    if q.kind in ("money", "number") and len(forms) > 1 and not _written_out(forms, q, r):
         return False  # a per-share figure is not a total; "$9.95" is not "$3.5 billion"
     if q.hedged or r.hedged:
         before = claim.text[max(0, cv.start - 24) : cv.start]

@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from langchain_qgate._text import repair_text
+from langchain_qgate._text import repair_text, strip_format
 from langchain_qgate.errors import InvalidInputError
 from langchain_qgate.grounding._flatten import MAX_FIELDS, flatten, json_safe, key_text
 from langchain_qgate.grounding.segment import split_sentences
@@ -309,7 +309,9 @@ def recognise_text(
 ) -> StructuredSource | None:
     """Structured evidence in a string (JSON, a markdown/CSV table, "key: value" lines)."""
     meta = dict(metadata or {})
-    text = repair_text(text)  # lone surrogates -> U+FFFD (values, keys and table cells)
+    # Lone surrogates -> U+FFFD and no invisible format characters ("20\u200b19" is 2019) in
+    # values, keys and table cells.
+    text = strip_format(repair_text(text))
     if "{" in text[:4] or "[" in text[:4] or text.lstrip().startswith("```"):
         data = _parse_json(text)
         if data is not None:

@@ -47,6 +47,7 @@ __all__ = [
     "delivery_events",
     "floor_config",
     "rejection_events",
+    "reviewer_retry_event",
     "sentence_checks",
     "stream_meta",
     "write_events",
@@ -500,6 +501,24 @@ def rejection_events(
             )
         )
     return events
+
+
+def reviewer_retry_event(
+    record: Mapping[str, Any], result: RejectedOutput, decision: Any
+) -> QGateRetryEvent:
+    """The event after a reviewer rejected an escalated draft: the model answers again with
+    the reviewer's feedback and a fresh budget (the decision's ``retries``, else the
+    policy's)."""
+    granted = getattr(decision, "retries", None)
+    message = getattr(decision, "message", None) or ""
+    return QGateRetryEvent(
+        type="qgate.retry",
+        attempt=int(record.get("attempt", 1)),
+        summary=f"Rejected by a reviewer: {message}" if message else "Rejected by a reviewer.",
+        stopped_early=False,
+        failed_sentence=None,
+        retries_left=granted if granted is not None else result.guidance.max_retries,
+    )
 
 
 def delivery_events(

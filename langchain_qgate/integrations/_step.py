@@ -47,6 +47,7 @@ from langchain_qgate.integrations._review import (
     HumanDecision,
     ask_human,
     require_checkpointer,
+    resuming,
     reviewed_metadata,
 )
 from langchain_qgate.integrations._sentences import (
@@ -54,6 +55,7 @@ from langchain_qgate.integrations._sentences import (
     check_streamed,
     delivery_events,
     rejection_events,
+    reviewer_retry_event,
     sentence_checks,
     stream_meta,
     write_events,
@@ -307,7 +309,8 @@ class GateRunner:
         request = self._request(p, result)
         if defer_review:
             return self._hold(p, result, request)
-        if stream_meta(p.draft) is not None:  # the shown sentences go before the interrupt
+        if stream_meta(p.draft) is not None and not resuming():
+            # the shown sentences are withdrawn before the interrupt, once (not on the resume)
             write_events(rejection_events(_record(p), result, review=True))
         return self._decide(p, result, ask_human(request))
 
@@ -526,9 +529,14 @@ class GateRunner:
             return
         events: list[QGateStreamEvent]
         if step.route in ("retry", "review") and isinstance(step.result, RejectedOutput):
-            if reviewed:  # the reviewer rejected: the retraction was sent at the escalation
-                record = {**record, "sentences": []}
-            events = rejection_events(record, step.result, review=step.route == "review")
+            if step.decision is not None:
+                # a reviewer rejected: the retraction and the escalation went out when the run
+                # paused; the model answers again with the reviewer's feedback
+                events = [reviewer_retry_event(record, step.result, step.decision)]
+            else:
+                if reviewed:
+                    record = {**record, "sentences": []}
+                events = rejection_events(record, step.result, review=step.route == "review")
         else:
             final = next(
                 (m for m in step.update.get("messages", []) if isinstance(m, AIMessage)), p.draft

@@ -13,7 +13,10 @@ generate -> quality_gate -> pass  -> then
 When the budget is spent under ``escalate``, the gate node replaces the rejected draft with a
 placeholder (``response_metadata["qgate_status"] == "held_for_review"``) and the review node
 pauses the run: while paused, ``messages[-1]`` is the placeholder and the draft is in the
-interrupt's ``"draft"`` (``pass_with_warning`` and ``raise`` need no review node).
+interrupt's ``"draft"`` (``pass_with_warning`` and ``raise`` need no review node). A reject
+sends the reviewer's feedback to ``retry_to`` as a user turn in ``messages`` (and in
+``qgate_guidance``) with a fresh retry budget: the policy's ``max_retries`` again, or the
+decision's ``retries``; the grant is kept in ``qgate_counters``, so it is checkpointed.
 
 The graph's state must extend :class:`QualityGateState` (``messages``, ``evidence`` and the
 gate's ``qgate_*`` bookkeeping). The generator's last message must be its ``AIMessage``;
@@ -37,6 +40,7 @@ from langchain_qgate.errors import InvalidInputError
 from langchain_qgate.gate import GatePolicy, QualityGate
 from langchain_qgate.gate.load import LoadCountersDict
 from langchain_qgate.integrations._harvest import EvidenceFn, flatten_evidence
+from langchain_qgate.integrations._review import grant_retries, granted_config
 from langchain_qgate.integrations._step import (
     AUDIT_KEY,
     COUNTERS_KEY,
@@ -117,6 +121,9 @@ def _node_update(step: StepResult) -> dict[str, Any]:
     update[ROUTE_KEY] = step.route
     if step.route == "retry":
         update[GUIDANCE_KEY] = step.extra.get("guidance")
+        fresh = grant_retries(update.get(COUNTERS_KEY), step.decision)  # a reviewer's reject
+        if fresh is not None:
+            update[COUNTERS_KEY] = fresh
     elif step.route == "review":
         update[GUIDANCE_KEY] = None
     else:
@@ -165,12 +172,12 @@ def _gate_node(
 ) -> RunnableLambda[QualityGateState, dict[str, Any]]:
     def quality_gate(state: QualityGateState, config: RunnableConfig) -> dict[str, Any]:
         prepared = runner.prepare(state, _draft(state))
-        result = runner.check(prepared, config)
+        result = runner.check(prepared, granted_config(config, prepared.counters))
         return _node_update(runner.finish(prepared, result, defer_review=defer_review))
 
     async def aquality_gate(state: QualityGateState, config: RunnableConfig) -> dict[str, Any]:
         prepared = runner.prepare(state, _draft(state))
-        result = await runner.acheck(prepared, config)
+        result = await runner.acheck(prepared, granted_config(config, prepared.counters))
         return _node_update(runner.finish(prepared, result, defer_review=defer_review))
 
     return RunnableLambda(quality_gate, afunc=aquality_gate, name="quality_gate")

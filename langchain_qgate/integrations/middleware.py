@@ -7,7 +7,9 @@ When the retry budget is spent the policy decides: ``"escalate"`` replaces the d
 conversation with a placeholder (``response_metadata["qgate_status"] == "held_for_review"``)
 and pauses the run with LangGraph ``interrupt()`` (in ``before_model``) until a human decides
 (:class:`HumanDecision`); while paused, ``result["messages"][-1]`` is that placeholder and the
-rejected draft is in the interrupt's ``"draft"``;
+rejected draft is in the interrupt's ``"draft"``. A reviewer's reject sends the feedback to the
+model as a user turn with a fresh retry budget (the policy's ``max_retries``, or the decision's
+``retries``), kept in the checkpointed counters;
 ``"pass_with_warning"`` delivers the answer with a warning, ``"raise"`` raises
 ``QualityGateRejected``.
 
@@ -40,8 +42,10 @@ from langchain_qgate.gate import GatePolicy, QualityGate
 from langchain_qgate.gate.load import LoadCountersDict
 from langchain_qgate.integrations._describe import surface_repr
 from langchain_qgate.integrations._harvest import EvidenceFn, EvidenceItem, flatten_evidence
+from langchain_qgate.integrations._review import grant_retries, granted_config
 from langchain_qgate.integrations._sentences import StreamMode
 from langchain_qgate.integrations._step import (
+    COUNTERS_KEY,
     PENDING_KEY,
     GateRunner,
     Prepared,
@@ -211,7 +215,9 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
             return None
         if step.route == "pass":  # approved or edited: the answer is final
             return {**step.update, "jump_to": "end"}
-        return step.update  # rejected with feedback: the model answers again
+        # rejected with feedback: the model answers again, with a fresh retry budget
+        fresh = grant_retries(step.update.get(COUNTERS_KEY), step.decision)
+        return step.update if fresh is None else {**step.update, COUNTERS_KEY: fresh}
 
     @hook_config(can_jump_to=["end"])
     def before_model(
@@ -225,8 +231,9 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
 
         Returns:
             ``None`` when nothing is pending; else the reviewer's decision applied: the draft
-            (or the edit) replaces the placeholder and the run ends, or the placeholder is
-            removed and the feedback goes to the model.
+            (or the edit) replaces the placeholder and the run ends, or (reject) the
+            placeholder is removed, the feedback goes to the model as a user turn and the
+            retry counters start again with a fresh budget.
         """
         if not state.get(PENDING_KEY):
             return None
@@ -261,7 +268,8 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
         prepared = self._prepare(state)
         if not isinstance(prepared, Prepared):
             return prepared
-        result = self._runner.check(prepared, current_config())
+        config = granted_config(current_config(), prepared.counters)
+        result = self._runner.check(prepared, config)
         return self._apply(self._runner.finish(prepared, result, defer_review=True))
 
     @hook_config(can_jump_to=["model", "end"])
@@ -272,7 +280,8 @@ class QualityGateMiddleware(AgentMiddleware[QualityGateAgentState[ResponseT], Co
         prepared = self._prepare(state)
         if not isinstance(prepared, Prepared):
             return prepared
-        result = await self._runner.acheck(prepared, current_config())
+        config = granted_config(current_config(), prepared.counters)
+        result = await self._runner.acheck(prepared, config)
         return self._apply(self._runner.finish(prepared, result, defer_review=True))
 
     # -- streaming (``stream="sentences"``) ------------------------------------------------

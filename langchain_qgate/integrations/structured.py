@@ -49,6 +49,7 @@ from langchain_qgate.integrations._citations import (
 from langchain_qgate.integrations._review import (
     EscalationRequest,
     ask_human,
+    granted_config,
     require_checkpointer,
     reviewed_metadata,
 )
@@ -74,15 +75,25 @@ def _marked(message: BaseMessage) -> bool:
     return bool(message.response_metadata.get(REJECTION_MARKER))
 
 
-def _retries_used(messages: Sequence[BaseMessage]) -> int:
-    """Citation rejections since the last user turn (guidance turns excluded)."""
+_REVIEW_KEY = "qgate_review_reject"
+"""``response_metadata`` key of the message carrying a reviewer's reject: its value is
+``{"retries": N}`` (``None``: the policy's budget), the fresh budget that reject granted."""
+
+
+def _retries_used(messages: Sequence[BaseMessage]) -> tuple[int, int | None]:
+    """Citation rejections since the last user turn or reviewer's reject (guidance turns
+    excluded), and the retries that reject granted (``None``: the policy's budget)."""
     used = 0
     for message in reversed(messages):
+        review = message.response_metadata.get(_REVIEW_KEY)
+        if isinstance(review, Mapping):  # a reviewer's reject starts a fresh budget
+            granted = review.get("retries")
+            return used, granted if isinstance(granted, int) else None
         if _marked(message):
             used += 1
         elif isinstance(message, HumanMessage):
             break
-    return used
+    return used, None
 
 
 def _with_metadata(message: AIMessage, meta: QualityMetadata) -> AIMessage:
@@ -106,11 +117,15 @@ class StructuredCitationMiddleware(AgentMiddleware[AgentState[ResponseT], Contex
       ``ToolStrategy``, as a user turn otherwise); the agent jumps back to the model.
     - Budget spent: ``"escalate"`` pauses with ``interrupt()`` (payload: an escalation
       request; resume with ``"approve"``, ``{"type": "edit", "text": <JSON answer>}`` or
-      ``{"type": "reject", "message": ...}``), ``"pass_with_warning"`` keeps the answer with
-      a warning in its metadata, ``"raise"`` raises ``QualityGateRejected``.
+      ``{"type": "reject", "message": ..., "retries": N}``), ``"pass_with_warning"`` keeps the
+      answer with a warning in its metadata, ``"raise"`` raises ``QualityGateRejected``. A
+      reject sends ``"A reviewer rejected your answer: <message>"`` to the model (as the
+      structured-output tool's result or a user turn, as guidance goes) with a fresh retry
+      budget: the policy's ``max_retries``, or ``retries`` when given.
 
-    Retries are counted from the guidance messages of the current turn, so they live in the
-    checkpointed state, never on the middleware instance.
+    Retries are counted from the guidance messages of the current turn (since the last
+    reviewer's reject), so they live in the checkpointed state, never on the middleware
+    instance.
 
     Args:
         citations: A :class:`~langchain_qgate.judge.CitationJudge`, or the citation path(s)
@@ -163,9 +178,21 @@ class StructuredCitationMiddleware(AgentMiddleware[AgentState[ResponseT], Contex
                 quotes.setdefault(i, "")
         return quotes
 
-    def _guidance_update(self, messages: Sequence[AnyMessage], text: str) -> list[AnyMessage]:
-        """Replace the structured-output tool result with the guidance, or add a user turn."""
-        marker = {REJECTION_MARKER: True}
+    def _guidance_update(
+        self,
+        messages: Sequence[AnyMessage],
+        text: str,
+        *,
+        review: Mapping[str, Any] | None = None,
+    ) -> list[AnyMessage]:
+        """Replace the structured-output tool result with the guidance, or add a user turn.
+
+        ``review`` (a reviewer's reject: ``{"retries": N}``) is recorded on the message, so
+        the retries after it are counted against the budget it grants.
+        """
+        marker: dict[str, Any] = {REJECTION_MARKER: True}
+        if review is not None:
+            marker[_REVIEW_KEY] = dict(review)
         last = messages[-1] if messages else None
         prev = messages[-2] if len(messages) > 1 else None
         if (
@@ -197,13 +224,14 @@ class StructuredCitationMiddleware(AgentMiddleware[AgentState[ResponseT], Contex
         messages: list[AnyMessage] = list(state.get("messages") or [])
         ai = next((m for m in reversed(messages) if isinstance(m, AIMessage)), None)
         quotes = self._valid(state)
+        used, granted = _retries_used(messages)
         decision = gate_structured_output(
             structured,
             quotes.keys(),
             judge=self.judge,
             policy=self.policy,
-            retries_used=_retries_used(messages),
-            config=current_config(),
+            retries_used=used,
+            config=granted_config(current_config(), {"granted_retries": granted}),
             quotes=quotes,
         )
         if isinstance(decision, FilteredOutput):
@@ -236,11 +264,12 @@ class StructuredCitationMiddleware(AgentMiddleware[AgentState[ResponseT], Contex
         require_checkpointer("StructuredCitationMiddleware")
         human = ask_human(request)
         update: dict[str, Any] = {}
-        if human.type == "reject":
+        if human.type == "reject":  # feedback, and a fresh retry budget from here
             text = f"A reviewer rejected your answer: {human.message}"
+            review = {"retries": human.retries}
             return {
                 "structured_response": None,
-                "messages": self._guidance_update(messages, text),
+                "messages": self._guidance_update(messages, text, review=review),
                 "jump_to": "model",
             }
         if human.type == "edit":

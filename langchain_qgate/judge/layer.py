@@ -106,6 +106,11 @@ class AgentResult(BaseModel):
 
 
 def _short(text: Any) -> str:
+    """A hypothesis title for a message, quoted and cut: ``('Disk full')``, or ``(no title)``
+    when there is none (a missing field, ``None``, or a hypothesis that is no record, whose
+    ``title`` would be a method of its type)."""
+    if text is MISSING or text is None or callable(text):
+        return "(no title)"
     s = text if isinstance(text, str) else repr(text)
     return f"({s if len(s) <= _TITLE_CHARS else s[: _TITLE_CHARS - 3] + '...'!r})"
 

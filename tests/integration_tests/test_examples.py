@@ -148,14 +148,20 @@ def test_example_runs_offline_and_prints_its_story(script, tmp_path):
     out = _run([str(EXAMPLES / script), *extra])
     lacking = missing(EXPECTED[script], out)
     assert not lacking, f"{script} output lacks {lacking}:\n{out}"
-    if script == "calibration_fit.py":  # the fitted map holds up on held-out claims
-        # Brier, not ECE: with 20 held-out claims ECE's bins hold one or two claims each. The
-        # raw score is already near calibrated on these claims: with the versions of
-        # constraints.txt the map reads 0.103 -> 0.104 (one claim's rounding), so the test
-        # asks that fitting costs at most 0.01, not that it always wins.
+    if script == "calibration_fit.py":  # a monotone map, and a verdict true to its figures
+        # Whether ten fitted outcomes beat the raw score on ten held-out ones is a measured
+        # property of the scores, not of the code (BENCHMARKS.md, calibration): the example
+        # says which it is, and the test checks that it says it truly.
         brier = re.search(r"Brier\s+before ([0-9.]+)\s+after ([0-9.]+)", out)
         assert brier is not None
-        assert float(brier.group(2)) <= float(brier.group(1)) + 0.01
+        before, after = float(brier.group(1)), float(brier.group(2))
+        assert 0.0 <= before <= 1.0
+        assert 0.0 <= after <= 1.0
+        verdict = "the fitted map beats the raw score"
+        assert (verdict in out) == (after < before)
+        mapped = [float(v) for v in re.findall(r"-> P\(supported\) ([0-9.]+)", out)]
+        assert len(mapped) == 4
+        assert mapped == sorted(mapped)  # 0.17, 0.5, 0.9, 0.99: never a lower P for more support
         assert plot.stat().st_size > 1000
 
 

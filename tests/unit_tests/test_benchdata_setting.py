@@ -32,4 +32,7 @@ def test_item4_sqlite_checkpointer_has_a_documented_extra():
         d.startswith("langgraph-checkpoint-sqlite")
         for d in project["optional-dependencies"]["sqlite"]
     )
-    assert '"langchain-qgate[sqlite]"' in (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert 'pip install -e ".[sqlite]"' in readme  # from a clone: not on PyPI yet
+    assert "pip install langchain-qgate" not in readme
+    assert 'pip install "langchain-qgate' not in readme

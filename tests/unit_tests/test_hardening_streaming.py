@@ -236,9 +236,12 @@ def test_item11_one_sentence_answer_is_still_read_with_its_question(monitor):
     gated = _lcel(monitor, model, GatePolicy(max_retries=0, on_exhausted="pass_with_warning"))
     events = list(gated.stream(_lcel_input()))
     claims = events[-1]["output"].response_metadata["qgate"]["claims"]
-    assert [c["text"] for c in claims] == [f"{QUESTION} €48.2 million."]
+    # verified as "Q? A" (the sentence's grade is the claim's), reported as the answer says it
+    assert [c["text"] for c in claims] == ["€48.2 million."]
     sentence = next(e for e in events if e["type"] == "qgate.sentence")
     assert sentence["grade"] == claims[0]["grade"]
+    alone = monitor.verify_grounding("€48.2 million.", _lcel_input()["context"])
+    assert claims[0]["support"] != pytest.approx(alone.verdicts[0].support)
 
 
 # -- item 12: a malformed resume value -------------------------------------------------------

@@ -92,8 +92,9 @@ def test_pair_windows_put_the_aligned_chunk_first_and_drop_repeats() -> None:
 
 def _polarity_clash(index: EvidenceIndex, family: str = "negation") -> ClaimSignals:
     sig = _signals(index, 0)
+    chunk = index.chunks[0]
     sig.contradiction = Contradiction(
-        kind="negation", claim_value="c", evidence_value="", evidence_id="x#0", quote="q"
+        kind="negation", claim_value="c", evidence_value="", evidence_id=chunk.id, quote=chunk.text
     )
     sig.rule_family = family
     sig.no_contradiction = 0.0
@@ -110,6 +111,52 @@ def test_polarity_contradiction_is_dropped_when_a_window_entails_the_claim(famil
     assert sig.no_contradiction == 1.0
     assert sig.rule_contradiction is not None  # what the rules said is kept for diagnosis
     assert sig.pair_entailed == pytest.approx(0.95)
+
+
+def test_polarity_contradiction_is_not_outvoted_by_a_window_that_only_shares_a_word() -> None:
+    index = _index(
+        "The laptop supports USB-C charging with the included 65 W charger.",
+        "The laptop has two USB-C ports, one USB-A port and an HDMI 2.1 port.",
+    )
+    sig = _signals(index, 0, 1)
+    found = Contradiction(
+        kind="negation",
+        claim_value="It does not support USB-C charging.",
+        evidence_value="",
+        evidence_id=index.chunks[0].id,
+        quote=index.chunks[0].text,
+    )
+    sig.contradiction, sig.rule_family, sig.no_contradiction = found, "negation", 0.0
+    model = ScriptedPairModel(
+        {index.chunks[0].text: (0.15, 0.85, 0.0), index.chunks[1].text: (0.95, 0.05, 0.0)}
+    )
+    claim = "It does not support USB-C charging."
+    apply_pair_model(model, [claim], [sig], index, windows=3, contradict=0.99, overrule=0.9)
+    assert sig.contradiction is found  # the ports sentence shares "USB-C", not the claim
+    assert sig.no_contradiction == 0.0
+    assert sig.pair_entailed == pytest.approx(0.95)
+
+
+def test_polarity_contradiction_is_dropped_by_a_window_that_restates_the_claim() -> None:
+    index = _index(
+        "If the latch doesn't catch, tighten the hinges.",
+        "Tighten the hinges when the latch does not catch.",
+    )
+    sig = _signals(index, 0, 1)
+    found = Contradiction(
+        kind="negation",
+        claim_value="c",
+        evidence_value="",
+        evidence_id=index.chunks[0].id,
+        quote="q",
+    )
+    sig.contradiction, sig.rule_family, sig.no_contradiction = found, "negation", 0.0
+    model = ScriptedPairModel(
+        {index.chunks[0].text: (0.5, 0.4, 0.1), index.chunks[1].text: (0.95, 0.03, 0.02)}
+    )
+    claim = "Tighten the hinges when the latch does not catch."
+    apply_pair_model(model, [claim], [sig], index, windows=3, contradict=0.99, overrule=0.9)
+    assert sig.contradiction is None  # the other window holds the claim's words and entails it
 
 
 def test_polarity_contradiction_stands_below_the_overrule_threshold() -> None:

@@ -98,7 +98,7 @@ def test_item1_record_of_a_contradicted_answer(monitor):
     assert note.kind == "money"
     assert note.claim.startswith("Nordlicht Robotics reported revenue of €52.7 million")
     assert "€48.2 million" in note.evidence
-    assert record.reasons[0].startswith("Only part of the answer is backed")
+    assert record.reasons[0].startswith("None of the answer's 2 claims is backed")
 
     attrs = record.attributes()
     assert attrs["qgate.decision"] == "retry"

@@ -222,3 +222,23 @@ def test_one_megabyte_input_is_segmented() -> None:
 def test_one_megabyte_without_whitespace_or_boundaries() -> None:
     text = "a.b" * 350_000
     assert split_sentences(text) == [(0, len(text))]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "The Zephyr Book 14 weighs 1.3 kg. Owners also get free replacement laptops.",
+            ["The Zephyr Book 14 weighs 1.3 kg.", "Owners also get free replacement laptops."],
+        ),
+        (
+            "The battery lasts 10 hrs. Buyers love it.",
+            ["The battery lasts 10 hrs.", "Buyers love it."],
+        ),
+        ("Add 2 kg. of flour.", ["Add 2 kg. of flour."]),
+        ("The limit is 10 kg. per bag.", ["The limit is 10 kg. per bag."]),
+        ("It is 5 km. 3 km more to go.", ["It is 5 km. 3 km more to go."]),
+    ],
+)
+def test_unit_after_a_figure_ends_a_sentence_before_a_capital(text, expected) -> None:
+    assert sentences(text) == expected

@@ -243,6 +243,21 @@ def test_escalation_retracts_what_was_shown_and_resumes_with_done(monitor):
     assert resumed[0]["text"] == STREAM_BAD
 
 
+def test_reviewer_reject_streams_a_retry_then_the_new_attempt(monitor):
+    model = _model([STREAM_BAD, GOOD])
+    agent = _agent(monitor, model, max_retries=0)
+    events, _state = _run(agent, thread="esc-reject")
+    assert _types(events) == ["qgate.sentence", "qgate.retracted", "qgate.escalated"]
+    decision = {"type": "reject", "message": "Use the annual report's growth figure."}
+    resumed, state = _run(agent, thread="esc-reject", payload=Command(resume=decision))
+    assert _types(resumed) == ["qgate.retry", "qgate.sentence", "qgate.sentence", "qgate.done"]
+    assert resumed[0]["summary"] == "Rejected by a reviewer: Use the annual report's growth figure."
+    assert resumed[0]["retries_left"] == 0  # the policy's budget again (max_retries=0)
+    assert resumed[-1]["decision"] == "pass"
+    assert resumed[-1]["text"] == GOOD
+    assert state["messages"][-1].content == GOOD
+
+
 def test_pass_with_warning_shows_the_warning_before_the_held_sentences(monitor):
     model = _model([STREAM_BAD])
     agent = _agent(monitor, model, max_retries=0, on_exhausted="pass_with_warning")

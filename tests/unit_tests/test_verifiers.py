@@ -222,6 +222,7 @@ def test_a_contradiction_the_verifier_overrules_is_not_reported() -> None:
     report = HallucinationMonitor(embedder=HashingEmbedder(), verifier=overrule).verify_grounding(
         answer, evidence
     )
-    assert report.verdicts[0].grade is Grade.GROUNDED
+    # supported, not contradicted; not GROUNDED, since no source states "2019"
+    assert report.verdicts[0].grade is Grade.INFERRED
     assert report.verdicts[0].contradiction is None
     assert report.contradictions == []
