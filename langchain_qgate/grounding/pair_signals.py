@@ -6,9 +6,10 @@ it gives two features of the grounding score, the largest P(entailed) over the w
 minus the largest P(contradicted), and it moves the contradiction decision:
 
 - a polarity contradiction the rules found ("the evidence states the opposite") is dropped
-  when the contradicted passage's window, or another window holding the claim's own words,
-  entails the claim (P(entailed) >= ``overrule``): the model read the passage as saying the
-  same thing (a neighbouring sentence that shares a word never outvotes the denial). Only the
+  when a window entails the claim (P(entailed) >= ``overrule``): the model read the passage as
+  saying the same thing; but where the model read the contradicted passage as contradicting
+  too, only that passage's window or one holding the claim's own words may (a neighbouring
+  sentence that shares a word never outvotes a denial the model itself read). Only the
   polarity families are overruled: they read negation words, which conditions and idioms
   fool ("if it doesn't catch, ..."), while the value rules compare explicit figures and
   names, which the small model reads less well than the rules do ("first album" against
@@ -40,7 +41,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from langchain_qgate.grounding._compound import split_compound
+from langchain_qgate.grounding._compound import sentence_subject, split_compound
 from langchain_qgate.grounding._substitution import LocalChange, substitution
 from langchain_qgate.grounding.checks import content_stems, coverage
 from langchain_qgate.grounding.crossencoder import is_record_window, verifier_window
@@ -61,7 +62,8 @@ __all__ = [
 ]
 
 _NO_SUPPORT = 0.2  # a model contradiction needs every window below this P(entailed)
-_RESTATES = 0.8  # another window overrules a denial only holding this much of the claim's words
+_RESTATES = 0.8  # another window overrules a denial holding this much of the claim's predicate
+_DENIED = 0.5  # ... when the model reads the contradicted passage as contradicting at least this
 _OTHER_CLAUSE = 0.5  # a claim with this much of another clause's words restates the sentence
 SUBSTITUTION_THRESHOLD = 0.95
 """P(contradicted) at which a local change of names or figures in one evidence sentence is a
@@ -180,20 +182,33 @@ def _overruled(  # noqa: PLR0917
 ) -> bool:
     """Whether the model reads the claim as stated where a rule found it denied.
 
-    The window of the contradicted passage may overrule the rule (the model read that passage
-    as saying the same thing); another window only when it states the claim itself, holding
-    its content words (``_RESTATES``): a neighbouring sentence that merely shares a word ("It
-    has two USB-C ports" beside "supports USB-C charging") never outvotes a denial.
+    Some window entails the claim (P(entailed) >= ``overrule``). When the model also read the
+    contradicted passage and found it contradicting (P(contradicted) >= ``_DENIED``), only that
+    passage's window or one holding the claim's content words (``_RESTATES``) may overrule: a
+    neighbouring sentence that merely shares a word ("It has two USB-C ports" beside "supports
+    USB-C charging") never outvotes a denial the model itself read. The claim's words are
+    those of its predicate: "These bodies have never been identified" restates "The man has never
+    been identified."
     """
-    words = content_stems(claim)
-    for k, (i, text) in enumerate(ws):
+    own = [k for k, (i, _) in enumerate(ws) if index.chunks[i].id == evidence_id]
+    denied = any(float(part[k, 1]) >= _DENIED for k in own)
+    words = _predicate_stems(claim)
+    for k, (_, text) in enumerate(ws):
         if float(part[k, 0]) < overrule:
             continue
-        if index.chunks[i].id == evidence_id or coverage(words, set(content_stems(text))) >= (
-            _RESTATES
-        ):
+        if not denied or k in own or coverage(words, set(content_stems(text))) >= _RESTATES:
             return True
     return False
+
+
+def _predicate_stems(claim: str) -> dict[str, float]:
+    """The claim's content words outside its subject ("never been identified" of "The man has
+    never been identified."): what a window must state to restate the claim, whatever it calls
+    the subject; all of them when the subject is not found or is the whole claim."""
+    words = content_stems(claim)
+    subject = sentence_subject(claim, name_fallback=False)
+    rest = {w: v for w, v in words.items() if w not in content_stems(subject or "")}
+    return rest or words
 
 
 def _clause_change(claim: str, sentence: str) -> LocalChange | None:

@@ -159,6 +159,26 @@ def test_polarity_contradiction_is_dropped_by_a_window_that_restates_the_claim()
     assert sig.contradiction is None  # the other window holds the claim's words and entails it
 
 
+def test_polarity_contradiction_in_a_passage_the_model_did_not_read_yields_to_entailment() -> None:
+    index = _index(
+        "Police issued this e-fit in a bid to identify the man.",
+        "These are the three bodies found in Notts which have never been identified.",
+    )
+    sig = _signals(index, 1)  # the model reads only the second passage
+    found = Contradiction(
+        kind="negation",
+        claim_value="c",
+        evidence_value="",
+        evidence_id=index.chunks[0].id,
+        quote="q",
+    )
+    sig.contradiction, sig.rule_family, sig.no_contradiction = found, "negation", 0.0
+    model = ScriptedPairModel({index.chunks[1].text: (0.99, 0.01, 0.0)})
+    claim = "The man has never been identified."
+    apply_pair_model(model, [claim], [sig], index, windows=3, contradict=0.99, overrule=0.9)
+    assert sig.contradiction is None
+
+
 def test_polarity_contradiction_stands_below_the_overrule_threshold() -> None:
     index = _index("If the latch doesn't catch, tighten the hinges.")
     sig = _polarity_clash(index)
