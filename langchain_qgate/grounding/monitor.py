@@ -147,6 +147,7 @@ _ADDRESSED_TO_GATE = re.compile(
 by a human reviewer."): a sentence that states no fact about the evidence and earns no credit,
 on every profile. Each alternative is a fixed word sequence: linear time."""
 
+_RIVAL_SCAN = 2_000  # evidence figures of a kind read per claim figure (linear in the rest)
 _MANY_FIGURES = 3  # a claim with this many figures, most stated nowhere, is unsupported
 _UNREAD_CAP = 0.9  # an unsupported claim's support: below the FABRICATED threshold
 _HELD = 0.5  # share of the claim's other words a passage holds to be about the same thing
@@ -220,8 +221,9 @@ def _rival_figure(item: VerificationItem, index: EvidenceIndex) -> str:
     for q in mine:
         if q.kind not in ("percent", "money") or any(quantities_match(q, e) for _, e in evidence):
             continue
-        for i, e in evidence:
-            if e.kind == q.kind and comparable(q, e) and coverage(words, index.stems(i)) >= _HELD:
+        rivals = [(i, e) for i, e in evidence if e.kind == q.kind and comparable(q, e)]
+        for i, e in rivals[:_RIVAL_SCAN]:  # evidence full of figures: bounded work per figure
+            if coverage(words, index.stems(i)) >= _HELD:
                 return f"the evidence states {e.raw} ({index.chunks[i].id}), never {q.raw}"
     return ""
 
