@@ -51,47 +51,11 @@ def format_report(report: GroundingReport) -> str:
 
 
 def format_file_decision(decision: GateDecision) -> str:
-    """The gate's decision on a file check, for people.
+    """The gate's decision on a file check, for people: :func:`~langchain_qgate.gate.
+    format_decision` without what only an agent has (retries, attempts left, escalation)."""
+    from langchain_qgate.gate import format_decision
 
-    The figures of :func:`~langchain_qgate.gate.format_decision` without what only an agent
-    has (the retries used, the attempts left, an escalation to a reviewer): a rejection says
-    what it would mean in an agent, then the problems and fixes its model would be sent.
-    """
-    from langchain_qgate.gate import RejectedOutput, describe_decision, load_text
-
-    m = decision.metadata
-
-    def row(key: str, value: str) -> str:
-        return f"  {key:<12} {value}"
-
-    conf = (
-        f"{m.confidence:.2f} (threshold {m.confidence_threshold:.2f}; calibrated probability "
-        "that the answer is supported)"
-    )
-    if m.raw_confidence is not None:
-        conf += f", stated {m.raw_confidence:.2f}" + (" - overconfident" if m.overconfident else "")
-    lines = [
-        f"Gate decision: {describe_decision(m.decision, model_in_loop=False)}"
-        f"   [profile {m.profile}]",
-        row("grounding", f"{m.score:.2f} (threshold {m.grounding_threshold:.2f})"),
-        row("confidence", conf),
-        row("load", load_text(m)),
-    ]
-    if m.failed_dimensions:
-        lines.append(row("failed", ", ".join(m.failed_dimensions)))
-    if m.warning:
-        lines.append(row("warning", m.warning))
-    if isinstance(decision, RejectedOutput):
-        g = decision.guidance
-        lines.append("")
-        lines.append("Guidance (what an agent's model would be told):")
-        if g.issues:
-            lines.append("  Problems:")
-            lines.extend(f"  - {i}" for i in g.issues)
-        if g.actions:
-            lines.append("  Revise it:")
-            lines.extend(f"  - {a}" for a in g.actions)
-    return "\n".join(lines)
+    return format_decision(decision, model_in_loop=False)
 
 
 def check_payload(report: GroundingReport, decision: GateDecision) -> dict[str, Any]:

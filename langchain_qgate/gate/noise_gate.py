@@ -799,10 +799,15 @@ def load_text(metadata: QualityMetadata) -> str:
     return text
 
 
-def format_decision(decision: GateDecision) -> str:
-    """Plain-text block for the CLI: the decision, the figures and, on reject, the guidance."""
+def format_decision(decision: GateDecision, *, model_in_loop: bool = True) -> str:
+    """Plain-text block for the CLI: the decision, the figures and, on reject, the guidance.
+
+    ``model_in_loop=False`` (a file check, ``qgate check``): without what only an agent has
+    (the retries used, the attempts left, an escalation); a rejection says what it would mean
+    in an agent, then the problems and fixes its model would be sent.
+    """
     m = decision.metadata
-    label = describe_decision(m.decision)
+    label = describe_decision(m.decision, model_in_loop=model_in_loop)
     lang = m.language
     unread = lang is not None and not lang.supported and lang.action == "warn"
     if unread and m.decision == "pass_with_warning" and not m.failed_dimensions:
@@ -822,15 +827,26 @@ def format_decision(decision: GateDecision) -> str:
         row("grounding", f"{m.score:.2f} (threshold {m.grounding_threshold:.2f})"),
         row("confidence", conf),
         row("load", load_text(m)),
-        row("retries", f"{m.retries_used} of {m.max_retries} used"),
     ]
+    if model_in_loop:
+        lines.append(row("retries", f"{m.retries_used} of {m.max_retries} used"))
     if m.failed_dimensions:
         lines.append(row("failed", ", ".join(m.failed_dimensions)))
     if lang is not None and not lang.supported:
         lines.append(row("language", lang.reason))
     if m.warning:
         lines.append(row("warning", m.warning))
-    if isinstance(decision, RejectedOutput):
+    if isinstance(decision, RejectedOutput) and not model_in_loop:
+        g = decision.guidance
+        lines.append("")
+        lines.append("Guidance (what an agent's model would be told):")
+        if g.issues:
+            lines.append("  Problems:")
+            lines.extend(f"  - {i}" for i in g.issues)
+        if g.actions:
+            lines.append("  Revise it:")
+            lines.extend(f"  - {a}" for a in g.actions)
+    elif isinstance(decision, RejectedOutput):
         g = decision.guidance
         lines.append("")
         lines.append("Guidance for the model:")
