@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 export HF_HUB_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup demo test test-unit lint type format bench clean
+.PHONY: setup demo test test-unit lint type format bench figures clean
 
 setup: $(VENV)/.installed
 
@@ -59,6 +59,11 @@ type: setup
 
 bench: setup
 	$(VENV)/bin/qgate bench detection --data $(BENCHDATA)/*.jsonl --json benchmarks/results/detection.json
+
+# Measured figures against their floors (a benchmark run of its own, not part of `make test`):
+# exit 1 on a miss; the checks on the benchmark data skip when it is missing.
+figures: setup
+	QGATE_BENCHDATA=$(BENCHDATA) $(PY) benchmarks/check_figures.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

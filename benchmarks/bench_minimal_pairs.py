@@ -5,7 +5,7 @@ Every (evidence, claim) pair of ``tests/data/minimal_pairs.jsonl`` goes through
 bundled model. Per family: n; the share not GROUNDED (some counted verdict INFERRED or
 FABRICATED, or a contradiction; a wrong claim so graded is caught); the share contradicted; the
 share GROUNDED or INFERRED (at least one claim extracted). Headline figures and targets (the
-same as ``tests/integration_tests/test_minimal_pairs.py``): wrong claims caught >= 95%; swaps,
+floors of ``benchmarks/check_figures.py``, ``minimal_pairs``): wrong claims caught >= 95%; swaps,
 antonyms and negations contradicted >= 80%; faithful claims contradicted 0; faithful claims
 GROUNDED or INFERRED >= 95%.
 
@@ -29,11 +29,11 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
+from benchmarks.check_figures import MINIMAL_PAIRS_TARGETS as TARGETS  # noqa: E402
 from langchain_qgate.grounding.monitor import HallucinationMonitor  # noqa: E402
 from tests.integration_tests.test_minimal_pairs import (  # noqa: E402
     CONTRADICTION_KINDS,
     DATA,
-    TARGETS,
     grade_pair,
     load_pairs,
     shape_problems,

@@ -2,7 +2,8 @@
 
 Two tiers: the detection benchmark's per-item scores (``benchmarks/results/
 detection_scores.jsonl``, report split only: rows the map was never fitted on), and a few live
-rows through the real monitor and the bundled embedding model.
+rows through the real monitor and the bundled embedding model. The map's ECE and Brier score on
+the report split are measured figures, checked by ``benchmarks/check_figures.py``.
 """
 
 from __future__ import annotations
@@ -29,43 +30,30 @@ def _source_rows(benchdata_dir: Path) -> dict[str, dict]:
     return rows
 
 
-def _evidence_chunks(context: str) -> int:
-    """Chunks the evidence index makes of a context (sentences with a letter or digit)."""
-    from langchain_qgate.grounding.segment import split_sentences
-
-    return sum(any(ch.isalnum() for ch in context[s:e]) for s, e in split_sentences(context))
-
-
 def _has_question(row: dict) -> bool:
     return row.get("question") not in (None, "", "None")
 
 
 @pytest.mark.benchdata
-def test_shipped_map_is_calibrated_on_the_report_split(benchdata_dir: Path) -> None:
+def test_shipped_map_was_fitted_on_the_fit_split_and_scores_cover_the_report_split(
+    benchdata_dir: Path,
+) -> None:
+    """The map shipped is fitted (not the identity) on the fit split only, and the detection
+    scores hold over a thousand report-split rows of the benchmark files. How well it is
+    calibrated on them (ECE, Brier) is a measured figure: ``benchmarks/check_figures.py``,
+    ``calibration_report_split``."""
     if not SCORES.exists():
         pytest.skip(f"no detection scores at {SCORES}; run `qgate bench detection --scores`")
     source = _source_rows(benchdata_dir)
     cal = ConfidenceCalibrator()
     assert cal.map.method != "identity", "no calibration map shipped"
     assert "fit split" in cal.map.fitted_on
-    records = []
-    for line in SCORES.read_text(encoding="utf-8").splitlines():
-        r = json.loads(line)
-        if split_of(str(r["id"])) != "report":
-            continue
-        src = source[str(r["id"])]
-        feats = {
-            "grounding": float(r["score"]),
-            "has_question": float(_has_question(src)),
-            "output_chars": float(len(src["response"])),
-            "evidence_chunks": float(_evidence_chunks(src["context"])),
-        }
-        records.append((feats, 1 - int(r["label"])))
-    assert len(records) > 1000
-    rep = cal.report(records)
-    assert rep.ece <= 0.05
-    assert rep.ece < rep.ece_uncalibrated
-    assert rep.brier <= rep.brier_uncalibrated
+    report_ids = [
+        str(json.loads(line)["id"]) for line in SCORES.read_text(encoding="utf-8").splitlines()
+    ]
+    report_ids = [i for i in report_ids if split_of(i) == "report"]
+    assert all(i in source for i in report_ids)
+    assert len(report_ids) > 1000
 
 
 @pytest.mark.benchdata

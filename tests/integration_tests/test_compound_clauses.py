@@ -16,8 +16,10 @@ Measured on the shipped models when the set was added (before the rules -> after
 contradicted 2 -> 1; wrong named 21 -> 24 of 48 (negations 7 -> 9, opposites 8 -> 9), values
 moved between clauses 0. Naming a moved value (a clause's figure or name that is another
 clause's) was written after reading this set's misses, so for that family the set is not held
-out: 0 -> 4 of 12. Facts given to the other subject are still mostly GROUNDED. The floors
-keep what holds; the one faithful claim still contradicted is a strict xfail.
+out: 0 -> 4 of 12. Facts given to the other subject are still mostly GROUNDED. The one
+faithful claim still contradicted is a strict xfail; the floors on the share supported and on
+each wrong family named are measured figures, checked by ``benchmarks/check_figures.py``
+(``compound_clauses``).
 """
 
 from __future__ import annotations
@@ -64,23 +66,3 @@ def test_faithful_claims_are_not_contradicted(outcomes) -> None:
 @pytest.mark.xfail(strict=True, reason="another subject's clause read as the claim's (cx-025)")
 def test_no_faithful_claim_is_contradicted(outcomes) -> None:
     assert not any(f.startswith("faithful") and o == "contradicted" for f, o in outcomes.values())
-
-
-def test_faithful_claims_are_supported(outcomes) -> None:
-    faithful = [o for f, o in outcomes.values() if f.startswith("faithful")]
-    supported = sum(o in ("grounded", "inferred") for o in faithful)
-    assert supported >= 46, faithful  # 47 of 48 measured
-
-
-@pytest.mark.parametrize(
-    ("family", "named"),
-    [
-        ("wrong_opposite_in_clause", 9),
-        ("wrong_negation", 9),
-        ("wrong_other_subject", 6),
-        ("wrong_value_moved", 4),
-    ],
-)
-def test_opposites_and_negations_in_one_clause_are_named(outcomes, family, named) -> None:
-    got = _family(outcomes, family)
-    assert got.count("contradicted") >= named, got

@@ -19,7 +19,8 @@ named 10 -> 10; faithful denied objects contradicted 1 -> 2, misspelt names cont
 3 -> 3. The misspelt names and the two faithful denials were fixed after reading them (the
 local-change reading compares spellings too; a denied object is cut off only when it has a
 verb to borrow, and a plural noun is no verb of its own), so for those two families the set
-is not held out. The floors keep what holds.
+is not held out. The floors on the denied objects and the other names named are measured
+figures, checked by ``benchmarks/check_figures.py`` (``denied_objects``).
 """
 
 from __future__ import annotations
@@ -42,8 +43,6 @@ FAMILIES = (
     "misspelt_name",
     "wrong_other_name",
 )
-FLOOR_DENIED = 10  # denied objects named, of 12 (measured: 10)
-FLOOR_OTHER_NAME = 10  # other names named, of 12 (measured: 10)
 
 
 @pytest.fixture(scope="module")
@@ -66,15 +65,5 @@ def test_a_faithful_claim_is_supported(outcomes) -> None:
     assert all(o in ("grounded", "inferred") for o in faithful), faithful
 
 
-def test_a_denied_object_asserted_is_named(outcomes) -> None:
-    named = outcomes["wrong_denied_object"].count("contradicted")
-    assert named >= FLOOR_DENIED, outcomes["wrong_denied_object"]
-
-
 def test_a_flipped_polarity_in_an_irregular_form_is_named(outcomes) -> None:
     assert outcomes["wrong_irregular"].count("contradicted") == 12, outcomes["wrong_irregular"]
-
-
-def test_another_name_in_the_same_role_is_named(outcomes) -> None:
-    named = outcomes["wrong_other_name"].count("contradicted")
-    assert named >= FLOOR_OTHER_NAME, outcomes["wrong_other_name"]

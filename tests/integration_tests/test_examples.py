@@ -1,8 +1,9 @@
 """Every script in ``examples/`` runs offline in a fresh interpreter and prints what it claims.
 
 Each example loads the bundled embedding model, so the tier is ``model``. The README's short
-fragments (```` ```py ```` blocks) are checked to be verbatim excerpts of these scripts, so the
-docs cannot drift; its complete programs (```` ```python ````) are run by ``test_readme.py``.
+fragments (```` ```py ```` blocks, and those of ``docs/*.md``) are checked to be verbatim excerpts
+of these scripts, so the docs cannot drift; its complete programs (```` ```python ````) are run
+by ``test_readme.py``.
 """
 
 from __future__ import annotations
@@ -178,7 +179,9 @@ def test_cli_check_prints_the_per_claim_report_and_the_decision(tmp_path):
 
 
 def _readme_fragments() -> list[str]:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    """The ``py`` fragments of the README and of the docs pages its depth moved to."""
+    pages = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    text = "\n".join(p.read_text(encoding="utf-8") for p in pages)
     return re.findall(r"```py\n(.*?)```", text, flags=re.DOTALL)
 
 
@@ -212,7 +215,7 @@ def test_cli_check_gives_the_same_report_on_both_embedding_backends(tmp_path):
     assert onnx["score"] == pytest.approx(torch_["score"], abs=1e-5)
 
 
-def test_item3_readme_cli_example_runs_and_exits_1_on_its_rejected_answer():
+def test_readme_cli_example_runs_and_exits_1_on_its_rejected_answer():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     (line,) = [
         ln for ln in readme.splitlines() if ln.startswith("qgate check --evidence examples/check")

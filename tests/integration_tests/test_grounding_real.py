@@ -1,10 +1,13 @@
-"""The monitor with the real bundled model, and on real human-labelled data."""
+"""The monitor with the real bundled model.
+
+Its detection figures on real human-labelled data (AUROC against chance and the naive
+cosine) are measured figures, checked by ``benchmarks/check_figures.py`` (``detection_200``).
+"""
 
 from __future__ import annotations
 
 import pytest
 
-from langchain_qgate.evaluation import load_rows, run_detection
 from langchain_qgate.grounding.monitor import HallucinationMonitor
 from langchain_qgate.schemas import Grade
 
@@ -55,27 +58,7 @@ def test_real_model_flags_unsupported_and_normalised_amounts(monitor) -> None:
 
 
 @pytest.mark.model
-@pytest.mark.benchdata
-@pytest.mark.parametrize(
-    "name",
-    ["halueval_qa", "summedits", "fever_symmetric_dev", "factcheck_gpt_stance", "wice_dev"],
-)
-def test_detection_beats_chance_and_the_naive_baseline_on_held_out_rows(
-    name, benchdata_dir, monitor
-) -> None:
-    path = benchdata_dir / f"{name}.jsonl"
-    assert len(load_rows(path, split="report", limit=200)) == 200
-    result = run_detection([path], monitor, limit=200, split="report", progress=None)
-    entry = result["datasets"][name]
-    assert entry["n"] == 200
-    available = sum(r.label for r in load_rows(path, split="report"))
-    assert entry["positives"] == min(100, available)
-    assert entry["auroc"] > 0.55
-    assert entry["auroc"] > entry["baseline"]["auroc"]
-
-
-@pytest.mark.model
-def test_real_model_issue_14_listing_is_read_as_fields(monitor) -> None:
+def test_real_model_reads_a_business_listing_as_fields(monitor) -> None:
     # The issue's example: on main the faithful answer was "the evidence says 11, not 9".
     listing = {
         "name": "Harbor Noodle House",

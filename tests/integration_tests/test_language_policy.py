@@ -79,7 +79,7 @@ def test_a_foreign_answer_is_rejected_under_reject(
     assert "Write the whole answer in English, the language of the evidence." in message
 
 
-def test_the_issues_cli_path_flags_the_german_answer_from_the_report_alone(
+def test_the_cli_path_flags_the_german_answer_from_the_report_alone(
     monitor: HallucinationMonitor,
 ) -> None:
     """``qgate check`` grades with the monitor, then calls ``decide`` without the evidence."""

@@ -11,18 +11,16 @@ another way, a reference to the source ("(Passage 2)", "repeat step 4"), a condi
 instruction, a negative restated negatively. Rows of the issue's table carry ``note: "issue
 table"``.
 
-Targets (each pair through ``verify_grounding(claim, [evidence], question=question)``):
-
-- wrong claims caught (some counted verdict not GROUNDED, or a contradiction): >= 95%;
-- wrong claims of kind swap, antonym and negation reported in ``report.contradictions``: >= 80%;
-- faithful claims: never contradicted, and at least one claim extracted with every counted
-  verdict GROUNDED or INFERRED: >= 95%.
-
-The per-family figures: ``python benchmarks/bench_minimal_pairs.py``. Measured at this commit
-(BENCHMARKS.md, issue 23 section 10): 95.5%, 85.8%, 0 pairs, 98.6%. The suite was read while
-the local-change rules were built (frequencies, values moved within a sentence, denials after
-the clause were added after reading its misses), so it pins the families; the unseen figures
-are ``test_near_copies.py``'s sets and the held-out set of section 10.
+Each pair goes through ``verify_grounding(claim, [evidence], question=question)``. Here: the
+file's shape, and no faithful claim contradicted (every row). The issue's targets on the shares
+(wrong claims caught >= 95%; swaps, antonyms and negations named >= 80%; faithful claims
+GROUNDED or INFERRED >= 95%) are measured figures, checked by ``benchmarks/check_figures.py``
+(``minimal_pairs``); the per-family figures: ``python benchmarks/bench_minimal_pairs.py``.
+Measured at issue 23 (BENCHMARKS.md, issue 23 section 10): 95.5%, 85.8%, 0 pairs, 98.6%. The
+suite was read while the local-change rules were built (frequencies, values moved within a
+sentence, denials after the clause were added after reading its misses), so it pins the
+families; the unseen figures are ``test_near_copies.py``'s sets and the held-out set of
+section 10.
 """
 
 from __future__ import annotations
@@ -79,13 +77,6 @@ CONTRADICTION_KINDS: tuple[str, ...] = ("swap", "antonym", "negation")
 MIN_PAIRS = 300
 MIN_WRONG_PER_FAMILY = 15
 MIN_FAITHFUL = 120
-TARGETS: dict[str, float] = {
-    "wrong_caught": 0.95,
-    "wrong_contradicted": 0.80,
-    "faithful_contradicted": 0.0,
-    "faithful_supported": 0.95,
-}
-"""The issue's thresholds (``faithful_contradicted`` is a maximum, the others minimums)."""
 
 
 def load_pairs(path: Path = DATA) -> list[dict[str, Any]]:
@@ -196,11 +187,6 @@ def summarise(outcomes: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _listing(outcomes: dict[str, dict[str, Any]], ids: list[str]) -> str:
-    lines = [f"  {i} [{outcomes[i]['family']}] {outcomes[i]['grades']}" for i in ids]
-    return "\n".join(lines)
-
-
 @pytest.fixture(scope="module")
 def pairs() -> list[dict[str, Any]]:
     return load_pairs()
@@ -221,40 +207,9 @@ def test_file_has_every_family_and_unique_ids(pairs) -> None:
     assert not problems, "\n".join(problems)
 
 
-def test_wrong_claims_are_not_grounded(figures) -> None:
-    failing = figures["failures"]["wrong_not_caught"]
-    assert figures["wrong_caught"] >= TARGETS["wrong_caught"], (
-        f"wrong claims caught {figures['wrong_caught']:.1%} < {TARGETS['wrong_caught']:.0%}; "
-        f"every counted verdict GROUNDED ({len(failing)}):\n"
-        + _listing(figures["outcomes"], failing)
-    )
-
-
-def test_swaps_antonyms_and_negations_are_contradictions(figures) -> None:
-    by_kind = figures["wrong_contradicted_by_kind"]
-    per_kind = ", ".join(f"{kind} {rate:.1%}" for kind, rate in by_kind.items())
-    print(f"contradiction rate: all {figures['wrong_contradicted']:.1%}; {per_kind}")
-    failing = figures["failures"]["wrong_not_contradicted"]
-    assert figures["wrong_contradicted"] >= TARGETS["wrong_contradicted"], (
-        f"swaps, antonyms and negations named as contradictions "
-        f"{figures['wrong_contradicted']:.1%} < {TARGETS['wrong_contradicted']:.0%} "
-        f"({per_kind}); not contradicted ({len(failing)}):\n"
-        + _listing(figures["outcomes"], failing)
-    )
-
-
 def test_faithful_claims_are_never_contradicted(figures) -> None:
     failing = figures["failures"]["faithful_contradicted"]
     outcomes = figures["outcomes"]
     assert not failing, f"faithful claims contradicted ({len(failing)}):\n" + "\n".join(
         f"  {i} [{outcomes[i]['family']}] {outcomes[i]['reason']}" for i in failing
-    )
-
-
-def test_faithful_claims_are_grounded_or_inferred(figures) -> None:
-    failing = figures["failures"]["faithful_not_supported"]
-    assert figures["faithful_supported"] >= TARGETS["faithful_supported"], (
-        f"faithful claims GROUNDED or INFERRED {figures['faithful_supported']:.1%} < "
-        f"{TARGETS['faithful_supported']:.0%}; failing ({len(failing)}):\n"
-        + _listing(figures["outcomes"], failing)
     )

@@ -19,16 +19,15 @@ short phrase changed:
   two changes of which one is a moved word) and a negation in a clause the claim leaves out
   no longer stops a frequency being read.
 
-Floors are what the commit reaches less a margin (BENCHMARKS.md, "Local changes named", has
-the figures against the code before the rule). Faithful restatements: at most the
-contradictions the value and entity rules drew before the rule ("Tokyo, not Japan", "24, not
-two"), none among the synonyms.
+What each set reaches (the share of each wrong family named, the most faithful restatements
+contradicted) is a measured figure, checked by ``benchmarks/check_figures.py``
+(``near_copies``; BENCHMARKS.md, "Local changes named", has the figures against the code before
+the rule). Here: every set has its families, and a synonym is never contradicted.
 """
 
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
@@ -36,74 +35,55 @@ import pytest
 
 from langchain_qgate.grounding.monitor import HallucinationMonitor
 
-pytestmark = pytest.mark.model
-
 DATA = Path(__file__).resolve().parents[1] / "data"
 
-# file -> (faithful families, most faithful pairs contradicted, {wrong families: floor})
-SETS: dict[str, tuple[tuple[str, ...], int, dict[tuple[str, ...], float]]] = {
+FAMILIES: dict[str, tuple[str, ...]] = {
     "near_copies.jsonl": (
-        ("synonym", "name_variant", "negation_paraphrase", "figure_same_value", "hypernym"),
-        3,
-        {("antonym",): 0.85, ("other_name", "other_figure"): 0.85, ("polarity_flip",): 0.85},
+        "synonym", "name_variant", "negation_paraphrase", "figure_same_value", "hypernym",
+        "antonym", "other_name", "other_figure", "polarity_flip",
     ),
     "near_copies_heldout.jsonl": (
-        ("phrasal_or_idiom", "domain_synonym", "reworded_clause"),
-        0,
-        {("antonym_or_reversal",): 0.5, ("role_or_entity_swap",): 0.65, ("negation",): 0.8},
+        "phrasal_or_idiom", "domain_synonym", "reworded_clause", "antonym_or_reversal",
+        "role_or_entity_swap", "negation",
     ),
     "restatements_final.jsonl": (
-        ("close_paraphrase", "free_paraphrase", "compression"),
-        1,
-        {("opposite",): 0.5, ("swap",): 0.55, ("negation",): 0.85},
+        "close_paraphrase", "free_paraphrase", "compression", "opposite", "swap", "negation",
     ),
     "frequencies_and_moves.jsonl": (
-        ("frequency_same", "value_in_own_clause"),
-        1,
-        {("frequency_changed",): 0.85, ("value_moved",): 0.4},
+        "frequency_same", "value_in_own_clause", "frequency_changed", "value_moved",
     ),
-}
+}  # fmt: skip
+"""file -> the families of restatements it holds (faithful, then wrong)."""
+
+SYNONYMS = {"near_copies.jsonl": "synonym", "near_copies_heldout.jsonl": "phrasal_or_idiom"}
+"""file -> its family of synonyms and idioms (faithful: never contradicted)."""
+
+
+def _pairs(name: str) -> list[dict[str, Any]]:
+    with (DATA / name).open(encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+@pytest.mark.parametrize("name", list(FAMILIES))
+def test_every_set_has_its_families(name: str) -> None:
+    found = {p["family"] for p in _pairs(name)}
+    assert set(FAMILIES[name]) <= found, sorted(set(FAMILIES[name]) - found)
 
 
 @pytest.fixture(scope="module")
-def outcomes(real_embedder) -> dict[str, dict[str, list[tuple[str, bool]]]]:
-    """file -> family -> [(id, contradicted)]."""
+def synonyms(real_embedder) -> list[tuple[str, bool]]:
+    """[(id, contradicted)] of every synonym and idiom restatement."""
     monitor = HallucinationMonitor(embedder=real_embedder)
-    out: dict[str, dict[str, list[tuple[str, bool]]]] = {}
-    for name in SETS:
-        by_family: dict[str, list[tuple[str, bool]]] = defaultdict(list)
-        with (DATA / name).open(encoding="utf-8") as fh:
-            for line in fh:
-                pair: dict[str, Any] = json.loads(line)
+    out = []
+    for name, family in SYNONYMS.items():
+        for pair in _pairs(name):
+            if pair["family"] == family:
                 report = monitor.verify_grounding(pair["claim"], [pair["evidence"]])
-                by_family[pair["family"]].append((pair["id"], bool(report.contradictions)))
-        out[name] = by_family
+                out.append((pair["id"], bool(report.contradictions)))
     return out
 
 
-@pytest.mark.parametrize("name", list(SETS))
-def test_faithful_restatements_are_not_contradicted(outcomes, name: str) -> None:
-    families, most, _ = SETS[name]
-    hits = [i for f in families for i, contradicted in outcomes[name][f] if contradicted]
-    assert all(outcomes[name][f] for f in families)
-    assert len(hits) <= most, hits
-
-
-def test_a_synonym_is_never_contradicted(outcomes) -> None:
-    rows = (
-        outcomes["near_copies.jsonl"]["synonym"]
-        + outcomes["near_copies_heldout.jsonl"]["phrasal_or_idiom"]
-    )
-    assert len(rows) == 70
-    assert [i for i, contradicted in rows if contradicted] == []
-
-
-@pytest.mark.parametrize(
-    ("name", "families"), [(name, fams) for name, (_, _, floors) in SETS.items() for fams in floors]
-)
-def test_changed_restatements_are_contradicted(outcomes, name: str, families) -> None:
-    rows = [row for f in families for row in outcomes[name][f]]
-    named = sum(contradicted for _, contradicted in rows)
-    missed = [i for i, contradicted in rows if not contradicted]
-    assert rows
-    assert named / len(rows) >= SETS[name][2][families], missed
+@pytest.mark.model
+def test_a_synonym_is_never_contradicted(synonyms) -> None:
+    assert len(synonyms) == 70
+    assert [i for i, contradicted in synonyms if contradicted] == []

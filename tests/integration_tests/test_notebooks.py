@@ -126,7 +126,7 @@ def test_notebooks_match_their_generator():
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_item8_notebook_is_stored_executed_by_the_build_script_and_clean(name):
+def test_notebook_is_stored_executed_by_the_build_script_and_clean(name):
     nb = _notebook(name)
     assert nb.metadata["qgate"]["source"] == name.replace(".ipynb", ".py")
     code = [c for c in nb.cells if c.cell_type == "code"]
@@ -189,7 +189,7 @@ def _stream_text(nb: nbformat.NotebookNode) -> str:
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_item10_notebook_source_runs_as_a_plain_python_script(name, tmp_path):
+def test_notebook_source_runs_as_a_plain_python_script(name, tmp_path):
     """``python notebooks/NN_name.py`` runs as it is and prints what the notebook printed."""
     env = {**os.environ, "PYTHONPATH": str(REPO), "HF_HUB_OFFLINE": "1", "MPLBACKEND": "Agg"}
     for key in ("OPENAI_API_KEY", "QGATE_USE_OLLAMA", "QGATE_REPO"):

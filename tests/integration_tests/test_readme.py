@@ -1,8 +1,9 @@
 """The README's complete programs run as written (issue 16, item 4 and the four surfaces).
 
-Every ```` ```python ```` block of the README is a whole program with its imports: each runs in
-a fresh interpreter from the repository root, offline (scripted chat models from
-``langchain_qgate.testing``, the bundled embedding model), and prints what the README says it
+Every ```` ```python ```` block of the README, and of the pages under ``docs/`` that its depth
+moved to (issue 46, item 7), is a whole program with its imports: each runs in a fresh
+interpreter from the repository root, offline (scripted chat models from
+``langchain_qgate.testing``, the bundled embedding model), and prints what the page says it
 does. Fragments (```` ```py ````) are checked as excerpts of the examples in
 ``test_examples.py``.
 """
@@ -20,8 +21,14 @@ import pytest
 pytestmark = pytest.mark.model
 
 REPO = Path(__file__).resolve().parents[2]
+DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+"""The README first, then the docs pages (their programs moved out of the README)."""
 README = (REPO / "README.md").read_text(encoding="utf-8")
-PROGRAMS = re.findall(r"```python\n(.*?)```", README, flags=re.DOTALL)
+PROGRAMS = [
+    program
+    for page in DOCS
+    for program in re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.DOTALL)
+]
 
 # What each program must print, keyed by a line that identifies it.
 EXPECTED: dict[str, list[str]] = {

@@ -36,7 +36,7 @@ def _fragment_sources() -> list[Path]:
     return sorted(found)
 
 
-def test_item8_the_rule_covers_the_programs_and_the_judge_node_fragment():
+def test_the_rule_covers_the_programs_and_the_judge_node_fragment():
     assert len(PROGRAMS) >= 6
     sources = _fragment_sources()
     assert EXAMPLES / "tool_gating_judge.py" in sources
@@ -96,7 +96,7 @@ update: dict[str, Any] = judge_node(["sig-1"])({"results": []})  # still a plain
 """
 
 
-def test_item8_readme_snippets_type_check_under_mypy_strict(tmp_path):
+def test_readme_snippets_type_check_under_mypy_strict(tmp_path):
     from mypy import api
 
     files = []

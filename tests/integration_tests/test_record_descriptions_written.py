@@ -10,9 +10,11 @@ matcher (never taken from, or modelled on, any dataset's rows): records with the
   cuisine, an area, a rating, a venue type);
 - ``added``: a fact the record does not give (a field it lacks, "live music", "a garden").
 
-Precision first: a faithful or an added sentence is never contradicted. The matcher was
-fixed against this file's misses while it was built, so these are regression floors, not an
-unseen-data rate (that is the E2E report half, ``benchmarks/bench_records.py``).
+Precision first: a faithful or an added sentence is never contradicted. The shares flagged and
+named are measured figures, checked by ``benchmarks/check_figures.py``
+(``record_descriptions_written``); the matcher was fixed against this file's misses while it
+was built, so those are regression floors, not an unseen-data rate (that is the E2E report
+half, ``benchmarks/bench_records.py``).
 """
 
 from __future__ import annotations
@@ -49,23 +51,11 @@ def test_the_file_has_every_label(outcomes) -> None:
     assert Counter(label for label, *_ in outcomes) == {"faithful": 90, "changed": 50, "added": 40}
 
 
-def test_a_faithful_description_is_never_contradicted_and_rarely_flagged(outcomes) -> None:
+def test_a_faithful_description_is_never_contradicted(outcomes) -> None:
     faithful = [o for o in outcomes if o[0] == "faithful"]
     assert [claim for _, claim, _, contra in faithful if contra] == []
-    flagged = [claim for _, claim, flag, _ in faithful if flag]
-    assert len(flagged) <= 0.05 * len(faithful), flagged
 
 
-def test_a_changed_value_is_flagged(outcomes) -> None:
-    changed = [o for o in outcomes if o[0] == "changed"]
-    missed = [claim for _, claim, flag, _ in changed if not flag]
-    assert len(missed) <= 0.05 * len(changed), missed
-    named = sum(contra for *_, contra in changed)
-    assert named >= 0.7 * len(changed), named
-
-
-def test_an_added_fact_is_flagged_never_contradicted(outcomes) -> None:
+def test_an_added_fact_is_never_contradicted(outcomes) -> None:
     added = [o for o in outcomes if o[0] == "added"]
     assert [claim for _, claim, _, contra in added if contra] == []
-    missed = [claim for _, claim, flag, _ in added if not flag]
-    assert len(missed) <= 0.1 * len(added), missed

@@ -61,7 +61,10 @@ than", "bring / take the kids"): 27 / 48 (31) / 39, nothing contradicted. What i
 mostly social-media talk ("Solid.", "Sign me up", "#bargain") and comparisons ("costs a bit
 more than the usual riverside café").
 
-The floors keep what holds on each file. They were measured with the exact integer sums of
+The floors on each file (faithful flagged at most, changed flagged and named, added flagged at
+least) are measured figures, checked by ``benchmarks/check_figures.py`` (``record_styles``);
+here: every file has its labels and styles, and no faithful description and no added fact is
+ever contradicted. The floors were measured with the exact integer sums of
 ``grounding/_int8.py`` (session 43), which every CPU computes alike: session 42 had read the
 sets on a CPU without VNNI, whose saturating int8 kernel moved verifier probabilities across
 their thresholds (it blamed a fresh install; BENCHMARKS.md, "Int8 on every CPU"). With exact
@@ -87,22 +90,18 @@ pytestmark = pytest.mark.model
 DATA = Path(__file__).resolve().parents[1] / "data"
 
 
-class Floors(NamedTuple):
+class Shape(NamedTuple):
     labels: tuple[int, int, int]  # faithful, changed, added
     styles: int
-    faithful_flagged: int  # at most
-    changed_flagged: int  # at least
-    changed_named: int  # at least
-    added_flagged: int  # at least
 
 
 FILES = {
-    "record_styles.jsonl": Floors((200, 50, 50), 11, 9, 48, 32, 43),
-    "record_idioms.jsonl": Floors((200, 50, 50), 12, 52, 48, 29, 46),
-    "record_voices.jsonl": Floors((200, 50, 50), 10, 9, 50, 31, 42),
-    "record_registers.jsonl": Floors((200, 50, 50), 10, 30, 50, 40, 43),
-    "record_crowd.jsonl": Floors((240, 30, 30), 6, 4, 30, 23, 28),
-    "record_guides.jsonl": Floors((200, 50, 50), 10, 28, 48, 31, 41),
+    "record_styles.jsonl": Shape((200, 50, 50), 11),
+    "record_idioms.jsonl": Shape((200, 50, 50), 12),
+    "record_voices.jsonl": Shape((200, 50, 50), 10),
+    "record_registers.jsonl": Shape((200, 50, 50), 10),
+    "record_crowd.jsonl": Shape((240, 30, 30), 6),
+    "record_guides.jsonl": Shape((200, 50, 50), 10),
 }
 
 
@@ -147,20 +146,6 @@ def test_a_faithful_description_is_never_contradicted(outcomes, name: str) -> No
 
 
 @pytest.mark.parametrize("name", FILES)
-def test_few_faithful_descriptions_are_flagged(outcomes, name: str) -> None:
-    flagged = [o.response for o in outcomes[name] if o.label == "faithful" and o.flagged]
-    assert len(flagged) <= FILES[name].faithful_flagged, flagged
-
-
-@pytest.mark.parametrize("name", FILES)
-def test_changed_values_are_flagged_and_mostly_named(outcomes, name: str) -> None:
-    changed = [o for o in outcomes[name] if o.label == "changed"]
-    assert sum(o.flagged for o in changed) >= FILES[name].changed_flagged
-    assert sum(o.contradicted for o in changed) >= FILES[name].changed_named
-
-
-@pytest.mark.parametrize("name", FILES)
-def test_an_added_fact_is_flagged_never_contradicted(outcomes, name: str) -> None:
+def test_an_added_fact_is_never_contradicted(outcomes, name: str) -> None:
     added = [o for o in outcomes[name] if o.label == "added"]
     assert [o.response for o in added if o.contradicted] == []
-    assert sum(o.flagged for o in added) >= FILES[name].added_flagged

@@ -4,8 +4,8 @@ Sentences written by hand for this test. A claim that names no record when the e
 holds one record is about that record (issue 24, item 2): "It has a large garden." against a
 pub's record was graded as prose before (INFERRED, about 0.64) and is unsupported now. A
 claim about a record that no field states, bands or lacks is the verifier's to read
-(``fields._PAIR_GROUNDS``); what the matcher rules out (a neighbouring band, a thing the place
-comes "with") stays unsupported, and none of these is ever contradicted.
+(``VerifierThresholds.fields_ground``); what the matcher rules out (a neighbouring band, a
+thing the place comes "with") stays unsupported, and none of these is ever contradicted.
 """
 
 from __future__ import annotations

@@ -17,7 +17,9 @@ First run, on the shipped verifier (BENCHMARKS.md, "Reworded claims"): no faithf
 contradicted, 76 of 79 graded GROUNDED or INFERRED, 37 of 40 unsupported claims below GROUNDED;
 but only 23 of 40 reworded wrong claims below GROUNDED and 3 named: the rules see a changed
 value only where the claim copies the sentence around it, and the verifier reads rewording
-and contradiction alike. The floors keep what holds; the strict xfail is the issue's target.
+and contradiction alike. Those shares are measured figures, checked (with the issue's 95%
+target, still open) by ``benchmarks/check_figures.py`` (``reworded_claims``); here: the set's
+shape, and no faithful claim contradicted.
 """
 
 from __future__ import annotations
@@ -41,10 +43,6 @@ def outcomes(real_embedder) -> dict[str, list[str]]:
     return by_family(monitor, DATA)
 
 
-def _share(values: list[str], keep: set[str]) -> float:
-    return sum(v in keep for v in values) / len(values)
-
-
 def test_the_set_has_its_four_families(outcomes) -> None:
     assert {f: len(outcomes[f]) for f in FAMILIES} == dict.fromkeys(FAMILIES, 40)
 
@@ -52,27 +50,3 @@ def test_the_set_has_its_four_families(outcomes) -> None:
 def test_a_reworded_faithful_claim_is_never_contradicted(outcomes) -> None:
     faithful = outcomes["faithful_paraphrase"] + outcomes["faithful_partial"]
     assert faithful.count("contradicted") == 0
-
-
-def test_reworded_faithful_claims_are_grounded_or_inferred(outcomes) -> None:
-    faithful = [
-        v for v in outcomes["faithful_paraphrase"] + outcomes["faithful_partial"] if v != "none"
-    ]
-    assert _share(faithful, {"grounded", "inferred"}) >= 0.9
-
-
-def test_a_detail_the_evidence_never_states_is_not_grounded(outcomes) -> None:
-    assert _share(outcomes["unsupported_related"], {"inferred", "fabricated"}) >= 0.85
-
-
-def test_reworded_wrong_claims_below_grounded_floor(outcomes) -> None:
-    assert _share(outcomes["contradicted"], {"inferred", "fabricated", "contradicted"}) >= 0.5
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue 23 target (95% of wrong claims not GROUNDED) not met on reworded claims: "
-    "the verifier reads rewording and contradiction alike (BENCHMARKS.md, 'Reworded claims')",
-)
-def test_reworded_wrong_claims_meet_the_issue_target(outcomes) -> None:
-    assert _share(outcomes["contradicted"], {"inferred", "fabricated", "contradicted"}) >= 0.95

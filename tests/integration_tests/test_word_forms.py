@@ -18,7 +18,8 @@ polarities were named 9 of 12 and the compound negations 7 of 12; after it, at f
 (held out), 12 and 7. Two refinements were written after reading the compound misses ("offer"
 and "shipping" had no stem in common with "offers" and "ships"), so for that family the set is
 not held out. A sentence-initial plural read as a name ("Goats are raised at Hilltop Farm")
-still passes. The floors keep what holds.
+still passes. The floor on the compound negations named is a measured figure, checked by
+``benchmarks/check_figures.py`` (``word_forms``).
 """
 
 from __future__ import annotations
@@ -39,7 +40,6 @@ FAMILIES = (
     "wrong_negation_other_form",
     "wrong_negation_in_compound",
 )
-FLOOR_COMPOUND = 9  # compound negations named, of 12 (measured: 9)
 
 
 @pytest.fixture(scope="module")
@@ -64,8 +64,3 @@ def test_a_faithful_claim_in_another_form_is_supported(outcomes) -> None:
 
 def test_a_flipped_polarity_in_another_form_is_named(outcomes) -> None:
     assert outcomes["wrong_negation_other_form"].count("contradicted") == 12
-
-
-def test_a_negated_clause_asserted_in_another_form_is_named(outcomes) -> None:
-    named = outcomes["wrong_negation_in_compound"].count("contradicted")
-    assert named >= FLOOR_COMPOUND, outcomes["wrong_negation_in_compound"]

@@ -1,5 +1,5 @@
 """The package's import graph: no circles, and dependencies point one way (the README's
-"Architecture").
+"Architecture", drawn in docs/architecture.md).
 
 Every ``import`` / ``from ... import`` of every module counts, wherever it stands: at module
 level, inside a function (a lazy import), under ``TYPE_CHECKING``. So does a string constant

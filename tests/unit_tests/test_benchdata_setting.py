@@ -10,7 +10,7 @@ from tests.conftest import BENCHDATA_DIR, benchdata_missing
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_item5_benchdata_skip_reason_names_the_folder_and_the_setting(tmp_path):
+def test_benchdata_skip_reason_names_the_folder_and_the_setting(tmp_path):
     reason = benchdata_missing(tmp_path)
     assert reason is not None
     assert str(tmp_path) in reason
@@ -19,14 +19,14 @@ def test_item5_benchdata_skip_reason_names_the_folder_and_the_setting(tmp_path):
     assert benchdata_missing(tmp_path) is None
 
 
-def test_item5_the_default_folder_is_next_to_the_clone_and_documented():
+def test_the_default_folder_is_next_to_the_clone_and_documented():
     assert BENCHDATA_DIR.name == "benchdata" or "QGATE_BENCHDATA" in __import__("os").environ
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert "QGATE_BENCHDATA" in readme
     assert "QGATE_BENCHDATA" in (REPO / "Makefile").read_text(encoding="utf-8")
 
 
-def test_item4_sqlite_checkpointer_has_a_documented_extra():
+def test_sqlite_checkpointer_has_a_documented_extra():
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert any(
         d.startswith("langgraph-checkpoint-sqlite")

@@ -180,7 +180,7 @@ def test_tool_outputs_become_evidence_by_shape():
 # -- issue 16, item 7 ------------------------------------------------------------------------
 
 
-def test_item7_callback_records_the_users_question_not_the_rendered_prompt(monitor):
+def test_callback_records_the_users_question_not_the_rendered_prompt(monitor):
     from langchain_core.runnables import RunnablePassthrough
 
     model = GenericFakeChatModel(messages=iter([GOOD, WARRANTY_GOOD]))
@@ -198,7 +198,7 @@ def test_item7_callback_records_the_users_question_not_the_rendered_prompt(monit
     assert handler.latest().question == WARRANTY_Q
 
 
-def test_item7_latest_returns_a_quality_check_importable_from_the_top_level(monitor):
+def test_latest_returns_a_quality_check_importable_from_the_top_level(monitor):
     from langchain_qgate import QualityCheck
 
     handler = QualityGateCallbackHandler(monitor=monitor)

@@ -35,14 +35,14 @@ def _check(tmp_path: Path, answer: str, *extra: str) -> int:
     return cli.main(["check", "--evidence", str(EVIDENCE), "--answer", str(path), *extra])
 
 
-def test_item3_check_exits_0_on_pass_and_1_on_reject(tmp_path, capsys):
+def test_check_exits_0_on_pass_and_1_on_reject(tmp_path, capsys):
     assert _check(tmp_path, GOOD) == cli.EXIT_PASS == 0
     assert "Gate decision: pass" in capsys.readouterr().out
     assert _check(tmp_path, BAD) == cli.EXIT_REJECTED == 1
     assert "Gate decision: retry" in capsys.readouterr().out
 
 
-def test_item3_profile_and_threshold_options_set_the_gate(tmp_path, capsys):
+def test_profile_and_threshold_options_set_the_gate(tmp_path, capsys):
     _check(tmp_path, GOOD, "--json", "--profile", "strict")
     meta = json.loads(capsys.readouterr().out)["decision"]["metadata"]
     assert (meta["profile"], meta["grounding_threshold"]) == ("strict", 0.8)
@@ -56,14 +56,14 @@ def test_item3_profile_and_threshold_options_set_the_gate(tmp_path, capsys):
     assert _check(tmp_path, GOOD, "--grounding-threshold", "1.0") == 1  # nothing is that good
 
 
-def test_item3_a_threshold_out_of_range_is_an_error_not_a_verdict(tmp_path, capsys):
+def test_a_threshold_out_of_range_is_an_error_not_a_verdict(tmp_path, capsys):
     assert _check(tmp_path, GOOD, "--grounding-threshold", "1.5") == cli.EXIT_ERROR == 2
     err = capsys.readouterr().err
     assert err.startswith("qgate check: error: ")
     assert "grounding_threshold" in err
 
 
-def test_item3_version_and_help_with_examples_and_exit_codes(capsys):
+def test_version_and_help_with_examples_and_exit_codes(capsys):
     with pytest.raises(SystemExit) as info:
         cli.main(["--version"])
     assert info.value.code == 0
@@ -82,13 +82,13 @@ def test_item3_version_and_help_with_examples_and_exit_codes(capsys):
     assert "Exit code: 0 passed, 1 rejected, 2 usage or input error." in " ".join(text.split())
 
 
-def test_item3_the_help_examples_name_files_that_exist():
+def test_the_help_examples_name_files_that_exist():
     for word in cli._EPILOG.split():
         if word.startswith("examples/") and "*" not in word:
             assert (REPO / word).exists(), word
 
 
-def test_item6_json_output_keeps_non_ascii_readable(tmp_path, capsys):
+def test_json_output_keeps_non_ascii_readable(tmp_path, capsys):
     _check(tmp_path, "Nordlicht has an office in Øresund.", "--json")
     out = capsys.readouterr().out
     assert "Øresund" in out

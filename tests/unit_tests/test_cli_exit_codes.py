@@ -47,11 +47,11 @@ def _error_line(err: str, prog: str) -> str:
     return err
 
 
-def test_item4_exit_codes_are_0_pass_1_rejected_2_error():
+def test_exit_codes_are_0_pass_1_rejected_2_error():
     assert (EXIT_PASS, EXIT_REJECTED, EXIT_ERROR) == (0, 1, 2)
 
 
-def test_item4_check_exits_0_1_2(tmp_path, capsys):
+def test_check_exits_0_1_2(tmp_path, capsys):
     answer = tmp_path / "answer.txt"
     argv = ["check", "--evidence", str(EVIDENCE), "--answer", str(answer)]
     answer.write_text(GOOD, encoding="utf-8")
@@ -74,7 +74,7 @@ def test_item4_check_exits_0_1_2(tmp_path, capsys):
     assert "grounding_threshold" in _error_line(err, "qgate check")
 
 
-def test_item4_an_answer_over_the_size_limit_names_its_file(tmp_path, capsys):
+def test_an_answer_over_the_size_limit_names_its_file(tmp_path, capsys):
     answer = tmp_path / "huge.txt"
     answer.write_text("x" * 2_000_001, encoding="utf-8")
     code, _, err = _run(["check", "--evidence", str(EVIDENCE), "--answer", str(answer)], capsys)
@@ -84,7 +84,7 @@ def test_item4_an_answer_over_the_size_limit_names_its_file(tmp_path, capsys):
     assert "over the limit" in line
 
 
-def test_item4_an_empty_answer_passes_and_says_no_checkable_claims(tmp_path, capsys):
+def test_an_empty_answer_passes_and_says_no_checkable_claims(tmp_path, capsys):
     answer = tmp_path / "empty.txt"
     answer.write_text("", encoding="utf-8")
     argv = ["check", "--evidence", str(EVIDENCE), "--answer", str(answer), "--json"]
@@ -96,7 +96,7 @@ def test_item4_an_empty_answer_passes_and_says_no_checkable_claims(tmp_path, cap
     assert err.count("\n") == 1
 
 
-def test_item4_judge_exits_0_1_2(tmp_path, capsys):
+def test_judge_exits_0_1_2(tmp_path, capsys):
     ids = tmp_path / "ids.txt"
     ids.write_text("s1\n", encoding="utf-8")
     results = tmp_path / "results.json"
@@ -127,7 +127,7 @@ def test_item4_judge_exits_0_1_2(tmp_path, capsys):
     assert f"{ids_json}: not a valid JSON list of ids" in _error_line(err, "qgate judge")
 
 
-def test_item4_bench_exits_0_on_a_run_and_2_on_bad_data(tmp_path, capsys):
+def test_bench_exits_0_on_a_run_and_2_on_bad_data(tmp_path, capsys):
     rows = tmp_path / "rows.jsonl"
     row = {"id": "r1", "context": "Acme was founded in 2019.", "response": "Acme was founded "
            "in 2019.", "label": 0}  # fmt: skip
@@ -140,7 +140,7 @@ def test_item4_bench_exits_0_on_a_run_and_2_on_bad_data(tmp_path, capsys):
     assert f"invalid {rows}: not UTF-8 text" in _error_line(err, "qgate bench detection")
 
 
-def test_item4_demo_and_warm_exit_2_on_an_error(tmp_path, capsys, monkeypatch):
+def test_demo_and_warm_exit_2_on_an_error(tmp_path, capsys, monkeypatch):
     import langchain_qgate.grounding.embeddings as embeddings
 
     missing = tmp_path / "no-docs"
@@ -158,7 +158,7 @@ def test_item4_demo_and_warm_exit_2_on_an_error(tmp_path, capsys, monkeypatch):
 
 
 @pytest.mark.parametrize("command", SUBCOMMANDS)
-def test_item4_usage_errors_exit_2_and_help_lists_the_exit_codes(command, capsys):
+def test_usage_errors_exit_2_and_help_lists_the_exit_codes(command, capsys):
     code, _, err = _run([*command.split(), "--no-such-option"], capsys)
     assert code == 2
     assert f"qgate {command}: error: " in err or "qgate: error: " in err

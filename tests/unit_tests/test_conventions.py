@@ -33,7 +33,7 @@ def monitor():
     return make_monitor()
 
 
-def test_item5_with_quality_gate_coerces_a_plain_function_as_lcel_does(monitor):
+def test_with_quality_gate_coerces_a_plain_function_as_lcel_does(monitor):
     seen: list[object] = []
 
     def answer(value: object) -> AIMessage:  # a plain function, no RunnableLambda
@@ -55,12 +55,12 @@ def test_item5_with_quality_gate_coerces_a_plain_function_as_lcel_does(monitor):
 
 
 @pytest.mark.parametrize("value", [42, "prompt | model", None])
-def test_item5_with_quality_gate_rejects_what_lcel_cannot_coerce(monitor, value):
+def test_with_quality_gate_rejects_what_lcel_cannot_coerce(monitor, value):
     with pytest.raises(InvalidInputError, match="expected a Runnable, a callable or a dict"):
         with_quality_gate(value, monitor=monitor)
 
 
-def test_item5_middleware_policy_accepts_a_mapping(monitor):
+def test_middleware_policy_accepts_a_mapping(monitor):
     mw = QualityGateMiddleware(monitor=monitor, policy={"max_retries": 1, "on_exhausted": "raise"})
     assert mw.gate.policy == GatePolicy(max_retries=1, on_exhausted="raise")
     strict = QualityGateMiddleware(monitor=monitor, policy={"profile": "strict", "max_retries": 0})
@@ -80,7 +80,7 @@ def test_item5_middleware_policy_accepts_a_mapping(monitor):
         (["max_retries", 1], "expected a GatePolicy or a mapping, got list"),
     ],
 )
-def test_item5_middleware_policy_mapping_errors_are_clear(monitor, policy, message):
+def test_middleware_policy_mapping_errors_are_clear(monitor, policy, message):
     with pytest.raises(InvalidInputError) as info:
         QualityGateMiddleware(monitor=monitor, policy=policy)
     assert isinstance(info.value, QGateError)
@@ -89,7 +89,7 @@ def test_item5_middleware_policy_mapping_errors_are_clear(monitor, policy, messa
     assert message in str(info.value)
 
 
-def test_item5_agent_runs_with_a_policy_mapping(monitor):
+def test_agent_runs_with_a_policy_mapping(monitor):
     mw = QualityGateMiddleware(monitor=monitor, policy={"max_retries": 0, "on_exhausted": "raise"})
     agent = create_agent(
         scripted_model([BAD]), tools=[SEARCH_TOOL], middleware=[mw], checkpointer=InMemorySaver()
@@ -100,7 +100,7 @@ def test_item5_agent_runs_with_a_policy_mapping(monitor):
     assert info.value.payload.metadata.max_retries == 0
 
 
-def test_item5_escalate_outside_a_graph_says_it_needs_a_graph(monitor):
+def test_escalate_outside_a_graph_says_it_needs_a_graph(monitor):
     gated = with_quality_gate(
         lambda x: AIMessage(BAD), monitor=monitor, evidence=REVENUE_DOCS, policy={"max_retries": 0}
     )
@@ -116,7 +116,7 @@ def test_item5_escalate_outside_a_graph_says_it_needs_a_graph(monitor):
     assert info.value.payload.metadata.decision == "escalate"
 
 
-def test_item5_escalate_with_a_reviewer_that_declines_does_not_blame_the_graph(monitor):
+def test_escalate_with_a_reviewer_that_declines_does_not_blame_the_graph(monitor):
     gated = with_quality_gate(
         lambda x: AIMessage(BAD),
         monitor=monitor,

@@ -238,7 +238,7 @@ def test_escalated_run_resumes_in_a_new_process_with_sqlite(tmp_path):
     assert resumed["review"]["decision"] == "edit"
 
 
-def test_item2_graph_holds_the_rejected_draft_behind_a_placeholder_while_paused(monitor):
+def test_graph_holds_the_rejected_draft_behind_a_placeholder_while_paused(monitor):
     graph, model = _graph(monitor, [BAD, BAD, GOOD], max_retries=1)
     first = graph.invoke({"messages": [("user", QUESTION)]}, _cfg("held"))
     last = first["messages"][-1]
@@ -254,7 +254,7 @@ def test_item2_graph_holds_the_rejected_draft_behind_a_placeholder_while_paused(
     assert any(m.content == feedback for m in model.calls[-1])
 
 
-def test_item2_add_quality_gate_wires_a_review_node():
+def test_add_quality_gate_wires_a_review_node():
     builder = StateGraph(QualityGateState)
     builder.add_node("generate", lambda s: {})
     builder.add_edge(START, "generate")

@@ -93,7 +93,7 @@ def _whole(gated, value) -> tuple[Any, ...]:
 
 
 # -- item 9: a contradicted sentence is never "verified" ---------------------------------------
-def test_item9_sentence_event_is_unverified_when_its_check_passes_a_contradiction():
+def test_sentence_event_is_unverified_when_its_check_passes_a_contradiction():
     out: list[Any] = []
 
     def check(text: str) -> SentenceVerdict:  # what a permissive profile says of it
@@ -110,7 +110,7 @@ def test_item9_sentence_event_is_unverified_when_its_check_passes_a_contradictio
 
 
 @pytest.mark.parametrize("use_async", [False, True])
-async def test_item9_brainstorm_streams_a_contradicted_sentence_unverified_with_its_grade(
+async def test_brainstorm_streams_a_contradicted_sentence_unverified_with_its_grade(
     monitor, use_async
 ):
     policy = GatePolicy.from_profile("brainstorm", max_retries=0, on_exhausted="raise")
@@ -126,7 +126,7 @@ async def test_item9_brainstorm_streams_a_contradicted_sentence_unverified_with_
 # -- item 10: the streamed decision is the whole-answer decision -------------------------------
 @pytest.mark.parametrize("use_async", [False, True])
 @pytest.mark.parametrize("profile", ["strict", "default", "brainstorm"])
-async def test_item10_streamed_and_whole_answer_decisions_are_equal(monitor, profile, use_async):
+async def test_streamed_and_whole_answer_decisions_are_equal(monitor, profile, use_async):
     policy = GatePolicy(max_retries=0, on_exhausted="raise").with_profile(profile)
 
     def gated(stream: bool):
@@ -143,7 +143,7 @@ async def test_item10_streamed_and_whole_answer_decisions_are_equal(monitor, pro
     assert streamed == _whole(gated(False), question)
 
 
-def test_item10_stop_early_is_an_option_off_by_default(monitor):
+def test_stop_early_is_an_option_off_by_default(monitor):
     runnable = with_quality_gate(
         ScriptedStreamingChatModel.from_replies(GOOD), monitor=monitor, stream="sentences"
     )
@@ -154,7 +154,7 @@ def test_item10_stop_early_is_an_option_off_by_default(monitor):
     assert QualityGateStreamer(gate=QualityGate(monitor=monitor))._agent.stop_early is False
 
 
-def test_item10_stop_early_judges_the_attempt_by_its_failing_sentence(monitor):
+def test_stop_early_judges_the_attempt_by_its_failing_sentence(monitor):
     tail = " The company sells its inspection robots across Europe through certified partners."
     model = ScriptedStreamingChatModel.from_replies(STREAM_BAD + tail, GOOD)
     gated = _lcel(monitor, model, GatePolicy(max_retries=1), stop_early=True)
@@ -179,7 +179,7 @@ async def _as_awaitable(agent, payload, config):
 
 
 @pytest.mark.parametrize("use_async", [False, True])
-async def test_item11_streamed_rejection_that_raises_keeps_the_draft_for_audit(monitor, use_async):
+async def test_streamed_rejection_that_raises_keeps_the_draft_for_audit(monitor, use_async):
     policy = GatePolicy(max_retries=0, on_exhausted="raise")
     kept = []
     for stream in ("sentences", None):
@@ -197,7 +197,7 @@ async def test_item11_streamed_rejection_that_raises_keeps_the_draft_for_audit(m
     assert kept == [STREAM_BAD, STREAM_BAD]
 
 
-def test_item11_streamed_sentence_is_graded_as_the_whole_answer_grades_it(monitor):
+def test_streamed_sentence_is_graded_as_the_whole_answer_grades_it(monitor):
     fragment = "€52.7 million."  # read with the question, it looks grounded
     answer = f"{GOOD_1} {fragment} Revenue grew 31% from €36.8 million in fiscal year 2023."
     model = ScriptedStreamingChatModel.from_replies(answer)
@@ -210,7 +210,7 @@ def test_item11_streamed_sentence_is_graded_as_the_whole_answer_grades_it(monito
     assert event["grade"] == whole["grade"] != "grounded"
 
 
-def test_item11_guidance_for_a_stopped_sentence_never_quotes_the_question(monitor):
+def test_guidance_for_a_stopped_sentence_never_quotes_the_question(monitor):
     gate = QualityGate(monitor=monitor, policy=GatePolicy(max_retries=1))
     failed = "Definitely €52.7 million in fiscal year 2024."
     record = {
@@ -231,7 +231,7 @@ def test_item11_guidance_for_a_stopped_sentence_never_quotes_the_question(monito
         assert QUESTION not in result.guidance.to_model_message()
 
 
-def test_item11_one_sentence_answer_is_still_read_with_its_question(monitor):
+def test_one_sentence_answer_is_still_read_with_its_question(monitor):
     model = ScriptedStreamingChatModel.from_replies("€48.2 million.")
     gated = _lcel(monitor, model, GatePolicy(max_retries=0, on_exhausted="pass_with_warning"))
     events = list(gated.stream(_lcel_input()))
@@ -245,7 +245,7 @@ def test_item11_one_sentence_answer_is_still_read_with_its_question(monitor):
 
 
 # -- item 12: a malformed resume value -------------------------------------------------------
-def test_item12_malformed_resume_raises_a_qgate_error_saying_what_is_valid(monitor):
+def test_malformed_resume_raises_a_qgate_error_saying_what_is_valid(monitor):
     model = ScriptedStreamingChatModel(respond=rag_responder([BAD]))
     middleware = QualityGateMiddleware(monitor=monitor, policy=GatePolicy(max_retries=0))
     agent = create_agent(
@@ -263,7 +263,7 @@ def test_item12_malformed_resume_raises_a_qgate_error_saying_what_is_valid(monit
     assert result["messages"][-1].content == GOOD
 
 
-def test_item12_malformed_on_escalate_answer_raises_a_qgate_error(monitor):
+def test_malformed_on_escalate_answer_raises_a_qgate_error(monitor):
     gated = with_quality_gate(
         ScriptedStreamingChatModel.from_replies(BAD),
         evidence=RETRIEVER.invoke(QUESTION),

@@ -61,12 +61,12 @@ def _fields(item: Any) -> dict[str, str]:
 # -- 1. deep nesting -------------------------------------------------------------------------
 
 
-def test_item1_deep_json_string_is_a_clear_invalid_input_error(m) -> None:
+def test_deep_json_string_is_a_clear_invalid_input_error(m) -> None:
     with pytest.raises(InvalidInputError, match="JSON nested more than 500 levels"):
         m.verify_grounding("x.", [_deep_json(10_000)])
 
 
-def test_item1_deep_json_gets_the_same_answer_whatever_the_recursion_limit(m) -> None:
+def test_deep_json_gets_the_same_answer_whatever_the_recursion_limit(m) -> None:
     import sys
 
     before = sys.getrecursionlimit()
@@ -81,7 +81,7 @@ def test_item1_deep_json_gets_the_same_answer_whatever_the_recursion_limit(m) ->
     assert m.verify_grounding("The total is 5.", [shallow]).verdicts[0].grade is Grade.GROUNDED
 
 
-def test_item1_json_depth_ignores_brackets_inside_strings() -> None:
+def test_json_depth_ignores_brackets_inside_strings() -> None:
     from langchain_qgate.grounding.structured import json_depth
 
     assert json_depth('{"a": "' + "[" * 2_000 + '"}') == 1
@@ -89,7 +89,7 @@ def test_item1_json_depth_ignores_brackets_inside_strings() -> None:
     assert json_depth('{"a": ' * 20 + "1" + "}" * 20) == 0  # too few brackets to be deep
 
 
-def test_item1_deep_dict_is_read_to_the_depth_limit_and_the_cut_noted(m) -> None:
+def test_deep_dict_is_read_to_the_depth_limit_and_the_cut_noted(m) -> None:
     deep: Any = 1
     for _ in range(10_000):
         deep = {"a": deep}
@@ -103,7 +103,7 @@ def test_item1_deep_dict_is_read_to_the_depth_limit_and_the_cut_noted(m) -> None
     assert alone.notes[0].endswith(f"nested more than {MAX_DEPTH} levels: deeper values not read")
 
 
-def test_item1_moderately_deep_json_is_parsed_and_cut(m) -> None:
+def test_moderately_deep_json_is_parsed_and_cut(m) -> None:
     text = '{"total": 5, "deep": ' + _deep_json(200) + "}"
     fields = _fields(text)
     assert fields["total"] == "5"
@@ -115,7 +115,7 @@ def test_item1_moderately_deep_json_is_parsed_and_cut(m) -> None:
     ("name", "content"),
     [("e.json", _deep_json(10_000)), ("e.jsonl", '{"text": ' + _deep_json(10_000) + "}")],
 )
-def test_item1_cli_deep_json_file_exits_2_with_one_line(
+def test_cli_deep_json_file_exits_2_with_one_line(
     name, content, tmp_path, monkeypatch, capsys
 ) -> None:
     import langchain_qgate.grounding.embeddings as embeddings
@@ -136,7 +136,7 @@ def test_item1_cli_deep_json_file_exits_2_with_one_line(
 # -- 2. huge integers ------------------------------------------------------------------------
 
 
-def test_item2_huge_integer_is_written_out_exactly(m) -> None:
+def test_huge_integer_is_written_out_exactly(m) -> None:
     assert _fields({"total": 10**5000, "n": 3}) == {"total": "1" + "0" * 5000, "n": "3"}
     report = m.verify_grounding("The total is 5.", [{"total": 10**5000}])
     assert report.evidence_count == 1
@@ -144,13 +144,13 @@ def test_item2_huge_integer_is_written_out_exactly(m) -> None:
     json.loads(report.model_dump_json())
 
 
-def test_item2_integer_past_the_written_limit_is_skipped_and_noted(m) -> None:
+def test_integer_past_the_written_limit_is_skipped_and_noted(m) -> None:
     report = m.verify_grounding("x.", [{"total": 10**60_000, "n": 3}])
     assert report.evidence_count == 1  # n
     assert report.notes == ["evidence record: an integer of more than 50,000 digits was not read"]
 
 
-def test_item2_huge_integer_key_is_named() -> None:
+def test_huge_integer_key_is_named() -> None:
     assert _fields({10**5000: 1, BadKey(): 2}) == {"1" + "0" * 59: "1", "BadKey": "2"}
 
 
@@ -167,7 +167,7 @@ def test_item2_huge_integer_key_is_named() -> None:
         ToolMessage(content="", artifact={"total": "5 \ud800"}, tool_call_id="t", name="a\ud800"),
     ],
 )
-def test_item3_lone_surrogate_in_structured_evidence_is_repaired(item) -> None:
+def test_lone_surrogate_in_structured_evidence_is_repaired(item) -> None:
     spy = SpyEmbedder()
     report = HallucinationMonitor(embedder=spy).verify_grounding("The total is 5.", [item])
     assert report.evidence_count >= 1
@@ -176,7 +176,7 @@ def test_item3_lone_surrogate_in_structured_evidence_is_repaired(item) -> None:
     report.model_dump_json().encode("utf-8")
 
 
-def test_item3_repaired_value_keeps_a_replacement_character() -> None:
+def test_repaired_value_keeps_a_replacement_character() -> None:
     assert _fields('{"total": "5 \ud800"}') == {"total": "5 \ufffd"}
 
 
@@ -191,7 +191,7 @@ def _shared(depth: int) -> Any:
 
 
 @pytest.mark.parametrize("depth", [22, 24, 28])
-def test_item4_shared_references_stop_at_the_value_budget(m, depth) -> None:
+def test_shared_references_stop_at_the_value_budget(m, depth) -> None:
     report = m.verify_grounding(
         "x.", [ToolMessage(content="", artifact=_shared(depth), tool_call_id="t")]
     )
@@ -200,7 +200,7 @@ def test_item4_shared_references_stop_at_the_value_budget(m, depth) -> None:
     ]
 
 
-def test_item4_shared_leaves_are_read_once_per_path_within_the_budget() -> None:
+def test_shared_leaves_are_read_once_per_path_within_the_budget() -> None:
     leaf = {"city": "Berlin"}
     x: Any = leaf
     for _ in range(10):  # 1,024 paths to the same leaf
@@ -217,7 +217,7 @@ def test_item4_shared_leaves_are_read_once_per_path_within_the_budget() -> None:
     }
 
 
-def test_item4_self_referencing_dict_is_read_once_and_noted(m) -> None:
+def test_self_referencing_dict_is_read_once_and_noted(m) -> None:
     loop: dict[str, Any] = {"total": 5}
     loop["self"] = loop
     loop["items"] = [loop, {"price": 3}]
@@ -231,7 +231,7 @@ def test_item4_self_referencing_dict_is_read_once_and_noted(m) -> None:
     assert report.verdicts[0].grade is Grade.GROUNDED
 
 
-def test_item4_shared_artifact_through_the_integrations_is_bounded_and_noted(m) -> None:
+def test_shared_artifact_through_the_integrations_is_bounded_and_noted(m) -> None:
     artifact = {"company": "Acme", "staff": 5, "tree": _shared(28)}
     (doc,) = tool_output_evidence(ToolMessage(content="", artifact=artifact, tool_call_id="t"))
     assert doc.page_content.count("null") < MAX_VALUES  # json.dumps wrote 2**28 of them
@@ -251,7 +251,7 @@ def test_item4_shared_artifact_through_the_integrations_is_bounded_and_noted(m) 
     ],
     ids=["odd-keys-and-huge-ints", "cycle", "json-in-a-string"],
 )
-def test_item4_item8_tool_artifact_json_text_reads_as_the_artifact(artifact) -> None:
+def test_tool_artifact_json_text_reads_as_the_artifact(artifact) -> None:
     if "loop" in artifact:
         artifact["loop"] = artifact
     (doc,) = tool_output_evidence(ToolMessage(content="", artifact=artifact, tool_call_id="t"))
@@ -261,14 +261,14 @@ def test_item4_item8_tool_artifact_json_text_reads_as_the_artifact(artifact) -> 
 # -- 5. long lists ---------------------------------------------------------------------------
 
 
-def test_item5_long_list_is_split_into_statements_of_100_values() -> None:
+def test_long_list_is_split_into_statements_of_100_values() -> None:
     fields = _fields({"values": list(range(250)), "n": 1})
     assert list(fields) == ["values[0-99]", "values[100-199]", "values[200-249]", "n"]
     assert fields["values[200-249]"] == ", ".join(map(str, range(200, 250)))
     assert _fields({"tags": ["a", "b"], "n": 1}) == {"tags": "a, b", "n": "1"}  # short: one
 
 
-def test_item5_list_of_half_a_million_numbers_is_read_to_the_budget(m) -> None:
+def test_list_of_half_a_million_numbers_is_read_to_the_budget(m) -> None:
     text = json.dumps({"values": list(range(512_000))})
     src = recognise(text)
     assert src is not None
@@ -303,7 +303,7 @@ class CountingSet(set[str]):
     ],
     ids=["same-text", "same-source", "records"],
 )
-def test_item6_duplicate_source_ids_take_linear_probes(evidence) -> None:
+def test_duplicate_source_ids_take_linear_probes(evidence) -> None:
     index = EvidenceIndex(embedder=HashingEmbedder())
     index._source_ids = CountingSet()
     CountingSet.probes = 0
@@ -312,7 +312,7 @@ def test_item6_duplicate_source_ids_take_linear_probes(evidence) -> None:
     assert CountingSet.probes < 4 * 3_000  # a linear search per duplicate took ~n^2/2
 
 
-def test_item6_suffixes_are_the_least_free_ones() -> None:
+def test_suffixes_are_the_least_free_ones() -> None:
     index = EvidenceIndex(["c.", "c."], embedder=HashingEmbedder())
     base = index.chunks[0].source_id
     index.add([{"page_content": "d.", "id": f"{base}~3"}, "c.", "c."])
@@ -329,7 +329,7 @@ def test_item6_suffixes_are_the_least_free_ones() -> None:
 
 
 @pytest.mark.parametrize("nines", [300, 310, 320, 5_000])
-def test_item7_revenue_past_a_float_is_contradicted(m, nines) -> None:
+def test_revenue_past_a_float_is_contradicted(m, nines) -> None:
     claim = REVENUE_CLAIM.format("9" * nines)
     (verdict,) = m.verify_grounding(claim, [REVENUE_EVIDENCE]).verdicts
     assert verdict.grade is Grade.FABRICATED
@@ -337,7 +337,7 @@ def test_item7_revenue_past_a_float_is_contradicted(m, nines) -> None:
     assert "48.2 million" in verdict.reason
 
 
-def test_item7_the_same_huge_number_copied_is_not_contradicted(m) -> None:
+def test_the_same_huge_number_copied_is_not_contradicted(m) -> None:
     claim = REVENUE_CLAIM.format("9" * 320)
     (verdict,) = m.verify_grounding(claim, [claim]).verdicts
     assert verdict.contradiction is None
@@ -347,13 +347,13 @@ def test_item7_the_same_huge_number_copied_is_not_contradicted(m) -> None:
 # -- 8. odd keys and cuts --------------------------------------------------------------------
 
 
-def test_item8_key_whose_str_raises_is_named_by_its_type(m) -> None:
+def test_key_whose_str_raises_is_named_by_its_type(m) -> None:
     assert _fields({BadKey(): 1, "b": 2}) == {"BadKey": "1", "b": "2"}
     report = m.verify_grounding("The b is 2.", [{BadKey(): 1, "b": 2}])
     assert report.evidence_count == 2
 
 
-def test_item8_json_source_cut_at_the_field_cap_is_reported(m, tmp_path, capsys) -> None:
+def test_json_source_cut_at_the_field_cap_is_reported(m, tmp_path, capsys) -> None:
     text = json.dumps({f"k{i}": i for i in range(MAX_FIELDS + 1_000)})
     report = m.verify_grounding("x.", [text])
     assert report.evidence_count == MAX_FIELDS
@@ -366,7 +366,7 @@ def test_item8_json_source_cut_at_the_field_cap_is_reported(m, tmp_path, capsys)
     ]
 
 
-def test_item8_cli_prints_the_cut(tmp_path, monkeypatch, capsys) -> None:
+def test_cli_prints_the_cut(tmp_path, monkeypatch, capsys) -> None:
     import langchain_qgate.grounding.embeddings as embeddings
 
     monkeypatch.setattr(embeddings, "default_embedder", lambda *a, **k: HashingEmbedder())
@@ -395,7 +395,7 @@ def test_structured_fuzz_set_gives_no_foreign_error_and_no_contract_violation() 
 # -- 13. size: the claim cap -----------------------------------------------------------------
 
 
-def test_item13_answer_over_the_claim_cap_is_a_clear_error_before_any_model_runs() -> None:
+def test_answer_over_the_claim_cap_is_a_clear_error_before_any_model_runs() -> None:
     spy = SpyEmbedder()
     monitor = HallucinationMonitor(embedder=spy)
     answer = "Acme Corp was founded in 2020 in Berlin. " * 251
@@ -404,7 +404,7 @@ def test_item13_answer_over_the_claim_cap_is_a_clear_error_before_any_model_runs
     assert spy.seen == []  # nothing was embedded
 
 
-def test_item13_claim_cap_is_a_setting() -> None:
+def test_claim_cap_is_a_setting() -> None:
     answer = "Acme Corp was founded in 2020 in Berlin. " * 30
     capped = HallucinationMonitor(embedder=HashingEmbedder(), policy=GroundingPolicy(max_claims=20))
     with pytest.raises(InvalidInputError, match="30 claims is over the limit of 20 claims"):
@@ -415,7 +415,7 @@ def test_item13_claim_cap_is_a_setting() -> None:
         GroundingPolicy(max_claims=0)
 
 
-def test_item13_evidence_over_the_chunk_cap_is_refused_before_it_is_all_chunked() -> None:
+def test_evidence_over_the_chunk_cap_is_refused_before_it_is_all_chunked() -> None:
     spy = SpyEmbedder()
     monitor = HallucinationMonitor(embedder=spy)
     assert monitor.policy.max_evidence_chunks == 40_000  # about 3 MB of prose
@@ -427,7 +427,7 @@ def test_item13_evidence_over_the_chunk_cap_is_refused_before_it_is_all_chunked(
     assert spy.seen == []  # nothing was embedded
 
 
-def test_item13_a_refused_evidence_batch_leaves_the_index_as_it_was() -> None:
+def test_a_refused_evidence_batch_leaves_the_index_as_it_was() -> None:
     index = EvidenceIndex(embedder=HashingEmbedder(), max_chunks=3)
     index.add(["Acme has 5 staff."])
     before = [c.id for c in index.chunks]
@@ -443,7 +443,7 @@ def test_item13_a_refused_evidence_batch_leaves_the_index_as_it_was() -> None:
     assert len(index) == 3
 
 
-def test_item7_two_numbers_past_a_float_are_the_same_value_only_when_equal() -> None:
+def test_two_numbers_past_a_float_are_the_same_value_only_when_equal() -> None:
     from langchain_qgate.grounding.checks import extract_quantities, same_written_value
 
     (a,) = extract_quantities("9" * 320)

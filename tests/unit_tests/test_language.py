@@ -112,17 +112,15 @@ def test_every_written_foreign_sentence_is_flagged_and_english_quotes_stay_engli
     assert [r["text"] for r in foreign if detect_language(r["text"]) in READABLE] == []
 
 
-def test_held_out_sentences_are_flagged_at_the_measured_rate() -> None:
-    """Written after the word lists were tuned and never used to tune them: 98 of 100 foreign
-    sentences flagged (a German one with one function word, and "El partido terminó 2 a 1 a
-    favor del equipo visitante", where the English "a" ties the Spanish words), 20 of 20
-    English ones kept (benchmarks/results/language.json)."""
+def test_held_out_english_sentences_are_all_kept() -> None:
+    """Written after the word lists were tuned and never used to tune them: 100 foreign and 20
+    English sentences. Every English one is kept; the share of foreign ones flagged (98 of 100
+    measured, benchmarks/results/language.json) is a measured figure, checked by
+    ``benchmarks/check_figures.py`` (``language_heldout``)."""
     rows = _rows("language_sentences_heldout.jsonl")
     foreign = [r["text"] for r in rows if r["language"] != "en"]
     english = [r["text"] for r in rows if r["language"] == "en"]
-    flagged = sum(detect_language(t) not in READABLE for t in foreign)
     assert (len(foreign), len(english)) == (100, 20)
-    assert flagged >= 98
     assert all(detect_language(t) in READABLE for t in english)
 
 

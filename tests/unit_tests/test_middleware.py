@@ -230,7 +230,7 @@ def test_exhausted_budget_escalates_with_the_report_and_draft(monitor):
     assert intr.response_schema["title"] == "HumanDecision"
 
 
-def test_item2_while_paused_the_last_message_is_a_placeholder_not_the_rejected_draft(monitor):
+def test_while_paused_the_last_message_is_a_placeholder_not_the_rejected_draft(monitor):
     agent, model = _agent(monitor, [BAD], max_retries=1)
     result = agent.invoke({"messages": [("user", QUESTION)]}, _cfg())
     last = result["messages"][-1]
@@ -250,7 +250,7 @@ def test_item2_while_paused_the_last_message_is_a_placeholder_not_the_rejected_d
     assert not agent.get_state(_cfg()).values.get("qgate_pending")
 
 
-async def test_item2_async_agent_holds_the_draft_too(monitor):
+async def test_async_agent_holds_the_draft_too(monitor):
     agent, _ = _agent(monitor, [BAD], max_retries=0)
     result = await agent.ainvoke({"messages": [("user", QUESTION)]}, _cfg("a2"))
     assert result["messages"][-1].response_metadata["qgate_status"] == "held_for_review"
@@ -335,7 +335,7 @@ def test_config_override_changes_the_budget_per_call(monitor):
     assert len(model.calls) == 2
 
 
-def test_item9_per_call_profile_keeps_the_instance_retry_budget_and_exhaustion_policy(monitor):
+def test_per_call_profile_keeps_the_instance_retry_budget_and_exhaustion_policy(monitor):
     # Issue 16, item 9: a per-call profile changes the thresholds, never the budget or the
     # exhaustion policy set on the instance (before: 4 model calls and an interrupt).
     agent, model = _agent(monitor, [BAD], max_retries=0, on_exhausted="raise")
@@ -347,7 +347,7 @@ def test_item9_per_call_profile_keeps_the_instance_retry_budget_and_exhaustion_p
     assert meta.decision == "raise"
 
 
-def test_item9_with_profile_swaps_thresholds_only():
+def test_with_profile_swaps_thresholds_only():
     policy = GatePolicy(max_retries=0, on_exhausted="raise", grounding_threshold=0.5)
     strict = policy.with_profile("strict")
     assert strict == GatePolicy.from_profile("strict", max_retries=0, on_exhausted="raise")

@@ -39,7 +39,7 @@ def _opinion() -> ClaimVerdict:
     )
 
 
-def test_item6_an_opinion_is_shown_as_not_graded_not_as_fabricated():
+def test_an_opinion_is_shown_as_not_graded_not_as_fabricated():
     with_opinion = GroundingReport.model_validate(
         {**GOOD.model_dump(), "verdicts": [*GOOD.model_dump()["verdicts"], _opinion()]}
     )
@@ -54,7 +54,7 @@ def test_item6_an_opinion_is_shown_as_not_graded_not_as_fabricated():
         assert decision.metadata.claims[-1].label == "OPINION"  # deprecated, still works
 
 
-def test_item6_a_contradicted_number_keeps_its_unit():
+def test_a_contradicted_number_keeps_its_unit():
     c = Contradiction(
         kind="number",
         claim_value="650",
@@ -71,7 +71,7 @@ def test_item6_a_contradicted_number_keeps_its_unit():
     assert date.describe() == "the evidence says 2020, not 2019"
 
 
-def test_item6_no_doubled_punctuation_in_guidance_or_the_raised_error():
+def test_no_doubled_punctuation_in_guidance_or_the_raised_error():
     negation = Contradiction(
         kind="negation",
         claim_value="sells",
@@ -103,7 +103,7 @@ def test_item6_no_doubled_punctuation_in_guidance_or_the_raised_error():
             assert doubled not in text, (doubled, text)
 
 
-def test_item6_a_throttle_on_a_passed_answer_is_explained():
+def test_a_throttle_on_a_passed_answer_is_explained():
     throttle = LoadAssessment(
         action=LoadAction.THROTTLE,
         reason="close to budget: 3 of 3 retries",
@@ -116,7 +116,7 @@ def test_item6_a_throttle_on_a_passed_answer_is_explained():
     assert "calibrated probability that the answer is supported" in block
 
 
-def test_item6_demo_table_wraps_at_word_boundaries_and_labels_opinions():
+def test_demo_table_wraps_at_word_boundaries_and_labels_opinions():
     from langchain_qgate.cli.demo import WIDTH, _claims_table
 
     long_reason = "unsupported: no evidence backs it (not in evidence: " + ", ".join(
@@ -138,7 +138,7 @@ def test_item6_demo_table_wraps_at_word_boundaries_and_labels_opinions():
     assert any("opinion" in line and "fabricated" not in line for line in lines)
 
 
-def test_item4_a_check_without_evidence_says_so(caplog):
+def test_a_check_without_evidence_says_so(caplog):
     from langchain_qgate.gate import QualityGate
     from tests.unit_tests._qgate_fakes import make_monitor
 

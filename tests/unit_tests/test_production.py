@@ -83,7 +83,7 @@ def _feedback(client: FakeLangSmithClient, key: str) -> list:
 # -- item 1: the record --------------------------------------------------------------------------
 
 
-def test_item1_record_of_a_contradicted_answer(monitor):
+def test_record_of_a_contradicted_answer(monitor):
     gate = QualityGate(monitor=monitor, observer=False)
     report = monitor.verify_grounding(BAD, REVENUE_DOCS, question=QUESTION)
     decision = gate.decide(BAD, report)
@@ -111,7 +111,7 @@ def test_item1_record_of_a_contradicted_answer(monitor):
         assert ok or (isinstance(value, list) and all(isinstance(v, str) for v in value)), key
 
 
-def test_item1_record_without_report_reads_guidance_quotes(monitor):
+def test_record_without_report_reads_guidance_quotes(monitor):
     gate = QualityGate(monitor=monitor, observer=False)
     decision = gate.check(BAD, REVENUE_DOCS, question=QUESTION)
     record = verdict_record(decision)
@@ -124,7 +124,7 @@ def test_item1_record_without_report_reads_guidance_quotes(monitor):
 # -- item 1: LangSmith ---------------------------------------------------------------------------
 
 
-def test_item1_langsmith_feedback_through_fake_client(monitor):
+def test_langsmith_feedback_through_fake_client(monitor):
     client = FakeLangSmithClient()
     gate = _observed(monitor, client)
     run = RunTree(name="answer", run_type="chain", client=client)
@@ -147,7 +147,7 @@ def test_item1_langsmith_feedback_through_fake_client(monitor):
     assert metadata["qgate.contradictions"] == 1
 
 
-def test_item1_without_an_injected_client_the_traced_runs_client_is_used(monitor):
+def test_without_an_injected_client_the_traced_runs_client_is_used(monitor):
     client = FakeLangSmithClient()
     gate = QualityGate(monitor=monitor)  # the default observer
     run = RunTree(name="answer", run_type="chain", client=client)
@@ -168,7 +168,7 @@ def _traced_agent(model, middleware: QualityGateMiddleware, client, thread: str)
     return agent, {"configurable": {"thread_id": thread}, "callbacks": [tracer]}
 
 
-def test_item1_agent_run_traced_with_langchain_tracer_gets_feedback_per_attempt(monitor):
+def test_agent_run_traced_with_langchain_tracer_gets_feedback_per_attempt(monitor):
     client = FakeLangSmithClient()
     middleware = QualityGateMiddleware(gate=_observed(monitor, client))
     agent, config = _traced_agent(scripted_model([BAD, GOOD]), middleware, client, "t")
@@ -178,7 +178,7 @@ def test_item1_agent_run_traced_with_langchain_tracer_gets_feedback_per_attempt(
     assert [f.score for f in _feedback(client, "qgate.passed")] == [0, 1]
 
 
-async def test_item1_async_agent_run_gets_feedback_per_attempt(monitor):
+async def test_async_agent_run_gets_feedback_per_attempt(monitor):
     client = FakeLangSmithClient()
     middleware = QualityGateMiddleware(gate=_observed(monitor, client))
     agent, config = _traced_agent(scripted_model([BAD, GOOD]), middleware, client, "at")
@@ -187,7 +187,7 @@ async def test_item1_async_agent_run_gets_feedback_per_attempt(monitor):
     assert len({f.run_id for f in client.feedback}) == 2  # one traced run per attempt
 
 
-def test_item1_callback_handler_attaches_feedback_to_the_model_run(monitor):
+def test_callback_handler_attaches_feedback_to_the_model_run(monitor):
     client = FakeLangSmithClient()
     handler = QualityGateCallbackHandler(gate=_observed(monitor, client), evidence=REVENUE_DOCS)
     model = GenericFakeChatModel(messages=iter([GOOD]))
@@ -199,7 +199,7 @@ def test_item1_callback_handler_attaches_feedback_to_the_model_run(monitor):
     assert _feedback(client, "qgate.passed")[0].score == 1
 
 
-def test_item1_no_langsmith_call_when_tracing_is_off(monitor, monkeypatch):
+def test_no_langsmith_call_when_tracing_is_off(monitor, monkeypatch):
     import langsmith
 
     def no_client(*args, **kwargs):
@@ -210,7 +210,7 @@ def test_item1_no_langsmith_call_when_tracing_is_off(monitor, monkeypatch):
     assert gate.check(GOOD, REVENUE_DOCS, question=QUESTION).metadata.decision == "pass"
 
 
-def test_item1_tracing_failure_never_fails_the_gate_and_warns_once(monitor, caplog):
+def test_tracing_failure_never_fails_the_gate_and_warns_once(monitor, caplog):
     class Broken(FakeLangSmithClient):
         def create_feedback(self, *args, **kwargs):
             raise ConnectionError("langsmith unreachable")
@@ -229,7 +229,7 @@ def test_item1_tracing_failure_never_fails_the_gate_and_warns_once(monitor, capl
     assert "ConnectionError: langsmith unreachable" in failures[0].getMessage()
 
 
-def test_item1_raise_policy_is_recorded_before_raising(monitor):
+def test_raise_policy_is_recorded_before_raising(monitor):
     client = FakeLangSmithClient()
     gate = _observed(monitor, client, max_retries=0, on_exhausted="raise")
     run = RunTree(name="answer", run_type="chain", client=client)
@@ -253,7 +253,7 @@ class FakeSpan:
         self.attributes.update(attributes)
 
 
-def test_item1_opentelemetry_attributes_on_the_recording_span(monitor):
+def test_opentelemetry_attributes_on_the_recording_span(monitor):
     span, idle = FakeSpan(), FakeSpan(recording=False)
     for target in (span, idle):
         observer = GateObserver(langsmith=False, span=lambda target=target: target)
@@ -264,7 +264,7 @@ def test_item1_opentelemetry_attributes_on_the_recording_span(monitor):
     assert idle.attributes == {}
 
 
-def test_item1_one_structured_log_line_per_verdict(monitor, caplog):
+def test_one_structured_log_line_per_verdict(monitor, caplog):
     gate = QualityGate(
         monitor=monitor,
         policy=GatePolicy(max_retries=0),
@@ -283,7 +283,7 @@ def test_item1_one_structured_log_line_per_verdict(monitor, caplog):
     assert records[1].qgate["qgate.claims.fabricated"] == 2
 
 
-def test_item1_streamed_sentences_are_not_separate_verdicts(monitor):
+def test_streamed_sentences_are_not_separate_verdicts(monitor):
     from langchain_qgate.testing import ScriptedStreamingChatModel
 
     client = FakeLangSmithClient()
@@ -309,11 +309,11 @@ def _week_of_verdicts(monitor, client) -> None:
             gate.check(answer, REVENUE_DOCS, question=QUESTION)
 
 
-def test_item1_rejections_this_week_recipe_with_the_langsmith_sdk(monitor):
+def test_rejections_this_week_recipe_with_the_langsmith_sdk(monitor):
     client = FakeLangSmithClient()
     _week_of_verdicts(monitor, client)
 
-    # the README's recipe, as written there
+    # the recipe of docs/production.md, as written there
     since = datetime.now(UTC) - timedelta(days=7)
     runs = client.list_runs(
         project_name="my-agent", start_time=since, filter='eq(feedback_key, "qgate.passed")'
@@ -328,7 +328,7 @@ def test_item1_rejections_this_week_recipe_with_the_langsmith_sdk(monitor):
     assert why == {"retry (grounding+contradiction)": 3}
 
 
-def test_item1_rejections_this_week_recipe_with_plain_json_logs(monitor, tmp_path):
+def test_rejections_this_week_recipe_with_plain_json_logs(monitor, tmp_path):
     class JsonLines(logging.Formatter):
         def format(self, record: logging.LogRecord) -> str:
             return json.dumps({"time": record.created, **getattr(record, "qgate", {})})
@@ -364,7 +364,7 @@ POLICY_REPR = (
 )
 
 
-def test_item2_reprs_show_profile_thresholds_budget_and_evidence_source(monitor):
+def test_reprs_show_profile_thresholds_budget_and_evidence_source(monitor):
     policy = GatePolicy.from_profile("strict", max_retries=1)
     secret = [Document(page_content="The vault code is 4711.")]
 
@@ -377,7 +377,7 @@ def test_item2_reprs_show_profile_thresholds_budget_and_evidence_source(monitor)
     middleware = QualityGateMiddleware(gate=gate, evidence=secret, evidence_fn=my_evidence)
     assert repr(middleware) == (
         f"QualityGateMiddleware({POLICY_REPR}, evidence='tool messages + "
-        "evidence_fn=test_item2_reprs_show_profile_thresholds_budget_and_evidence_source."
+        "evidence_fn=test_reprs_show_profile_thresholds_budget_and_evidence_source."
         "<locals>.my_evidence + 1 static')"
     )
     handler = QualityGateCallbackHandler(gate=gate)
@@ -403,7 +403,7 @@ def test_item2_reprs_show_profile_thresholds_budget_and_evidence_source(monitor)
         assert "4711" not in repr(obj)  # evidence contents never appear
 
 
-def test_item2_repr_of_a_default_gate_names_the_lazy_monitor():
+def test_repr_of_a_default_gate_names_the_lazy_monitor():
     gate = QualityGate(policy=GatePolicy.from_profile("brainstorm"), observer=False)
     assert repr(gate) == (
         "QualityGate(profile='brainstorm', grounding_threshold=0.4, confidence_threshold=0.3, "
@@ -422,7 +422,7 @@ def _no_evidence_warnings(caplog) -> list[str]:
     ]
 
 
-def test_item6_middleware_warns_once_per_run_without_evidence(monitor, caplog):
+def test_middleware_warns_once_per_run_without_evidence(monitor, caplog):
     middleware = QualityGateMiddleware(
         gate=QualityGate(monitor=monitor, policy=GatePolicy(max_retries=2), observer=False)
     )
@@ -459,7 +459,7 @@ def _graph(monitor, retrieved: list[Document]):
     return builder.compile(checkpointer=InMemorySaver()), model
 
 
-def test_item6_graph_node_warns_once_when_the_retriever_finds_only_empty_documents(monitor, caplog):
+def test_graph_node_warns_once_when_the_retriever_finds_only_empty_documents(monitor, caplog):
     graph, model = _graph(monitor, [Document(page_content="  ")])
     with caplog.at_level(logging.WARNING, logger="langchain_qgate"):
         graph.invoke({"messages": [("user", QUESTION)]}, {"configurable": {"thread_id": "g"}})
@@ -468,7 +468,7 @@ def test_item6_graph_node_warns_once_when_the_retriever_finds_only_empty_documen
     assert warning.startswith("quality gate (graph): no evidence given")
 
 
-def test_item6_callback_warns_once_per_root_run(monitor, caplog):
+def test_callback_warns_once_per_root_run(monitor, caplog):
     handler = QualityGateCallbackHandler(
         gate=QualityGate(monitor=monitor, observer=False), evidence=None
     )
@@ -488,7 +488,7 @@ def test_item6_callback_warns_once_per_root_run(monitor, caplog):
     ]
 
 
-def test_item6_runnable_warns_once_per_invoke(monitor, caplog):
+def test_runnable_warns_once_per_invoke(monitor, caplog):
     calls: list[object] = []
 
     def answer(value: object) -> AIMessage:
@@ -509,7 +509,7 @@ def test_item6_runnable_warns_once_per_invoke(monitor, caplog):
     assert warning.startswith("quality gate (runnable): no evidence given")
 
 
-async def test_item6_runnable_ainvoke_warns_once(monitor, caplog):
+async def test_runnable_ainvoke_warns_once(monitor, caplog):
     gate = QualityGate(
         monitor=monitor,
         policy=GatePolicy(max_retries=1, on_exhausted="pass_with_warning"),
@@ -525,7 +525,7 @@ async def test_item6_runnable_ainvoke_warns_once(monitor, caplog):
     assert warning.startswith("quality gate (runnable): no evidence given")
 
 
-def test_item6_streaming_generator_graph_warns_once(monitor, caplog):
+def test_streaming_generator_graph_warns_once(monitor, caplog):
     from langchain_qgate.testing import ScriptedStreamingChatModel
 
     gate = QualityGate(monitor=monitor, policy=GatePolicy(max_retries=1), observer=False)
@@ -545,7 +545,7 @@ def test_item6_streaming_generator_graph_warns_once(monitor, caplog):
     assert len(_no_evidence_warnings(caplog)) == 1
 
 
-def test_item6_direct_check_still_warns_every_call(monitor, caplog):
+def test_direct_check_still_warns_every_call(monitor, caplog):
     gate = QualityGate(monitor=monitor, observer=False)
     with caplog.at_level(logging.WARNING, logger="langchain_qgate"):
         gate.check(GOOD, [])
@@ -557,7 +557,7 @@ def test_item6_direct_check_still_warns_every_call(monitor, caplog):
 # -- item 7: settings from the environment and a config file -------------------------------------
 
 
-def test_item7_settings_precedence_code_over_env_over_file_over_profile(tmp_path, monkeypatch):
+def test_settings_precedence_code_over_env_over_file_over_profile(tmp_path, monkeypatch):
     config = tmp_path / "qgate.toml"
     config.write_text(
         "[qgate]\nprofile = 'strict'\nmax_retries = 5\ngrounding_threshold = 0.75\n"
@@ -587,7 +587,7 @@ def test_item7_settings_precedence_code_over_env_over_file_over_profile(tmp_path
     assert gate.effective_policy(per_call).max_retries == 1
 
 
-def test_item7_pyproject_tool_table_and_middleware_default_gate(tmp_path, monkeypatch, monitor):
+def test_pyproject_tool_table_and_middleware_default_gate(tmp_path, monkeypatch, monitor):
     pyproject = tmp_path / "pyproject.toml"
     pyproject.write_text(
         "[project]\nname = 'x'\n"
@@ -601,7 +601,7 @@ def test_item7_pyproject_tool_table_and_middleware_default_gate(tmp_path, monkey
     assert load_settings(env={}).values == {}  # the file comes from the env given
 
 
-def test_item7_pair_model_setting_reaches_the_lazily_built_monitor(monkeypatch):
+def test_pair_model_setting_reaches_the_lazily_built_monitor(monkeypatch):
     import langchain_qgate.grounding as grounding
 
     built: list = []
@@ -619,7 +619,7 @@ def test_item7_pair_model_setting_reaches_the_lazily_built_monitor(monkeypatch):
     assert built[1].pair_model == "/models/verifier-v3"
 
 
-def test_item7_size_limits_are_settings(monkeypatch):
+def test_size_limits_are_settings(monkeypatch):
     monkeypatch.setenv("QGATE_MAX_CLAIMS", "600")
     monkeypatch.setenv("QGATE_MAX_EVIDENCE_CHUNKS", "100000")
     policy = load_settings().grounding_policy()
@@ -651,7 +651,7 @@ def test_item7_size_limits_are_settings(monkeypatch):
         ("QGATE_CONFIG", "/no/such/qgate.toml", "cannot read '/no/such/qgate.toml'"),
     ],
 )
-def test_item7_invalid_setting_raises_naming_the_variable(monkeypatch, name, value, detail):
+def test_invalid_setting_raises_naming_the_variable(monkeypatch, name, value, detail):
     monkeypatch.setenv(name, value)
     with pytest.raises(SettingsError) as caught:
         QualityGate(observer=False)
@@ -661,7 +661,7 @@ def test_item7_invalid_setting_raises_naming_the_variable(monkeypatch, name, val
     assert isinstance(caught.value, ValueError)
 
 
-def test_item7_bad_config_file_names_the_file_and_key(tmp_path):
+def test_bad_config_file_names_the_file_and_key(tmp_path):
     config = tmp_path / "qgate.toml"
     config.write_text("[qgate]\nmax_retry = 2\n", encoding="utf-8")
     with pytest.raises(SettingsError, match=r"qgate.toml: max_retry: unknown setting"):
@@ -674,6 +674,6 @@ def test_item7_bad_config_file_names_the_file_and_key(tmp_path):
         load_settings(env={}, config_file=config)
 
 
-def test_item7_settings_are_deterministic_and_empty_by_default():
+def test_settings_are_deterministic_and_empty_by_default():
     assert load_settings(env={}) == GateSettings()
     assert GateSettings().policy() == GatePolicy()

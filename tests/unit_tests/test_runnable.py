@@ -207,7 +207,7 @@ def _rag_prompt() -> ChatPromptTemplate:
     )
 
 
-def test_item1_lcel_wrapper_delivers_guidance_to_a_prompt_without_a_slot(monitor):
+def test_lcel_wrapper_delivers_guidance_to_a_prompt_without_a_slot(monitor):
     model = ScriptedChatModel(respond=lambda messages: BAD if len(messages) == 2 else GOOD)
     gated = with_quality_gate(
         _rag_prompt() | model,
@@ -228,7 +228,7 @@ def test_item1_lcel_wrapper_delivers_guidance_to_a_prompt_without_a_slot(monitor
     assert "52.7" in second[3].content
 
 
-async def test_item1_async_lcel_wrapper_with_a_parser_after_the_model(monitor):
+async def test_async_lcel_wrapper_with_a_parser_after_the_model(monitor):
     from langchain_core.output_parsers import StrOutputParser
 
     model = ScriptedChatModel(respond=lambda messages: BAD if len(messages) == 2 else GOOD)
@@ -243,7 +243,7 @@ async def test_item1_async_lcel_wrapper_with_a_parser_after_the_model(monitor):
     assert "52.7" in model.calls[1][-1].content
 
 
-def test_item1_retriever_before_the_model_runs_once_and_is_evidence(monitor):
+def test_retriever_before_the_model_runs_once_and_is_evidence(monitor):
     from langchain_core.runnables import RunnablePassthrough
 
     model = ScriptedChatModel(respond=lambda messages: BAD if len(messages) == 2 else GOOD)
@@ -262,7 +262,7 @@ def test_item1_retriever_before_the_model_runs_once_and_is_evidence(monitor):
     assert queries == [QUESTION]  # the steps before the model ran once
 
 
-def test_item1_guidance_with_nowhere_to_go_is_refused_at_construction(monitor):
+def test_guidance_with_nowhere_to_go_is_refused_at_construction(monitor):
     def fake_llm(value):
         return AIMessage(BAD)
 

@@ -17,7 +17,7 @@ from langchain_qgate.testing import (
 from tests.unit_tests._qgate_fakes import BAD, DOCS_DIR, GOOD, QUESTION, make_monitor
 
 
-def test_item4_testing_fakes_drive_a_gated_tool_calling_agent():
+def test_testing_fakes_drive_a_gated_tool_calling_agent():
     call = {"name": "search_docs", "args": {"query": QUESTION}, "id": "c1"}
     model = ScriptedChatModel.from_replies(AIMessage("", tool_calls=[call]), BAD, GOOD)
     agent = create_agent(
@@ -33,7 +33,7 @@ def test_item4_testing_fakes_drive_a_gated_tool_calling_agent():
     assert "52.7" in model.calls[2][-1].content  # the guidance reached the model
 
 
-def test_item4_testing_module_documents_and_validates():
+def test_testing_module_documents_and_validates():
     import langchain_qgate.testing as testing
 
     assert "GenericFakeChatModel" in (testing.__doc__ or "")

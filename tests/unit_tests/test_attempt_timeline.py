@@ -1,4 +1,4 @@
-"""Issue 25 item 10: the per-attempt timeline of a gated turn (claims, grades, retries,
+"""The per-attempt timeline of a gated turn (claims, grades, retries,
 escalation), read from what the middleware and the graph node record, and drawn."""
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def _summary(attempts: list[GateAttempt]) -> list[tuple]:
     ]
 
 
-def test_item10_timeline_of_a_retried_agent_turn(monitor):
+def test_timeline_of_a_retried_agent_turn(monitor):
     result = _agent(monitor, [BAD, GOOD], max_retries=1).invoke(
         {"messages": [("user", QUESTION)]}, _cfg("retry")
     )
@@ -79,7 +79,7 @@ def test_item10_timeline_of_a_retried_agent_turn(monitor):
     assert again[1].draft == ""
 
 
-def test_item10_timeline_of_an_escalated_turn_edited_by_a_human(monitor):
+def test_timeline_of_an_escalated_turn_edited_by_a_human(monitor):
     agent = _agent(monitor, [BAD], max_retries=1)
     paused = agent.invoke({"messages": [("user", QUESTION)]}, _cfg("esc"))
     request = paused["__interrupt__"][0].value
@@ -98,7 +98,7 @@ def test_item10_timeline_of_an_escalated_turn_edited_by_a_human(monitor):
     assert bare[1].score is None
 
 
-def test_item10_timeline_of_a_graph_state(monitor):
+def test_timeline_of_a_graph_state(monitor):
     graph = build_rag_graph(
         scripted_model([BAD, GOOD]),
         checkpointer=InMemorySaver(),
@@ -110,12 +110,12 @@ def test_item10_timeline_of_a_graph_state(monitor):
     assert [(a.outcome, a.draft) for a in attempts] == [("retry", BAD), ("pass", GOOD)]
 
 
-def test_item10_timeline_of_an_ungated_message_is_empty():
+def test_timeline_of_an_ungated_message_is_empty():
     assert attempt_timeline(AIMessage("hello")) == []
     assert attempt_timeline({}) == []
 
 
-def test_item10_timeline_rejects_other_input():
+def test_timeline_rejects_other_input():
     with pytest.raises(InvalidInputError, match="expected a message or a mapping"):
         attempt_timeline("not a message")  # type: ignore[arg-type]
     with pytest.raises(InvalidInputError, match="not the gate's metadata"):
@@ -144,7 +144,7 @@ ATTEMPTS = [
 ]  # fmt: skip
 
 
-def test_item10_plot_marks_claims_by_grade_and_names_each_outcome():
+def test_plot_marks_claims_by_grade_and_names_each_outcome():
     fig = plot_attempt_timeline(ATTEMPTS, title="run")
     try:
         (ax,) = fig.axes
@@ -173,7 +173,7 @@ def test_item10_plot_marks_claims_by_grade_and_names_each_outcome():
         plt.close(fig)
 
 
-def test_item10_plot_cuts_long_claims_and_draws_into_given_axes():
+def test_plot_cuts_long_claims_and_draws_into_given_axes():
     fig, ax = plt.subplots()
     try:
         long = TimelineClaim(index=0, text="x" * 80, grade="grounded", support=1.0,
@@ -189,6 +189,6 @@ def test_item10_plot_cuts_long_claims_and_draws_into_given_axes():
         plt.close(fig)
 
 
-def test_item10_plot_of_no_attempt_is_a_clear_error():
+def test_plot_of_no_attempt_is_a_clear_error():
     with pytest.raises(InvalidInputError, match="no graded attempt"):
         plot_attempt_timeline([])

@@ -1,11 +1,10 @@
-"""Tool gating with the real bundled model, and on real data (``../shared/benchdata``)."""
+"""Tool gating with the real bundled model.
+
+How often irrelevant and relevant retrievals on real data (``../shared/benchdata``) reach
+Warning is a measured figure, checked by ``benchmarks/check_figures.py`` (``tool_gating``).
+"""
 
 from __future__ import annotations
-
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 from langchain_core.documents import Document
@@ -18,23 +17,11 @@ from langchain_qgate.tool_gating import (
     ToolGatingEvaluator,
 )
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_tool_gating.py"
-
 KB = [
     Document("The Eiffel Tower was completed in 1889 for the World's Fair in Paris."),
     Document("Gustave Eiffel's company designed and built the tower."),
     Document("The tower is 330 metres tall and was the tallest structure until 1930."),
 ]
-
-
-def load_bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_tool_gating", BENCH)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.model
@@ -67,17 +54,3 @@ def test_real_model_coherence_separates_one_topic_from_many(
     ]
     assert ev.measure("Eiffel Tower", KB).coherence >= 0.5
     assert ev.measure("Eiffel Tower", scattered).coherence <= 0.3
-
-
-@pytest.mark.model
-@pytest.mark.benchdata
-def test_irrelevant_retrievals_reach_warning_far_more_often(benchdata_dir: Path) -> None:
-    bench = load_bench()
-    pairs = bench.load_pairs(benchdata_dir, "report", 20)
-    assert len(pairs) >= 80
-    results = bench.run(pairs, ToolGatingConfig(), 4)
-    overall = results["all"]
-    assert overall["irrelevant_warning"] >= 0.7
-    assert overall["relevant_warning"] <= 0.1
-    for name, r in results.items():
-        assert r["irrelevant_warning"] > r["relevant_warning"] + 0.4, name

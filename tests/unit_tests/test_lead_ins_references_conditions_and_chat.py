@@ -1,5 +1,5 @@
-"""Issue 23, the rule fixes: meta lead-ins, the question, references to sources, conditions and
-first-person chat statements.
+"""What the rules make of meta lead-ins, the question, references to sources, conditions and
+first-person chat statements (the rule fixes of issue 23).
 
 The model-free tests use the hashing embedder (contradictions are decided by the rules, not by
 the embedding); the tests marked ``model`` grade with the real bundled model.

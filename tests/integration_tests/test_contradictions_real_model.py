@@ -1,4 +1,5 @@
-"""Issue 23: every row of its table, with the real bundled models (embedder + pair model).
+"""Wrong and faithful answers of issue 23's table, graded with the real bundled models
+(embedder + pair model).
 
 Wrong answers that the bi-encoder and the rules graded GROUNDED are now graded below GROUNDED,
 and the gate rejects them; antonyms, swaps and negations are named as contradictions. Correct

@@ -1,4 +1,4 @@
-"""Issue 25 item 9: a "hi" / "thanks" session is soft-deleted at session end, and memory
+"""Memory: a "hi" / "thanks" session is soft-deleted at session end, and memory
 warnings point at the caller's line, not at the library's."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def _turn(store: QualityFilteredStore, key: str, user: str, assistant: str, sess
     )
 
 
-def test_item9_hi_thanks_session_is_soft_deleted_at_session_end(store):
+def test_hi_thanks_session_is_soft_deleted_at_session_end(store):
     assert _turn(store, "t1", "hi", "Hello! How can I help?").action == "stored"
     assert _turn(store, "t2", "thanks", "You're welcome.").action == "skipped_insignificant"
     assert store.session_metadata(EP, "s1").turn_count == 2
@@ -48,7 +48,7 @@ def test_item9_hi_thanks_session_is_soft_deleted_at_session_end(store):
     assert store.restore(EP, "t1") is True
 
 
-def test_item9_session_with_a_significant_later_turn_is_kept(store):
+def test_session_with_a_significant_later_turn_is_kept(store):
     _turn(store, "t1", "hi", "Hello!")
     outcome = store.put_with_outcome(
         EP, "t2", {"session_id": "s1", "user": "weather?", "assistant": "4 C", "tools_used": ["w"]}
@@ -58,7 +58,7 @@ def test_item9_session_with_a_significant_later_turn_is_kept(store):
     assert store.get(EP, "t1").value["active"] is True
 
 
-def test_item9_third_turn_makes_the_session_multi_turn_and_kept(store):
+def test_third_turn_makes_the_session_multi_turn_and_kept(store):
     _turn(store, "t1", "hi", "Hello!")
     _turn(store, "t2", "thanks", "Sure.")
     assert _turn(store, "t3", "bye", "Bye!").action == "stored"  # multi_turn
@@ -66,7 +66,7 @@ def test_item9_third_turn_makes_the_session_multi_turn_and_kept(store):
     assert {i.key for i in store.search(EP)} == {"t1", "t3"}
 
 
-def test_item9_hi_thanks_session_of_the_record_helper_is_soft_deleted():
+def test_hi_thanks_session_of_the_record_helper_is_soft_deleted():
     mem = MemoryRecordFilter(embedder=HashingEmbedder(), clock=FakeClock())
     first = mem.add_episode("hi", session_id="s1", key="g1")
     assert first.stored
@@ -89,32 +89,32 @@ def _only(caught: list[warnings.WarningMessage], category: type[Warning]):
     return hits[0]
 
 
-def test_item9_decision_noise_warning_points_at_the_callers_put(store):
+def test_decision_noise_warning_points_at_the_callers_put(store):
     caught = _record(lambda: store.put(DEC, "d1", {"decision": "git clone success"}))
     hit = _only(caught, DecisionNoiseWarning)
     assert hit.filename == __file__
     assert "git clone success" in str(hit.message)
 
 
-def test_item9_decision_noise_warning_points_at_the_callers_put_with_outcome(store):
+def test_decision_noise_warning_points_at_the_callers_put_with_outcome(store):
     caught = _record(lambda: store.put_with_outcome(DEC, "d1", {"decision": "done"}))
     assert _only(caught, DecisionNoiseWarning).filename == __file__
 
 
-def test_item9_decision_noise_warning_points_at_the_callers_batch(store):
+def test_decision_noise_warning_points_at_the_callers_batch(store):
     from langgraph.store.base import PutOp
 
     caught = _record(lambda: store.batch([PutOp(DEC, "d1", {"decision": "task completed"})]))
     assert _only(caught, DecisionNoiseWarning).filename == __file__
 
 
-def test_item9_decision_noise_warning_of_the_record_helper_points_at_the_caller():
+def test_decision_noise_warning_of_the_record_helper_points_at_the_caller():
     mem = MemoryRecordFilter(embedder=HashingEmbedder(), clock=FakeClock())
     caught = _record(lambda: mem.add_decision("build ok"))
     assert _only(caught, DecisionNoiseWarning).filename == __file__
 
 
-async def test_item9_decision_noise_warning_points_at_the_callers_aput(store):
+async def test_decision_noise_warning_points_at_the_callers_aput(store):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         await store.aput(DEC, "d1", {"decision": "deploy done"})
@@ -123,7 +123,7 @@ async def test_item9_decision_noise_warning_points_at_the_callers_aput(store):
     assert [w.filename for w in hits] == [__file__, __file__]
 
 
-def test_item9_decision_noise_warning_inside_a_graph_node_points_at_the_node():
+def test_decision_noise_warning_inside_a_graph_node_points_at_the_node():
     class State(TypedDict):
         text: str
 
@@ -148,7 +148,7 @@ class _BrokenEmbedder(HashingEmbedder):
         raise RuntimeError("model file missing")
 
 
-def test_item9_dedup_unavailable_warning_points_at_the_caller():
+def test_dedup_unavailable_warning_points_at_the_caller():
     store = QualityFilteredStore(InMemoryStore(), embedder=_BrokenEmbedder(), clock=FakeClock())
     caught = _record(lambda: store.put(EP, "e1", {"content": "hello", "session_id": "s"}))
     hit = _only(caught, DedupUnavailableWarning)

@@ -1,6 +1,7 @@
-"""Issue 25 item 10: each notebook is written once, as a plain percent script that runs as it
-is; the ``.ipynb`` files are generated from those sources (executed); 04's calibration map is
-monotone and not a 0/1 step; the agent notebooks show a per-attempt timeline picture.
+"""Notebooks built from their sources: each notebook is written once, as a plain percent script
+that runs as it is; the ``.ipynb`` files are generated from those sources (executed); 04's
+calibration map is monotone and not a 0/1 step; the agent notebooks show a per-attempt timeline
+picture.
 
 Running the notebooks and their scripts is ``tests/integration_tests/test_notebooks.py``
 (model tier); this file checks the stored files and the build script without executing.
@@ -43,7 +44,7 @@ def _outputs(cell: nbformat.NotebookNode) -> str:
     return "".join(o.get("text", "") for o in cell.get("outputs", []))
 
 
-def test_item10_every_notebook_has_a_percent_source_and_the_reverse():
+def test_every_notebook_has_a_percent_source_and_the_reverse():
     assert [s.stem for s in SOURCES] == sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb"))
     assert len(SOURCES) == 7
     for source in SOURCES:
@@ -51,16 +52,14 @@ def test_item10_every_notebook_has_a_percent_source_and_the_reverse():
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.stem)
-def test_item10_stored_notebook_is_its_source_converted_and_executed(build, source):
+def test_stored_notebook_is_its_source_converted_and_executed(build, source):
     stored = _stored(source)
     sha = hashlib.sha256(source.read_bytes()).hexdigest()
     assert stored.metadata["qgate"] == {"source": source.name, "sha256": sha}
     assert build.problems(stored, build.convert(source)) == []
 
 
-def test_item10_check_flags_a_stale_an_unexecuted_and_an_orphan_notebook(
-    build, tmp_path, monkeypatch
-):
+def test_check_flags_a_stale_an_unexecuted_and_an_orphan_notebook(build, tmp_path, monkeypatch):
     monkeypatch.setattr(build, "NOTEBOOKS", tmp_path)
     source = tmp_path / "01_tiny.py"
     source.write_text('# %% [markdown]\n# # Tiny\n\n# %%\nprint("hi")\n', encoding="utf-8")
@@ -88,14 +87,14 @@ def test_item10_check_flags_a_stale_an_unexecuted_and_an_orphan_notebook(
     assert "02_orphan.ipynb: no source 02_orphan.py" in build.check(build.sources())
 
 
-def test_item10_the_build_script_is_small_and_holds_no_notebook_code():
+def test_the_build_script_is_small_and_holds_no_notebook_code():
     text = (REPO / "scripts" / "build_notebooks.py").read_text(encoding="utf-8")
     assert len(text.splitlines()) < 200  # was 982 lines holding copies of the examples
     assert "create_agent" not in text
     assert "Nordlicht" not in text
 
 
-def test_item10_notebooks_import_the_examples_instead_of_copying_them():
+def test_notebooks_import_the_examples_instead_of_copying_them():
     uses = {
         "02_agent_middleware": ['example("agent_middleware")', 'example("structured_tool")'],
         "03_graph_gate": ['example("graph_gate")'],
@@ -118,7 +117,7 @@ def _map_rows(text: str) -> list[tuple[float, float, float]]:
     return [(float(a), float(b), float(c)) for a, b, c in rows]
 
 
-def test_item10_calibration_notebook_map_is_monotone_and_not_a_step():
+def test_calibration_notebook_map_is_monotone_and_not_a_step():
     nb = _stored(NOTEBOOKS / "04_calibration.py")
     text = "".join(_outputs(c) for c in nb.cells)
     rows = _map_rows(text)
@@ -135,7 +134,7 @@ def test_item10_calibration_notebook_map_is_monotone_and_not_a_step():
 
 
 @pytest.mark.parametrize("stem", ["02_agent_middleware", "03_graph_gate", "07_streaming"])
-def test_item10_agent_notebooks_show_a_per_attempt_timeline(stem):
+def test_agent_notebooks_show_a_per_attempt_timeline(stem):
     nb = _stored(NOTEBOOKS / f"{stem}.py")
     cells = [c for c in nb.cells if "plot_attempt_timeline(" in c.source and c.cell_type == "code"]
     assert cells
@@ -144,7 +143,7 @@ def test_item10_agent_notebooks_show_a_per_attempt_timeline(stem):
         assert len(pictures) == 1, cell.source
 
 
-def test_item10_tool_gating_scatter_names_points_in_a_key_not_on_the_plot():
+def test_tool_gating_scatter_names_points_in_a_key_not_on_the_plot():
     text = (NOTEBOOKS / "05_tool_gating_judge.py").read_text(encoding="utf-8")
     cell = next(c for c in text.split("# %%") if "ax.scatter(" in c)
     assert "bbox_to_anchor=(1.02, 1.0)" in cell  # the key sits right of the axes
@@ -155,7 +154,7 @@ def test_item10_tool_gating_scatter_names_points_in_a_key_not_on_the_plot():
     assert 'bbox_inches="tight"' in helpers
 
 
-def test_item10_readme_notebook_links_are_true():
+def test_readme_notebook_links_are_true():
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     links = set(re.findall(r"\(notebooks/([\w.]+)\)", readme))
     assert {f"{s.stem}.ipynb" for s in SOURCES} <= links
@@ -163,7 +162,7 @@ def test_item10_readme_notebook_links_are_true():
         assert (NOTEBOOKS / link).exists(), link
 
 
-def test_item10_make_lint_covers_the_notebook_sources():
+def test_make_lint_covers_the_notebook_sources():
     makefile = (REPO / "Makefile").read_text(encoding="utf-8")
     lint = re.search(r"^lint:.*?(?=^\S)", makefile, flags=re.M | re.S)
     assert lint is not None
