@@ -79,6 +79,7 @@ from langchain_qgate.grounding.checks import (
     word_weight,
 )
 from langchain_qgate.grounding.structured import field_info
+from langchain_qgate.grounding.thresholds import VerifierThresholds
 from langchain_qgate.grounding.verifiers import VerificationItem, VerifierVerdict
 from langchain_qgate.schemas import Contradiction, ContradictionKind
 
@@ -1067,9 +1068,9 @@ def decide_claims(texts: Sequence[str], index: EvidenceIndex) -> list[FieldDecis
 
 _GROUNDED_SUPPORT = 0.95  # support of a claim every value of which a field states
 # P(entailed) from which the verifier decides a claim about a record that the fields state in
-# part or not at all (chosen on the E2E fit half: 0.9 -> 0.8 kept 15 of its 80 faithful rows
-# with a FABRICATED claim and flagged 3 of 241 label-1 rows fewer).
-_PAIR_GROUNDS = 0.8
+# part or not at all: ``VerifierThresholds.fields_ground``, with the verifier's other cut-offs
+# (chosen on the E2E fit half: 0.9 -> 0.8 kept 15 of its 80 faithful rows with a FABRICATED
+# claim and flagged 3 of 241 label-1 rows fewer).
 _CONTRADICTED_SUPPORT = 0.05
 _UNSTATED_SUPPORT = 0.3  # a claim about a record that no field states: unsupported
 
@@ -1078,8 +1079,12 @@ def apply_field_decisions(
     items: Sequence[VerificationItem],
     verdicts: Sequence[VerifierVerdict],
     index: EvidenceIndex,
+    pair_grounds: float = VerifierThresholds().fields_ground,
 ) -> list[VerifierVerdict]:
     """Replace the prose verdicts of claims the fields decide; keep the others.
+
+    ``pair_grounds`` is the verifier's P(entailed) from which it grounds a claim's words that
+    the fields leave open.
 
     A grounded claim cites the fields that state it; a contradicted one names its field. A
     contradiction the prose path read in a field statement, with no typed conflict behind it,
@@ -1109,7 +1114,7 @@ def apply_field_decisions(
             )
             continue
         grounded = decision.grounded
-        if not grounded and decision.partial and sig.pair_entailed >= _PAIR_GROUNDS:
+        if not grounded and decision.partial and sig.pair_entailed >= pair_grounds:
             grounded = decision.partial  # the rest of its words: the verifier reads the record
         if grounded:
             sig.field_grounded = True
@@ -1130,7 +1135,7 @@ def apply_field_decisions(
             decision.structured
             and sig.top
             and _is_field(index, index.chunks[sig.top[0][0]].id)
-            and not (decision.unstated and sig.pair_entailed >= _PAIR_GROUNDS)
+            and not (decision.unstated and sig.pair_entailed >= pair_grounds)
         ):
             # About a record, stated by none of its fields: prose similarity to "key: value"
             # statements is no support ("offers home delivery" next to ``listing.name``), unless

@@ -16,7 +16,7 @@ minus the largest P(contradicted), and it moves the contradiction decision:
   "second album"); on the fit halves every value-rule
   contradiction was on a wrong answer (``scripts/fit_grounding.py --ablate``);
 - a claim the rules found no value conflict in is contradicted when one window contradicts it
-  (P(contradicted) >= ``contradict``) and no window entails it (P(entailed) < ``_NO_SUPPORT``);
+  (P(contradicted) >= ``contradict``) and no window entails it (P(entailed) < ``no_support``);
   the report quotes that window's chunk;
 - a claim that restates one sentence of a window, or one standalone clause of it ("The
   library closed on Sundays." of "... open on weekdays and closed on Sundays"), with one local
@@ -24,7 +24,7 @@ minus the largest P(contradicted), and it moves the contradiction decision:
   quoting the sentence: a word for its opposite ("open" for "closed"), a flipped polarity, a denial,
   two things trading places, another frequency, a value moved from another clause or a name
   in another's role, whatever the model reads of that sentence, unless another
-  window entails the claim (P(entailed) >= ``_NO_SUPPORT``); another name or figure in the
+  window entails the claim (P(entailed) >= ``no_support``); another name or figure in the
   same place, at the lower ``substitute`` threshold with no window entailing the claim;
   another word for a word, never (the model misreads synonyms that WordNet does not list).
 
@@ -46,6 +46,7 @@ from langchain_qgate.grounding._substitution import LocalChange, substitution
 from langchain_qgate.grounding.checks import content_stems, coverage
 from langchain_qgate.grounding.crossencoder import is_record_window, verifier_window
 from langchain_qgate.grounding.segment import split_sentences
+from langchain_qgate.grounding.thresholds import VerifierThresholds
 from langchain_qgate.schemas import Contradiction
 
 if TYPE_CHECKING:
@@ -61,11 +62,9 @@ __all__ = [
     "pair_windows",
 ]
 
-_NO_SUPPORT = 0.2  # a model contradiction needs every window below this P(entailed)
 _RESTATES = 0.8  # another window overrules a denial holding this much of the claim's predicate
-_DENIED = 0.5  # ... when the model reads the contradicted passage as contradicting at least this
 _OTHER_CLAUSE = 0.5  # a claim with this much of another clause's words restates the sentence
-SUBSTITUTION_THRESHOLD = 0.95
+SUBSTITUTION_THRESHOLD = VerifierThresholds().substitute
 """P(contradicted) at which a local change of names or figures in one evidence sentence is a
 contradiction. Chosen with hand-written near copies beside the fit halves (BENCHMARKS.md,
 "Local changes named"): on the fit halves no correct answer is contradicted through it at any
@@ -101,8 +100,11 @@ def apply_pair_model(
     contradict: float,
     overrule: float,
     substitute: float = SUBSTITUTION_THRESHOLD,
+    denied: float = VerifierThresholds().denied,
+    no_support: float = VerifierThresholds().no_support,
 ) -> None:
-    """Fill the pair features of ``signals`` in place and settle contradictions (see above)."""
+    """Fill the pair features of ``signals`` in place and settle contradictions (see above).
+    The cut-offs are the verifier's (``thresholds.VerifierThresholds``)."""
     plan: list[list[tuple[int, str]]] = [
         pair_windows(sig, index, windows) if sig.top else [] for sig in signals
     ]
@@ -125,7 +127,9 @@ def apply_pair_model(
         if (
             sig.contradiction is not None
             and sig.rule_family in OVERRULED_FAMILIES
-            and _overruled(claim, sig.contradiction.evidence_id, ws, part, index, overrule)
+            and _overruled(
+                claim, sig.contradiction.evidence_id, ws, part, index, (overrule, denied)
+            )
         ):
             sig.contradiction = None
             sig.no_contradiction = 1.0
@@ -135,7 +139,7 @@ def apply_pair_model(
         if (
             sig.contradiction is None
             and contradicted >= contradict
-            and entailed < _NO_SUPPORT
+            and entailed < no_support
             and not is_record_window(index, ws[at][0])
         ):
             chunk = index.chunks[ws[at][0]]
@@ -164,8 +168,8 @@ def apply_pair_model(
             sig.contradiction is None
             and sig.pair_change is not None
             and (
-                (sig.pair_change_opposite and elsewhere < _NO_SUPPORT)
-                or (sig.pair_change_p >= substitute and entailed < _NO_SUPPORT)
+                (sig.pair_change_opposite and elsewhere < no_support)
+                or (sig.pair_change_p >= substitute and entailed < no_support)
             )
         ):
             sig.contradiction = sig.pair_change
@@ -178,20 +182,22 @@ def _overruled(  # noqa: PLR0917
     ws: Sequence[tuple[int, str]],
     part: Any,
     index: EvidenceIndex,
-    overrule: float,
+    cuts: tuple[float, float],
 ) -> bool:
     """Whether the model reads the claim as stated where a rule found it denied.
 
-    Some window entails the claim (P(entailed) >= ``overrule``). When the model also read the
-    contradicted passage and found it contradicting (P(contradicted) >= ``_DENIED``), only that
+    Some window entails the claim (P(entailed) >= ``overrule``, the first of ``cuts``). When the
+    model also read the contradicted passage and found it contradicting (P(contradicted) >=
+    ``denied``, the second), only that
     passage's window or one holding the claim's content words (``_RESTATES``) may overrule: a
     neighbouring sentence that merely shares a word ("It has two USB-C ports" beside "supports
     USB-C charging") never outvotes a denial the model itself read. The claim's words are
     those of its predicate: "These bodies have never been identified" restates "The man has never
     been identified."
     """
+    overrule, denial = cuts
     own = [k for k, (i, _) in enumerate(ws) if index.chunks[i].id == evidence_id]
-    denied = any(float(part[k, 1]) >= _DENIED for k in own)
+    denied = any(float(part[k, 1]) >= denial for k in own)
     words = _predicate_stems(claim)
     for k, (_, text) in enumerate(ws):
         if float(part[k, 0]) < overrule:
