@@ -45,22 +45,22 @@ def _suite_rows(path: Path) -> list[_Row]:
     return rows
 
 
-def _rows(path: Path, limit: int | None) -> list[Any]:
+def _rows(path: Path, limit: int | None, split: str = "report") -> list[Any]:
     from langchain_qgate.evaluation import load_rows
 
     if path.parent.name == "data" and path.parent.parent.name == "tests":
         return _suite_rows(path)
-    return load_rows(path, limit=limit, split="report")
+    return load_rows(path, limit=limit, split=split)
 
 
-def dump(files: list[Path], out: Path, limit: int | None) -> None:
+def dump(files: list[Path], out: Path, limit: int | None, split: str = "report") -> None:
     from langchain_qgate import GatePolicy, HallucinationMonitor, QualityGate
 
     monitor = HallucinationMonitor()
     gate = QualityGate(monitor=monitor, policy=GatePolicy(), observer=False)
     with out.open("w", encoding="utf-8") as fh:
         for path in files:
-            for row in _rows(path, limit):
+            for row in _rows(path, limit, split):
                 report = monitor.verify_grounding(row.response, row.context, question=row.question)
                 meta = gate.decide(row.response, report).metadata
                 line = {
@@ -138,6 +138,12 @@ def main() -> int:
     ap.add_argument("--data", nargs="*", type=Path, default=[])
     ap.add_argument("--suites", action="store_true", help="also every tests/data/*.jsonl suite")
     ap.add_argument("--limit", type=int, default=600, help="report rows per benchdata file")
+    ap.add_argument(
+        "--split",
+        choices=("report", "fit"),
+        default="report",
+        help="which half of each benchdata file (fit: to choose a change; report: to report it)",
+    )
     ap.add_argument("--out", type=Path)
     ap.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"))
     args = ap.parse_args()
@@ -149,7 +155,7 @@ def main() -> int:
         files += sorted((ROOT / "tests" / "data").glob("*.jsonl"))
     if not files or args.out is None:
         ap.error("give --data and/or --suites, and --out (or --compare BEFORE AFTER)")
-    dump(files, args.out, args.limit)
+    dump(files, args.out, args.limit, args.split)
     return 0
 
 

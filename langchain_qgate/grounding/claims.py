@@ -34,7 +34,7 @@ from langchain_qgate.grounding._lexicon import (
     verb_at,
     word_set,
 )
-from langchain_qgate.grounding.checks import blank_references
+from langchain_qgate.grounding.checks import blank_references, content_stems
 from langchain_qgate.grounding.segment import Segment, segment_text
 from langchain_qgate.schemas import Claim, ClaimType
 
@@ -197,11 +197,100 @@ _HEDGE_TRIGGERS = word_set(
     probably maybe likely apparently general possibly"""
 )
 _EVALUATIVE_PREDICATE = re.compile(
-    r"\b(?:is|are|was|were|be|been|seems?|looks?|sounds?|feels?)(?: not)?(?: (?:a|an|the|very"
+    r"(?:\b(?:is|are|was|were|be|been|seems?|looks?|sounds?|feels?)|['’](?:s|re))(?: not)?"
+    r"(?: (?:a|an|the|very"
     r"|really|quite|so|truly|extremely|incredibly|pretty|rather|particularly|absolutely"
     r"|genuinely|definitely|one of the|such an?|more|most|less|least))* " + _EVALUATIVE + r"\b",
     _I,
 )
+# A copula and an intensifier before a word: a judgement whatever the word ("she's so
+# clever", "they're such majestic animals", "it's super relaxing"), not "so many" or "so far".
+_INTENSIFIED = re.compile(
+    r"(?:\b(?:is|are|was|were|be|been|seems?|looks?|sounds?|feels?)|['’](?:s|re))"
+    r" (?:just |really |also )?(?:so|such(?: an?)?|super|pretty|incredibly|absolutely|truly"
+    r"|totally|insanely|ridiculously|seriously) (?!(?:many|much|far|few|long|that|often)\b)"
+    r"(?![a-z'’-]+ (?:that|as)\b)[a-z]",
+    _I,
+)
+_INTENSIFIER_TRIGGERS = word_set(
+    "so such super pretty incredibly absolutely truly totally insanely ridiculously seriously"
+)
+# Interjections and reactions that open a chat reply ("haha", "lol", "same here", "agreed").
+_REACTION = re.compile(
+    r"(?:oh|ah|aw+|wow|ooh|haha\w*|ha|lol|omg|yay|ugh|hmm+|yeah|yep|yes|no|nope|nah|right"
+    r"|same(?: here)?|agreed|totally|exactly|seriously|honestly|me too|mine too|true)\b",
+    _I,
+)
+# A sentence about the speaker ("i used to!", "i'd be terrified", "mine too, dark chocolate
+# especially"): first person singular after any reactions and frames ("We present a method"
+# is authors stating what their paper does). A frame that reports another
+# fact ("i read he broke his wrist", "i think it opened in 1920") leaves that fact the claim.
+_FIRST_PERSON = re.compile(r"(?:i|i['’](?:m|d|ve|ll)|me|my|mine|myself)\b", _I)
+_FRAME = re.compile(
+    r"(?:(?:i|we)(?:['’]ve| have)? (?:(?:just|once|also|actually|really|kind of|sort of) )?"
+    r"(?:think|thought|believe|guess|suppose|reckon|bet|suspect|read|heard|hear|saw|seen"
+    r"|learned|learnt|know|knew|remember|recall|understand|noticed|found out)"
+    r"|(?:i|we)['’]m (?:pretty |fairly |quite |almost |not )?(?:sure|certain|told)"
+    r"|apparently|supposedly|reportedly|allegedly|probably|maybe|perhaps|arguably|seemingly"
+    r"|it (?:seems|appears)(?: like)?|if i remember"
+    r"(?: right| correctly)?|as far as i know|from what i(?:['’]ve| have)? (?:read|heard))"
+    r"(?: that)?\b[\s,]*",
+    _I,
+)
+_LEAD = re.compile(r"[\W_]+")
+_PARTS = re.compile(r"\s*[,;]\s*|\s+(?:and|but)\s+")
+_INTENSIFIER_LED = re.compile(
+    r"(?:such(?: an?)?|so|super|pretty|absolutely|totally|truly|really|incredibly)"
+    r" [a-z'’-]+(?: [a-z'’-]+)?\W*",
+    _I,
+)
+# The speaker left out in lowercase chat ("can't get enough of it", "love it", "used to, all
+# the time"; "Should the board approve it, ..." is no such sentence) or named as the object
+# ("it gives me chills every time").
+_ADVERBS = (
+    r"(?:(?:really|just|totally|so|also|honestly|kinda|kind of|pretty|super|a bit|still|not)\s+)*"
+)
+_FEELING_VERBS = (
+    r"(?:love|loved|adore|adored|hate|hated|like|liked|enjoy|enjoyed|wish|hope|want|wanted|miss"
+    r"|missed|prefer|can['’]?t wait|cannot wait|can['’]?t get enough|would love|would like"
+    r"|dabble)\b"
+)
+_FEELINGS = (
+    r"(?:excited|scared|terrified|afraid|happy|glad|sad|jealous|curious|hooked|obsessed|into it"
+    r"|a (?:big |huge )?fan|not (?:very )?good|bad at|good at|torn|sold|in)\b"
+)
+# What the speaker feels, wishes or would do ("i'd be terrified", "i love it", "i'm so excited",
+# "i used to!"), not an experience or a fact about the speaker ("I visited the museum last
+# year", "I have two dogs", "I can't swim": claims a persona can ground).
+_SPEAKER_ATTITUDE = re.compile(
+    r"(?:i['’]d\b|(?:i|we)\s+" + _ADVERBS + r"(?:would|could|might)\b"
+    r"|(?:i|we)\s+"
+    + _ADVERBS
+    + _FEELING_VERBS
+    + r"|(?:i['’]m|i am|we['’]re|we are)\s+"
+    + _ADVERBS
+    + _FEELINGS
+    + r"|(?:me|mine)(?: too| neither| as well)?\W*$|(?:me|mine) (?:too|neither)\b"
+    r"|(?:i|we)\s+"
+    + _ADVERBS
+    + r"(?:used to|do|did|have|had|am|can|will|would)(?:\s+(?:too|as well|though))?\W*$)",
+    _I,
+)
+# In lowercase chat the speaker may be left out ("can't get enough of it", "love it", "used to,
+# all the time"; "Should the board approve it, ..." is no such sentence) or be the one a thing
+# does something to ("it gives me chills every time").
+_SPEAKER_DROPPED = re.compile(r"(?:" + _FEELING_VERBS + r"|used to\b)", _I)
+_SPEAKER_MOVED = re.compile(r"\b(?:gives?|gave|makes?|made|gets?|got|blows?) (?:me|my mind)\b", _I)
+_NEXT_CLAUSE = re.compile(r"(?:[,;]\s*)?\b(?:and(?: then)?|but|while|whereas|then)\b\s+|;\s*")
+_FRAGMENT_OPINION_MAX_WORDS = 8
+_SLIGHT_WORDS = 2
+_WH = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", _I)
+_ASKING = re.compile(
+    r"(?:what|who|whom|whose|when|where|which|why|how|is|are|was|were|do|does|did|can|could"
+    r"|would|will|should|has|have|had|name|list|tell me|give me|find)\b",
+    _I,
+)
+_PAST = re.compile(r"\b(?:was|were|had|did|[a-z]{3,}ed)\b", _I)
 _HEDGE = re.compile(
     r"\b(?:i|we) (?:think|believe|feel|guess|suppose|reckon|assume)\b|\bit (?:seems|appears)"
     r"\b|\b(?:seems|seem) to\b|\barguably\b|\bperhaps\b|\bprobably\b|\bmaybe\b|\blikely\b"
@@ -255,6 +344,101 @@ def _checkable(text: str) -> bool:
     return any(ch.isdigit() for ch in text) or _CHECKABLE_ENTITY.search(text) is not None
 
 
+def _after_frames(body: str) -> int:
+    """Where the sentence's own statement starts, after any reactions and report frames
+    ("haha same, i used to" -> "i used to"; "i read that he broke" -> "he broke")."""
+    pos = 0
+    for _ in range(6):  # reactions and frames, a few deep
+        lead = _LEAD.match(body, pos)
+        pos = lead.end() if lead else pos
+        m = _REACTION.match(body, pos) or _FRAME.match(body, pos)
+        if m is None or m.end() == pos:
+            break
+        pos = m.end()
+    return pos
+
+
+def _slight(statement: str) -> bool:
+    """A statement of two content words or fewer and no past event ("fine", "the film works"),
+    the size of a judgement; "he was born in brooklyn" tells of an event."""
+    return len(content_stems(statement)) <= _SLIGHT_WORDS and _PAST.search(statement) is None
+
+
+def _speaker_subject(body: str) -> bool:
+    """The statement after the frames opens with the speaker ("mine too", "i'd say ...")."""
+    return _FIRST_PERSON.match(body[_after_frames(body) :]) is not None
+
+
+def _asks(question: str) -> bool:
+    """Whether the user's turn is a question ("who voices homer?", "Name the capital of
+    Peru", "... prevents the opposing team from what"), not a statement the answer reacts to
+    ("penguins are adorable")."""
+    q = question.strip().rstrip("\"'”’)] ")
+    return q.endswith(("?", "？")) or _ASKING.match(q) is not None or _WH.search(q) is not None
+
+
+def _personal(body: str) -> bool:
+    """Nothing to check: the statement after the frames says what the speaker feels, wishes or
+    would do ("i think i'd be terrified", "mine too", "it gives me chills") or holds no content
+    word ("i guess so"). "i read he broke his wrist" is not: the frame reports another fact; nor
+    is "I visited the museum last year", an experience a persona can ground or not."""
+    rest = body[_after_frames(body) :]
+    return (
+        _SPEAKER_ATTITUDE.match(rest) is not None
+        or (rest[:1].islower() and _SPEAKER_DROPPED.match(rest) is not None)
+        or _SPEAKER_MOVED.search(rest) is not None
+        or not content_stems(rest)
+    )
+
+
+def _other_clause_states(body: str, end: int) -> bool:
+    """Whether a clause after a judgement states a fact of its own ("a player that was so good
+    at football and then broke his wrist"); "great storyline and the music is beautiful" does
+    not."""
+    m = _NEXT_CLAUSE.search(body, end)
+    if m is None:
+        return False
+    tail = body[m.end() :].strip()
+    return len(content_stems(tail)) >= _SLIGHT_WORDS and _judgement(tail) is None
+
+
+def _judgement(body: str) -> re.Match[str] | None:
+    """An evaluative predicate ("is great", "was so good", "they're such majestic animals")."""
+    words = frozenset(_WORD.findall(body.lower()))
+    evaluative = words & _EVALUATIVE_WORDS or "worth it" in body or "a must" in body
+    if evaluative and (m := _EVALUATIVE_PREDICATE.search(body)):
+        return m
+    return _INTENSIFIED.search(body) if words & _INTENSIFIER_TRIGGERS else None
+
+
+def _reactions_only(body: str) -> bool:
+    """Every part of the sentence is a verbless reaction or about the speaker, and one is about
+    the speaker ("haha the classic photo, i'd totally do it too"), or it ends in an intensified
+    phrase after parts that say nothing ("they really are, such majestic animals")."""
+    parts = [p for p in _PARTS.split(body) if p and p.strip(" .!?")]
+    if len(parts) < 2:
+        return False
+    personal = [_personal(p) for p in parts]
+    if _INTENSIFIER_LED.fullmatch(parts[-1].strip()) and all(personal[:-1]):
+        return True
+    quiet = [personal[i] or not has_finite_verb(p) for i, p in enumerate(parts)]
+    return any(personal) and all(quiet)
+
+
+def _exclamation(body: str) -> bool:
+    """A short verbless reaction ("absolutely unreal", "such majestic animals!", "haha, the
+    classic photo"): nothing a passage could state."""
+    words = body.split()
+    if len(words) > _FRAGMENT_OPINION_MAX_WORDS or _checkable(body) or has_finite_verb(body):
+        return False
+    first = next((ch for ch in body if ch.isalpha()), "")
+    return (
+        body.rstrip().endswith("!")
+        or first.islower()
+        or _REACTION.match(body.lstrip("\"'“‘(")) is not None
+    )
+
+
 def _is_non_claim(text: str) -> bool:
     stripped = text.strip().rstrip("*_ ")
     if not stripped:
@@ -304,15 +488,24 @@ def classify_sentence(text: str) -> ClaimType | None:
         return ClaimType.OPINION
     evaluative = bool(words & _EVALUATIVE_WORDS or "worth it" in body or "a must" in body)
     has_digits = any(ch.isdigit() for ch in body)
-    if evaluative and not has_digits and _EVALUATIVE_PREDICATE.search(body):
+    judged = _judgement(body)
+    # "a player that was so good at football and then broke his wrist": a fact beside it
+    more = judged is not None and _other_clause_states(body, judged.end())
+    if judged and not has_digits and not more:
         return ClaimType.OPINION
+    if not _checkable(body) and (_exclamation(body) or _reactions_only(body)):
+        return ClaimType.OPINION  # "so excited!", "haha the classic photo, i'd do it too"
     if _INITIAL_REASONING.match(body) or (words & REASONING_TRIGGERS and _REASONING.search(body)):
         return ClaimType.REASONING
+    # A hedge does not make a stated fact safe ("i guess that was back in 1916", "apparently
+    # she named it after poland"): only a hedged judgement is an opinion ("It seems fine.").
     hedged = bool(words & _HEDGE_TRIGGERS) and _HEDGE.search(body) is not None
-    if hedged and (evaluative or not _checkable(body)):
+    if hedged and not _checkable(body) and _slight(body[_after_frames(body) :]):
         return ClaimType.OPINION
-    if evaluative and not _checkable(body):
+    if evaluative and not _checkable(body) and not more:
         return ClaimType.OPINION
+    if not _checkable(body) and (_personal(body) or _exclamation(body)):
+        return ClaimType.OPINION  # about the speaker, nothing said, or a verbless reaction
     return ClaimType.FACTUAL
 
 
@@ -420,9 +613,11 @@ def _question_claim(text: str, segments: list[Segment], question: str) -> Claim 
     seg = segments[0]
     start = seg.start + strip_preamble(text[seg.start : seg.end])
     answer = text[start : seg.end]
-    if not _is_fragment(answer):
+    if not _is_fragment(answer) or not _asks(question):
         return None
     stripped = answer.strip()
+    if _judgement(stripped) or _OPINION_STRONG.search(stripped) or _speaker_subject(stripped):
+        return None  # "pizza, hands down! so good", "i'd say croissants": no answer to check
     pleasantry = _PLEASANTRY.match(stripped) and not _YES_NO.match(stripped)
     if stripped.endswith(("?", "？")) or pleasantry or _META.match(stripped):
         return None

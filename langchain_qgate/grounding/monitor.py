@@ -36,7 +36,8 @@ from langchain_qgate.grounding.crossencoder import is_record_window
 from langchain_qgate.grounding.evidence import EvidenceIndex, EvidenceInput, content_to_text
 from langchain_qgate.grounding.features import ClaimSignals, compute_signals
 from langchain_qgate.grounding.fields import apply_field_decisions
-from langchain_qgate.grounding.pair_signals import SUBSTITUTION_THRESHOLD, apply_pair_model
+from langchain_qgate.grounding.pair_signals import apply_pair_model
+from langchain_qgate.grounding.thresholds import VerifierThresholds
 from langchain_qgate.grounding.verifiers import (
     RULES_ONLY,
     DeterministicVerifier,
@@ -153,7 +154,6 @@ _UNREAD_CAP = 0.9  # an unsupported claim's support: below the FABRICATED thresh
 _HELD = 0.5  # share of the claim's other words a passage holds to be about the same thing
 _MOSTLY_MISSING = 0.35  # weighted share of a claim's content words found anywhere, below it
 _PHRASE = 3  # a passage of fewer words states no claim of more content words than that
-_NOT_ENTAILED = 0.05  # the verifier's P(entailed) of every window stays below it
 
 
 def _about_record(sig: ClaimSignals, index: EvidenceIndex) -> bool:
@@ -162,33 +162,28 @@ def _about_record(sig: ClaimSignals, index: EvidenceIndex) -> bool:
     return sig.pair_record or any(is_record_window(index, i) for i, _ in sig.top)
 
 
-def _mostly_missing(sig: ClaimSignals) -> bool:
+def _mostly_missing(sig: ClaimSignals, cuts: VerifierThresholds) -> bool:
     """Most of the claim's content words are in no passage and no window entails it."""
-    return sig.coverage_all < _MOSTLY_MISSING and sig.pair_entailed < _NOT_ENTAILED
+    return sig.coverage_all < _MOSTLY_MISSING and sig.pair_entailed < cuts.not_entailed
 
 
-def _checkable(claim: str) -> bool:
-    """Whether the claim names something or states a figure: a fact a passage could state.
-    A reply that names nothing may be an opinion or a reaction the claim typing counts as a
-    fact; its missing words alone do not make it unsupported."""
-    return bool(extract_entities(claim) or extract_quantities(claim))
-
-
-def _unread(sig: ClaimSignals, index: EvidenceIndex, claim: str) -> str:
+def _unread(sig: ClaimSignals, index: EvidenceIndex, claim: Claim, cuts: VerifierThresholds) -> str:
     """Why no passage supports even part of the claim ("" when one may), the verifier reading
-    no window as entailing it: it names something or states a figure and most of its content
-    words are in no passage (chosen on the fit halves so that it turns almost no correct
-    answer away; BENCHMARKS.md, issue 48), or the passages it was read against hold a word or
-    two each (one-word documents) while it says more. Without the verifier this reading is
-    not made."""
-    if sig.pair_window < 0 or sig.pair_cut:
+    no window as entailing it: most of its content words are in no passage (chosen on the fit
+    halves so that it turns almost no correct answer away; BENCHMARKS.md, issue 48), or the
+    passages it was read against hold a word or two each (one-word documents) while it says
+    more. An opinion, a reaction or a sentence about the speaker is no claim the evidence
+    could back (``claims.classify_sentence``) and is left alone. Without the verifier this
+    reading is not made."""
+    if sig.pair_window < 0 or sig.pair_cut or claim.type is ClaimType.OPINION:
         return ""
-    if _mostly_missing(sig) and _checkable(claim):
+    if _mostly_missing(sig, cuts):
         return (
             f"most of its words are in no passage (not in evidence: {', '.join(sig.missing[:5])})"
         )
     tiny = all(len(_WORD.findall(index.chunks[i].text)) < _PHRASE for i, _ in sig.top)
-    if sig.top and tiny and len(content_stems(claim)) > _PHRASE and sig.pair_entailed < _HELD:
+    says_more = len(content_stems(claim.text)) > _PHRASE
+    if sig.top and tiny and says_more and sig.pair_entailed < cuts.phrase_entailed:
         return "no passage states it: the evidence holds its words one by one"
     return ""
 
@@ -306,17 +301,14 @@ class HallucinationMonitor:
         self.verifier: VerifierLike = verifier or DeterministicVerifier(shipped)
         self.extractor: ClaimExtractor = extractor or extract_claims
         self._pair_model: PairModel | None = None
-        self._pair_contradict = float(shipped.info.get("pair_contradiction_threshold", 0.95))
-        self._pair_overrule = float(shipped.info.get("pair_overrule_threshold", 0.9))
-        self._pair_substitute = float(
-            shipped.info.get("pair_substitution_threshold", SUBSTITUTION_THRESHOLD)
-        )
+        # Every cut-off on the verifier's probabilities, as the fitted model file records them.
         # GROUNDED says a source states the claim: with the verifier on, it also needs one
-        # window the verifier reads as entailing it; otherwise the claim is at most INFERRED.
-        # Claims about a record are left to the typed field checks (fields.py), a claim or
-        # window too long for the model to read whole (128 tokens) to the other signals, and a
-        # claim that quotes its evidence word for word is GROUNDED whatever the model reads.
-        self._pair_grounded = float(shipped.info.get("pair_grounded_floor", 0.5))
+        # window the verifier reads as entailing it (``grounded_floor``); otherwise the claim is
+        # at most INFERRED. Claims about a record are left to the typed field checks
+        # (fields.py), a claim or window too long for the model to read whole (128 tokens) to
+        # the other signals, and a claim that quotes its evidence word for word is GROUNDED
+        # whatever the model reads.
+        self.thresholds = VerifierThresholds.from_info(shipped.info)
         self.grounded_threshold = (
             self.policy.grounded_threshold
             if self.policy.grounded_threshold is not None
@@ -406,9 +398,11 @@ class HallucinationMonitor:
                 all_signals,
                 index,
                 windows=self.policy.pair_windows,
-                contradict=self._pair_contradict,
-                overrule=self._pair_overrule,
-                substitute=self._pair_substitute,
+                contradict=self.thresholds.contradict,
+                overrule=self.thresholds.overrule,
+                substitute=self.thresholds.substitute,
+                denied=self.thresholds.denied,
+                no_support=self.thresholds.no_support,
             )
         items: list[VerificationItem] = []
         for claim, signals in zip(claims, all_signals, strict=True):
@@ -430,7 +424,8 @@ class HallucinationMonitor:
             "model_name": self.model_name,
             "notes": list(index.notes),
         }
-        verdicts = apply_field_decisions(items, verdicts, index)  # structured evidence: fields
+        # structured evidence: the typed fields decide what they state
+        verdicts = apply_field_decisions(items, verdicts, index, self.thresholds.fields_ground)
         if not claims:
             return GroundingReport(
                 score=self.policy.no_claims_score,
@@ -485,7 +480,7 @@ class HallucinationMonitor:
         unread = (
             ""
             if _about_record(sig, index)
-            else _unread(sig, index, item.claim.text) or _rival_figure(item, index)
+            else _unread(sig, index, item.claim, self.thresholds) or _rival_figure(item, index)
         )
         if not len(index):
             grade, reason = Grade.FABRICATED, "no evidence was provided"
@@ -509,7 +504,7 @@ class HallucinationMonitor:
         elif support >= self.fabricated_threshold:
             grade = Grade.INFERRED
             reason = "partly supported; no single source states it"
-            if _mostly_missing(sig) and not _about_record(sig, index):
+            if _mostly_missing(sig, self.thresholds) and not _about_record(sig, index):
                 reason = "weakly supported: most of its words are in no passage"
             elif sig.quantities_ok < 1.0:
                 reason = "partly supported; the evidence never states its figure"
@@ -551,7 +546,7 @@ class HallucinationMonitor:
         return (
             sig.pair_window < 0
             or sig.pair_cut
-            or sig.pair_entailed >= self._pair_grounded
+            or sig.pair_entailed >= self.thresholds.grounded_floor
             or _quoted(item.claim.text, [index.chunks[i].text for i, _ in sig.top])
         )
 

@@ -161,7 +161,8 @@ def _is_boundary(text: str, m: re.Match[str], block_start: int, block_end: int) 
         return True
     term = m.group("term")
     if first[0].islower():
-        return False  # "etc. and", "Yahoo! is", "... and then"
+        # "i used to! it's so relaxing"; not "? (ii) Express" (an enumeration goes on)
+        return nxt[:1].islower() and _chat_boundary(text, m, term, block_start, floor)
     if term != ".":
         return True  # "!", "?", "?!" or an ellipsis followed by a capital
     written = text[_word_start(text, m.start(), floor) : m.start()].lstrip("([{\"'“‘*_")
@@ -184,6 +185,23 @@ def _is_boundary(text: str, m: re.Match[str], block_start: int, block_end: int) 
     if _DOTTED.fullmatch(core):
         return opener  # dotted acronym not in the list ("N.A.S.A.")
     return True
+
+
+def _chat_boundary(text: str, m: re.Match[str], term: str, block_start: int, floor: int) -> bool:
+    """A terminal before a lowercase word ends a sentence in lowercase chat ("i used to! it's
+    so relaxing", "right?! absolutely unreal", "very. more than 300 people died") but not after
+    a name ("Yahoo! is"), an abbreviation ("etc. and", "approx. 5") or an ellipsis ("... and
+    then"). A full stop does so only in a block that itself opens in lowercase."""
+    if term.startswith("..") or not term:
+        return False
+    written = text[_word_start(text, m.start(), floor) : m.start()].lstrip("([{\"'“‘*_")
+    if not written.isalpha() or not written.islower():
+        return False  # "Yahoo! is", "Dolly! with", "3. the", "U.S. and"
+    if "." not in term:
+        return True
+    core = written.lower()
+    opens_lower = text[block_start : block_start + 1].islower()
+    return opens_lower and len(core) >= 3 and core not in _NEVER_FINAL and core not in _MAYBE_FINAL
 
 
 def _in_open_quote(text: str, start: int, pos: int, block_end: int) -> bool:

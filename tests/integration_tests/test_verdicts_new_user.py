@@ -115,15 +115,29 @@ def test_checkable_claim_whose_words_no_passage_holds_is_unsupported(monitor, ga
     assert isinstance(gate.check(answer, [REPORT, WARRANTY]), RejectedOutput)
 
 
-def test_claim_naming_nothing_whose_words_no_passage_holds_is_not_partly_supported(
-    monitor,
-) -> None:
-    # It names nothing and states no figure: it may be an opinion the claim typing counts as
-    # a fact, so its missing words alone do not reject it; it is never "partly supported".
-    verdict = _only(monitor, "Owners also get free replacement robots for life.", [WARRANTY])
-    assert verdict.reason.startswith("weakly supported: most of its words are in no passage")
-    assert "partly supported" not in verdict.reason
+def test_claim_naming_nothing_whose_words_no_passage_holds_is_unsupported(monitor, gate) -> None:
+    # The demo's fabrication names nothing and states no figure: a statement of fact all the
+    # same, so its missing words make it unsupported, never "partly supported" or inferred.
+    answer = "Owners also get free replacement robots for life."
+    verdict = _only(monitor, answer, [WARRANTY])
+    assert verdict.grade is Grade.FABRICATED
+    assert verdict.reason.startswith("unsupported: most of its words are in no passage")
     assert "Owners" in verdict.reason
+    assert isinstance(gate.check(answer, [WARRANTY]), RejectedOutput)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "haha same, i used to! it's so relaxing",
+        "they really are, such majestic animals",
+        "so excited!",
+        "i think i'd be terrified",
+    ],
+)
+def test_reaction_whose_words_no_passage_holds_is_not_rejected(gate, reply) -> None:
+    # Reactions and sentences about the speaker are no claims the evidence could back.
+    assert not isinstance(gate.check(reply, [WARRANTY]), RejectedOutput)
 
 
 def test_scattered_one_word_documents_are_no_support(gate) -> None:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from langchain_qgate.errors import InvalidInputError
@@ -228,6 +225,62 @@ def test_opinion_sentences(sentence: str) -> None:
 )
 def test_factual_sentences(sentence: str) -> None:
     assert classify_sentence(sentence) is FACTUAL
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "i guess that was back in 1916",  # a hedge does not make a stated fact safe
+        "I read he broke his wrist",
+        "i think it actually started in china as a way of preserving fish",
+        "apparently she named it after poland, her home country",
+        "i'm pretty sure he was born in brooklyn",
+        "I know one player that was so good at football and then broke his wrist",
+        "Owners also get free replacement robots for life.",
+        "The company is so large that it has its own airport.",
+    ],
+)
+def test_hedged_or_first_person_sentence_stating_a_fact_is_a_claim(sentence: str) -> None:
+    assert classify_sentence(sentence) is FACTUAL
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "i think i'd be terrified",  # about the speaker
+        "i'm so excited about it",
+        "can't get enough of it",  # the speaker left out
+        "it gives me chills every time",
+        "i guess so",  # nothing said
+        "so excited!",  # a verbless reaction
+        "they really are, such majestic animals",
+        "haha the classic photo, i'd totally do it too",
+        "she's so clever and funny",  # a judgement, contracted copula
+        "the film has a great storyline and the music is beautiful",
+    ],
+)
+def test_reaction_or_sentence_about_the_speaker_is_no_claim_to_check(sentence: str) -> None:
+    assert classify_sentence(sentence) is not FACTUAL
+
+
+def test_conditional_inversion_in_prose_is_not_a_dropped_speaker() -> None:
+    assert classify_sentence("Should the board approve it, shares rise by 5%.") is FACTUAL
+
+
+def test_statement_before_the_answer_is_not_glued_to_it_as_a_question() -> None:
+    # In a chat the previous turn may be a statement; only a question is glued to a fragment.
+    claims = extract_claims("such majestic animals!", question="penguins are adorable")
+    assert [(c.text, c.type) for c in claims] == [("such majestic animals!", OPINION)]
+    assert texts("21 million max", question="how many bitcoins can exist?") == [
+        "how many bitcoins can exist? 21 million max"
+    ]
+    assert texts("Lima", question="Name the capital of Peru") == ["Name the capital of Peru Lima"]
+
+
+def test_opinion_answering_a_question_is_not_glued_to_it() -> None:
+    question = "croissants or pain au chocolat?"
+    claims = extract_claims("i'd say croissants, so good", question=question)
+    assert all(question not in c.text and c.type is OPINION for c in claims)
 
 
 def test_claims_carry_their_types() -> None:
@@ -456,21 +509,6 @@ def test_one_megabyte_answer() -> None:
     assert len(claims) == 2 * n
     assert claims[-1].index == 2 * n - 1
     assert text[claims[-1].start : claims[-1].end] == "has 500 employees."
-
-
-@pytest.mark.benchdata
-def test_halueval_right_answers_are_paired_with_their_question(benchdata_dir: Path) -> None:
-    rows = [
-        json.loads(line)
-        for line in (benchdata_dir / "halueval_qa.jsonl").read_text("utf-8").splitlines()
-    ]
-    right = [r for r in rows if str(r["label"]) == "0"]
-    paired = 0
-    for r in right:
-        claims = extract_claims(r["response"], question=r["question"])
-        if len(claims) == 1 and claims[0].text.startswith(r["question"].strip()):
-            paired += 1
-    assert paired / len(right) >= 0.97
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 The pair model is replaced by a scripted fake (``predict`` returns fixed probabilities), so
 these tests pin the decision logic; the real shipped model is exercised in
-``tests/integration_tests/test_issue23_table.py`` and ``test_minimal_pairs.py``.
+``tests/integration_tests/test_contradictions_real_model.py`` and ``test_minimal_pairs.py``.
 """
 
 from __future__ import annotations
@@ -280,7 +280,7 @@ def test_monitor_with_a_scripted_pair_model_reports_its_contradiction() -> None:
     monitor._pair_model = ScriptedPairModel(  # type: ignore[assignment]
         {"The museum is closed on Mondays.": (0.0005, 0.999, 0.0005)}
     )
-    assert monitor._pair_contradict <= 0.999  # the shipped threshold
+    assert monitor.thresholds.contradict <= 0.999  # the shipped threshold
     report = monitor.verify_grounding(
         "The museum is open on Mondays.", ["The museum is closed on Mondays."]
     )
@@ -634,3 +634,37 @@ def test_next_to_prose_a_pronoun_claim_may_be_about_the_prose() -> None:
     assert alone.support <= 0.3  # the record's alone: no field states it
     assert mixed.verdicts[0].support > 0.3
     assert mixed.verdicts[0].evidence[0].quote == doc
+
+
+def test_verifier_thresholds_are_read_from_the_model_file() -> None:
+    # Every cut-off on the verifier's probabilities is recorded beside the fitted combination,
+    # so a refit for another verifier changes no code.
+    import json
+    from dataclasses import replace
+    from importlib import resources
+
+    from langchain_qgate.grounding.thresholds import VerifierThresholds
+
+    ref = resources.files("langchain_qgate") / "data" / "grounding_model.json"
+    info = json.loads(ref.read_text(encoding="utf-8"))["info"]
+    assert set(VerifierThresholds.KEYS.values()) <= set(info)
+    monitor = HallucinationMonitor(
+        embedder=HashingEmbedder(), policy=GroundingPolicy(pair_model="bundled")
+    )
+    assert monitor.thresholds == VerifierThresholds.from_info(info)
+    monitor._pair_model = ScriptedPairModel(  # type: ignore[assignment]
+        {"The museum is closed on Mondays.": (0.0005, 0.999, 0.0005)}
+    )
+    monitor.thresholds = replace(monitor.thresholds, contradict=0.9995)  # a stricter verifier
+    report = monitor.verify_grounding(
+        "The museum is open on Mondays.", ["The museum is closed on Mondays."]
+    )
+    assert "the evidence says otherwise" not in report.verdicts[0].reason
+
+
+def test_thresholds_round_trip_through_the_info_block() -> None:
+    from langchain_qgate.grounding.thresholds import VerifierThresholds
+
+    custom = VerifierThresholds(contradict=0.99, denied=0.4, fields_ground=0.7)
+    assert VerifierThresholds.from_info(custom.to_info()) == custom
+    assert VerifierThresholds.from_info({}) == VerifierThresholds()

@@ -242,3 +242,21 @@ def test_one_megabyte_without_whitespace_or_boundaries() -> None:
 )
 def test_unit_after_a_figure_ends_a_sentence_before_a_capital(text, expected) -> None:
     assert sentences(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("i used to! it's so relaxing", ["i used to!", "it's so relaxing"]),
+        ("right?! absolutely unreal", ["right?!", "absolutely unreal"]),
+        ("very. more than 300 people died on it", ["very.", "more than 300 people died on it"]),
+        ("Yahoo! is a company.", ["Yahoo! is a company."]),  # after a name
+        ("He lists dogs, cats, etc. and more.", ["He lists dogs, cats, etc. and more."]),
+        ("It costs approx. 5 dollars.", ["It costs approx. 5 dollars."]),
+        ("Smith et al. found it.", ["Smith et al. found it."]),
+        ("tough one... probably lisa", ["tough one... probably lisa"]),  # an ellipsis
+        ("The tower is tall. the rest is prose.", ["The tower is tall. the rest is prose."]),
+    ],
+)
+def test_terminal_before_a_lowercase_word_ends_a_chat_sentence(text, expected) -> None:
+    assert [text[a:b] for a, b in split_sentences(text)] == expected
