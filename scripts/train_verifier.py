@@ -7,6 +7,16 @@ quantised to int8 (dynamic quantisation of the linear layers) when the int8 mode
 float one on the held-out generated pairs. Fixed seed; CPU only; the embeddings and the lowest
 layers are frozen to keep the run short on 2 cores.
 
+With ``--real`` the training folder's real pairs join the generated ones (FEVER-NLI and
+MultiNLI, labelled only "entailed" / "not entailed": such a pair's loss is the negative log of
+P(entailed) or of P(contradicted) + P(neutral); SGD tool records and replies) together with
+chatty framings of generated claims (``verifier_data.chatty``).
+
+The run is checkpointed: every ``--checkpoint-every`` steps the model, the optimiser, the
+schedule, the random state and the minutes spent are saved under ``--work``; run the same
+command again and it resumes from the last checkpoint (the batch plan is rebuilt from the seed).
+The log (``--work``/train.log) records pairs per second and minutes.
+
 Run: python scripts/train_verifier.py --data ../shared/benchdata
      (about 35 minutes on an idle 2-core machine; the time is written to verifier.json)
 """
@@ -31,6 +41,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 OUT = ROOT / "langchain_qgate" / "data" / "verifier"
 LABELS = ["entailed", "contradicted", "neutral"]
+# The arguments that change the weights (a checkpoint of another recipe is not resumed).
+RECIPE = ("seed", "epochs", "batch_size", "lr", "max_length", "freeze_layers", "max_pairs",
+          "human_weight", "reworded", "real")  # fmt: skip
 
 
 def base_model_dir() -> Path:
@@ -65,6 +78,24 @@ def collate(enc: list[dict], idx: list[int]):
         types[r, :n] = torch.tensor(enc[i]["token_type_ids"])
         mask[r, :n] = 1
     return ids, types, mask
+
+
+def pair_loss(logits, y):
+    """Mean cross-entropy where a label 3 (``verifier_data.NOT_ENTAILED``) is scored by the
+    probability of contradicted or neutral."""
+    import torch
+
+    logp = torch.log_softmax(logits, dim=-1)
+    exact = y.clamp(max=2)
+    nll = -logp.gather(1, exact.unsqueeze(1)).squeeze(1)
+    either = -torch.logsumexp(logp[:, 1:], dim=1)
+    return torch.where(y == 3, either, nll)
+
+
+def correct(probs: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Argmax agreement; a "not entailed" pair is right when the argmax is not entailed."""
+    arg = probs.argmax(1)
+    return np.where(y == 3, arg != 0, arg == y)
 
 
 def predict_torch(model, enc: list[dict], size: int = 64) -> np.ndarray:
@@ -104,7 +135,16 @@ def main() -> None:
         help="add reworded contradictions and WiCE's unsupported claims as neutral "
         "(verifier_data.reworded; measured, not shipped: BENCHMARKS.md, 'Reworded claims')",
     )
-    ap.add_argument("--work", type=Path, default=Path("/tmp/qgate_verifier_train"))
+    ap.add_argument(
+        "--real",
+        action="store_true",
+        help="add the training folder's real pairs and chatty framings (issue 47)",
+    )
+    ap.add_argument("--checkpoint-every", type=int, default=200, help="steps between checkpoints")
+    ap.add_argument(
+        "--threads", type=int, default=0, help="torch threads (0: every core of the machine)"
+    )
+    ap.add_argument("--work", type=Path, default=ROOT / ".train" / "verifier")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
 
@@ -116,10 +156,12 @@ def main() -> None:
     random.seed(args.seed)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
-    torch.set_num_threads(max(1, os.cpu_count() or 1))
+    torch.set_num_threads(args.threads or max(1, os.cpu_count() or 1))
     torch.use_deterministic_algorithms(True)
 
-    pairs, manifest = build(args.data, args.seed, 1.6, 1500, reworded_pairs=args.reworded)
+    pairs, manifest = build(
+        args.data, args.seed, 1.6, 1500, reworded_pairs=args.reworded, real_pairs=args.real
+    )
     manifest["pairs_sha256"] = hashlib.sha256(
         json.dumps(pairs, ensure_ascii=False).encode("utf-8")
     ).hexdigest()
@@ -128,7 +170,15 @@ def main() -> None:
     rng = random.Random(args.seed)
     n_dev = max(300, len(pairs) // 30)
     dev, train = pairs[:n_dev], pairs[n_dev:]
-    print(f"{len(train)} train pairs, {len(dev)} held-out generated pairs", flush=True)
+    args.work.mkdir(parents=True, exist_ok=True)
+    log_fh = open(args.work / "train.log", "a", encoding="utf-8")  # noqa: SIM115
+
+    def log(line: str) -> None:
+        print(line, flush=True)
+        log_fh.write(f"{time.strftime('%Y-%m-%d %H:%M:%S')} {line}\n")
+        log_fh.flush()
+
+    log(f"{len(train)} train pairs, {len(dev)} held-out pairs; sha256 {manifest['pairs_sha256']}")
 
     base = base_model_dir()
     tok = AutoTokenizer.from_pretrained(str(base))
@@ -175,20 +225,53 @@ def main() -> None:
     sched = torch.optim.lr_scheduler.LambdaLR(
         opt, lambda s: min(1.0, (s + 1) / warm) * max(0.0, (total - s) / max(1, total - warm))
     )
-    loss_fn = torch.nn.CrossEntropyLoss()
-    per_pair = torch.nn.CrossEntropyLoss(reduction="none")
+    ckpt = args.work / "checkpoint.pt"
+    key = hashlib.sha256(
+        json.dumps(
+            [manifest["pairs_sha256"], {k: v for k, v in vars(args).items() if k in RECIPE}],
+            default=str,
+            sort_keys=True,
+        ).encode()
+    ).hexdigest()[:16]
+    first, spent = 0, 0.0
+    if ckpt.exists():
+        state = torch.load(ckpt, weights_only=False)
+        if state["key"] == key:
+            model.load_state_dict(state["model"])
+            opt.load_state_dict(state["opt"])
+            sched.load_state_dict(state["sched"])
+            torch.set_rng_state(state["torch_rng"])
+            first, spent = state["step"], state["minutes"]
+            log(f"resumed at step {first}/{total} ({spent:.1f} min spent before)")
+        else:
+            log("a checkpoint of another recipe is there: starting afresh")
+
+    def save(step: int, minutes: float) -> None:
+        tmp = ckpt.with_suffix(".tmp")
+        torch.save(
+            {
+                "key": key,
+                "model": model.state_dict(),
+                "opt": opt.state_dict(),
+                "sched": sched.state_dict(),
+                "torch_rng": torch.get_rng_state(),
+                "step": step,
+                "minutes": minutes,
+            },
+            tmp,
+        )
+        tmp.replace(ckpt)
+
     model.train()
     t_train = time.time()
     seen = 0
-    for step, idx in enumerate(plan):
+    for step in range(first, total):
+        idx = plan[step]
         ids, types, mask = collate(enc_train, idx)
         y = torch.tensor([y_train[i] for i in idx])
         logits = model(input_ids=ids, attention_mask=mask, token_type_ids=types).logits
-        if args.human_weight == 1.0:
-            loss = loss_fn(logits, y)
-        else:
-            weight = torch.tensor([w_train[i] for i in idx])
-            loss = (per_pair(logits, y) * weight).sum() / weight.sum()
+        weight = torch.tensor([w_train[i] for i in idx])
+        loss = (pair_loss(logits, y) * weight).sum() / weight.sum()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         opt.step()
@@ -198,16 +281,20 @@ def main() -> None:
         if step % 50 == 0 or step == total - 1:
             rate = seen / (time.time() - t_train)
             eta = (total - step - 1) * args.batch_size / rate / 60
-            print(
-                f"step {step}/{total} loss {loss.item():.3f} {rate:.1f} pairs/s eta {eta:.1f} min",
-                flush=True,
+            minutes = spent + (time.time() - t_train) / 60
+            log(
+                f"step {step}/{total} loss {loss.item():.3f} {rate:.1f} pairs/s "
+                f"{minutes:.1f} min spent, eta {eta:.1f} min"
             )
-    train_minutes = (time.time() - t_train) / 60
+        if (step + 1) % args.checkpoint_every == 0 or step == total - 1:
+            save(step + 1, spent + (time.time() - t_train) / 60)
+    train_minutes = spent + (time.time() - t_train) / 60
+    pairs_per_second = len(train) * args.epochs / max(1e-9, train_minutes * 60)
 
     probs = predict_torch(model, enc_dev)
     y_dev = np.array([p[2] for p in dev])
-    acc_fp32 = float((probs.argmax(1) == y_dev).mean())
-    print(f"held-out generated accuracy (torch fp32): {acc_fp32:.4f}", flush=True)
+    acc_fp32 = float(correct(probs, y_dev).mean())
+    log(f"held-out accuracy (torch fp32): {acc_fp32:.4f}; {train_minutes:.1f} min training")
 
     # Export to ONNX, quantise, compare.
     args.work.mkdir(parents=True, exist_ok=True)
@@ -259,8 +346,8 @@ def main() -> None:
 
     p32 = onnx_probs(fp32)
     p8 = onnx_probs(int8)
-    acc32 = float((p32.argmax(1) == y_dev).mean())
-    acc8 = float((p8.argmax(1) == y_dev).mean())
+    acc32 = float(correct(p32, y_dev).mean())
+    acc8 = float(correct(p8, y_dev).mean())
     agree = float((p32.argmax(1) == p8.argmax(1)).mean())
     use_int8 = acc8 >= acc32 - 0.01 and agree >= 0.97
     chosen = int8 if use_int8 else fp32
@@ -269,7 +356,7 @@ def main() -> None:
     for fam in sorted({p[3] for p in dev}):
         m = np.array([p[3] == fam for p in dev])
         chosen_probs = p8 if use_int8 else p32
-        per_family[fam] = round(float((chosen_probs[m].argmax(1) == y_dev[m]).mean()), 3)
+        per_family[fam] = round(float(correct(chosen_probs[m], y_dev[m]).mean()), 3)
     info = {
         "file": "model.onnx",
         "labels": LABELS,
@@ -287,7 +374,9 @@ def main() -> None:
         "reworded_pairs": args.reworded,
         "frozen": f"embeddings and the lowest {args.freeze_layers} layer(s)",
         "train_pairs": len(train),
+        "real_pairs": args.real,
         "train_minutes": round(train_minutes, 1),
+        "pairs_per_second": round(pairs_per_second, 1),
         "total_minutes": round((time.time() - t_start) / 60, 1),
         "held_out_generated": {
             "n": len(dev),

@@ -44,6 +44,10 @@ from langchain_qgate.evaluation import split_of  # noqa: E402
 from langchain_qgate.grounding.segment import split_sentences  # noqa: E402
 
 ENTAILED, CONTRADICTED, NEUTRAL = 0, 1, 2
+# A real NLI pair labelled only "not entailed" (contradicted or neutral, unknown which): the
+# trainer scores it by the probability of either (``train_verifier.pair_loss``).
+NOT_ENTAILED = 3
+LABEL_NAMES = ["entailed", "contradicted", "neutral", "not_entailed"]
 FILES = [
     "halueval_qa",
     "summedits",
@@ -1082,11 +1086,19 @@ def load(data: Path, name: str) -> list[dict]:
 
 
 def build(
-    data: Path, seed: int, per_sentence: int, templated_n: int, *, reworded_pairs: bool = False
+    data: Path,
+    seed: int,
+    per_sentence: float,
+    templated_n: int,
+    *,
+    reworded_pairs: bool = False,
+    real_pairs: bool = False,
 ) -> tuple[list[Pair], dict]:
     """All pairs, shuffled, and their manifest. ``reworded_pairs`` adds the WiCE fit half's
     unsupported claims as neutral and the reworded contradictions (``reworded``): a measured
-    experiment (BENCHMARKS.md, "Reworded claims"), off for the shipped weights."""
+    experiment (BENCHMARKS.md, "Reworded claims"), off for the shipped weights. ``real_pairs``
+    adds the training folder's real pairs (``real``) and chatty framings of generated claims
+    (``chatty``)."""
     rng = random.Random(seed)
     rows = {name: load(data, name) for name in FILES}
     banned: set[str] = set()  # every sentence of every report row's context and response
@@ -1206,6 +1218,10 @@ def build(
             rec2, claim, label = mutated
             pairs.append((claim, record_window(rec2), label, "e2e_record_changed"))
 
+    if real_pairs:
+        pairs.extend(chatty(pairs, rng))
+        pairs.extend(real(data, banned))
+
     rng.shuffle(pairs)
     manifest = {
         "seed": seed,
@@ -1214,24 +1230,92 @@ def build(
         "templated": templated_n,
         "files": {
             name: hashlib.sha256((data / f"{name}.jsonl").read_bytes()).hexdigest()[:16]
-            for name in FILES
+            for name in FILES + (TRAINING_FILES if real_pairs else [])
         },
         "split": "fit halves only (langchain_qgate.evaluation.split_of); report sentences banned",
         "pairs": len(pairs),
-        "labels": dict(Counter(["entailed", "contradicted", "neutral"][p[2]] for p in pairs)),
+        "real_pairs": real_pairs,
+        "labels": dict(Counter(LABEL_NAMES[p[2]] for p in pairs)),
         "families": dict(sorted(Counter(p[3] for p in pairs).items())),
         "family_labels": {
-            fam: dict(
-                sorted(
-                    Counter(
-                        ["entailed", "contradicted", "neutral"][p[2]] for p in pairs if p[3] == fam
-                    ).items()
-                )
-            )
+            fam: dict(sorted(Counter(LABEL_NAMES[p[2]] for p in pairs if p[3] == fam).items()))
             for fam in sorted({p[3] for p in pairs})
         },
     }
     return pairs, manifest
+
+
+TRAINING_FILES = ["training/nli_fever_mnli", "training/sgd_records_train"]
+
+# First-person and hedged framings of a stated fact (issue 47): a hedge or a chat opener does
+# not change what the sentence states, so the framed claim keeps its pair's label.
+_FRAMES = [
+    "I think {c}", "I guess {c}", "I believe {c}", "I read that {c}", "I heard that {c}",
+    "Apparently {c}", "It seems {c}", "As far as I know, {c}", "Oh, {c}", "Yeah, {c}",
+    "Did you know that {c}", "I'm pretty sure {c}", "Well, I think {c}", "Fun fact: {c}",
+]  # fmt: skip
+_FRAMED_FAMILIES = frozenset(
+    {"copy", "compression", "paraphrase", "synonym", "number_swap", "date_swap", "entity_swap",
+     "negation_added", "antonym", "added_fact", "number_rewrite", "denial_in_evidence"}
+)  # fmt: skip
+
+
+_LOWER_FIRST = frozenset(
+    {
+        "The", "A", "An", "It", "He", "She", "They", "We", "There", "This", "That", "These",
+        "Those", "Its", "His", "Her", "Their", "In", "On", "At", "During", "After", "Before",
+        "By", "Since", "Most", "Many", "Some", "All",
+    }
+)  # fmt: skip
+
+
+def chatty(pairs: list[Pair], rng: random.Random, share: float = 0.12) -> list[Pair]:
+    """A share of the generated pairs again, the claim framed as a chat reply ("I guess ...",
+    "Apparently ..."), same window, same label."""
+    out: list[Pair] = []
+    for claim, win, label, family in pairs:
+        if family not in _FRAMED_FAMILIES or rng.random() >= share or claim.endswith("?"):
+            continue
+        first, _, rest = claim.partition(" ")
+        body = f"{first.lower()} {rest}" if first in _LOWER_FIRST else claim
+        frame = rng.choice(_FRAMES)
+        text = frame.format(c=body)
+        if frame.startswith("Did you know"):
+            text = text.rstrip(".!") + "?"
+        out.append((text, win, label, f"chatty_{family}"))
+    return out
+
+
+def real(data: Path, banned: set[str]) -> list[Pair]:
+    """The training folder's real pairs (no report half; issue 47): FEVER-NLI and MultiNLI
+    premise / hypothesis (label 1 = not entailed, contradicted or neutral: ``NOT_ENTAILED``),
+    and SGD tool records / replies (a reply with one value changed is contradicted; a faithful
+    reply entailed), the record linearised as the verifier reads it at run time and the
+    reply's questions left out. A hypothesis that is a sentence of a report row is dropped."""
+    out: list[Pair] = []
+    with open(data / "training" / "nli_fever_mnli.jsonl", encoding="utf-8") as fh:
+        for line in fh:
+            r = json.loads(line)
+            hyp, prem = str(r["response"]).strip(), str(r["context"]).strip()
+            if not hyp or not prem or hyp in banned:
+                continue
+            label = NOT_ENTAILED if int(r["label"]) else ENTAILED
+            out.append((hyp, prem, label, f"real_{r['dataset']}"))
+    with open(data / "training" / "sgd_records_train.jsonl", encoding="utf-8") as fh:
+        for line in fh:
+            r = json.loads(line)
+            try:
+                record = json.loads(r["context"])
+            except (ValueError, TypeError):
+                continue
+            if not isinstance(record, dict):
+                continue
+            said = [s for s in sentences(str(r["response"])) if not s.rstrip().endswith("?")]
+            if not said:
+                continue
+            label = CONTRADICTED if int(r["label"]) else ENTAILED
+            out.append((" ".join(said), record_window(record), label, "real_sgd_reply"))
+    return out
 
 
 _E2E_VALUES = {
@@ -1284,9 +1368,15 @@ def main() -> None:
     ap.add_argument("--per-sentence", type=float, default=1.6)
     ap.add_argument("--templated", type=int, default=1500)
     ap.add_argument("--reworded", action="store_true", help="the reworded-claims experiment")
+    ap.add_argument("--real", action="store_true", help="add the training folder's real pairs")
     args = ap.parse_args()
     pairs, manifest = build(
-        args.data, args.seed, args.per_sentence, args.templated, reworded_pairs=args.reworded
+        args.data,
+        args.seed,
+        args.per_sentence,
+        args.templated,
+        reworded_pairs=args.reworded,
+        real_pairs=args.real,
     )
     with open(args.out, "w", encoding="utf-8") as fh:
         for c, w, y, fam in pairs:
