@@ -103,14 +103,14 @@ class Quantity:
         return int(self.value) // 10_000
 
 
-_UNITS = {
+_NUMBER_WORD_VALUES = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
     "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
     "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
     "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12,
 }  # fmt: skip
-NUMBER_WORDS: dict[str, int] = _UNITS
+NUMBER_WORDS: dict[str, int] = _NUMBER_WORD_VALUES
 """Number words and their values ("three": 3, "dozen": 12), for readers of counts."""
 _SCALES = {
     "hundred": 1e2, "thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "mm": 1e6, "m": 1e6,
@@ -133,7 +133,7 @@ _MONTHS = {
     for m in names
 }  # fmt: skip
 
-_NUM_WORD = "|".join(sorted(_UNITS, key=len, reverse=True))
+_NUM_WORD = "|".join(sorted(_NUMBER_WORD_VALUES, key=len, reverse=True))
 _SCALE_WORD = r"hundred|thousand|million|billion|trillion|mn|bn|tn|[kmbt]\b"
 _MONTH_WORD = "|".join(sorted(_MONTHS, key=len, reverse=True))
 
@@ -155,6 +155,25 @@ _DATE_M = re.compile(
 _TIME_12H = re.compile(r"\b(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s?([ap])(?:\.\s?m\.|\s?m\b)", re.I)
 _TIME_24H = re.compile(r"(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
 _TIME_WORD = re.compile(r"\b(?:noon|midday|midnight)\b", re.I)
+# A clock in words after a word that sets a time ("at twenty to ten", "by half past six",
+# "after ten past nine", "at nine thirty", "around 7 o'clock"); not a range ("from five to ten
+# people", "around 30 to 4"): "to" takes only a clock's minutes (half, quarter, five, ten,
+# twenty, twenty-five). Twelve-hour without "am"/"pm": either half of the day may be meant.
+_HOUR_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|1[0-2]|0?[1-9])\b"
+_TO_MINUTE = r"half|(?:a )?quarter|(?:five|ten|twenty|twenty[- ]five)(?: minutes)?"
+_PAST_MINUTE = _TO_MINUTE + r"|[1-5]?\d(?: minutes)?"
+_CLOCK_WORDS = re.compile(
+    r"\b(?:at|by|until|till|around|about|before|after|since)\s+(?:"
+    rf"(?P<min>{_PAST_MINUTE})\s+(?P<dir>past|after)\s+(?P<hour>{_HOUR_WORD})"
+    rf"|(?P<tomin>{_TO_MINUTE})\s+(?P<todir>to|til|till|before)\s+(?P<tohour>{_HOUR_WORD})"
+    rf"|(?P<hour2>{_HOUR_WORD})\s+(?P<min2>o['’]clock|fifteen|thirty|forty[- ]five|oh[- ]five"
+    r"|twenty|forty|fifty|ten|five)\b"
+    r")(?:\s?(?P<ampm>[ap])(?:\.\s?m\.|\s?m\b))?"
+    r"(?!\s*(?:[-–]|to\b|minutes?\b|hours?\b|people\b|percent\b|per\b|[a-z]+s\b))",
+    re.I,
+)
+_CLOCK_MINUTES = {"half": 30, "quarter": 15, "a quarter": 15, "o'clock": 0, "o’clock": 0,
+                  "oh five": 5, "oh-five": 5}  # fmt: skip
 _NUMBER = re.compile(
     rf"(?P<cur>[$€£¥₹]|US\$|(?:EUR|USD|GBP|CHF|JPY|CAD|AUD|INR|CNY)(?=\s?\d))?\s?"
     rf"(?P<num>(?<![\w.,#/:-])\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?(?![\w#]*[#_])"
@@ -216,7 +235,7 @@ def _part_numbers(m: re.Match[str]) -> Iterator[Quantity]:
     word = _TOKEN.match(m.group())
     for v in _REF_VALUE.finditer(m.group(), word.end() if word else 0):
         raw = v.group()
-        value = float(raw) if raw[0].isdigit() else _UNITS.get(raw.lower())
+        value = float(raw) if raw[0].isdigit() else _NUMBER_WORD_VALUES.get(raw.lower())
         if value is not None:
             start = m.start() + v.start()
             yield Quantity("number", value, raw, start, start + len(raw), reference=True)
@@ -231,11 +250,32 @@ _ORDINAL_WORD = re.compile(r"\b(" + "|".join(_ORDINALS) + r")\s+([^\W\d_]+)", re
 _ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)\b", re.I)
 
 
+def _clock_value(m: re.Match[str]) -> tuple[int, float | None] | None:
+    """Minutes after midnight of a clock in words, and the other half of the day's reading
+    when no "am"/"pm" says which ("twenty to ten" is 9:40 or 21:40)."""
+    hour_text = (m["hour"] or m["tohour"] or m["hour2"]).lower()
+    hour = int(hour_text) if hour_text.isdigit() else _NUMBER_WORD_VALUES.get(hour_text)
+    said = (m["min"] or m["tomin"] or m["min2"]).lower().replace(" minutes", "")
+    minute = _CLOCK_MINUTES.get(said)
+    if minute is None:
+        minute = int(said) if said.isdigit() else _words_value(said)
+    if hour is None or minute is None or not 1 <= hour <= 12 or not 0 <= minute < 60:
+        return None
+    if m["todir"]:
+        hour, minute = (hour - 1) % 12 or 12, 60 - int(minute)
+        if minute == 60:
+            return None
+    base = (hour % 12) * 60 + int(minute)
+    if m["ampm"]:
+        return base + (720 if m["ampm"].lower() == "p" else 0), None
+    return base, float(base + 720)
+
+
 def _words_value(text: str) -> float | None:
     total = 0.0
     for part in re.split(r"[\s-]+", text.lower()):
-        if part in _UNITS:
-            total += _UNITS[part]
+        if part in _NUMBER_WORD_VALUES:
+            total += _NUMBER_WORD_VALUES[part]
         else:
             return None
     return total
@@ -317,6 +357,13 @@ def extract_quantities(text: str) -> list[Quantity]:
     for m in _TIME_WORD.finditer(text):
         if free(m.start(), m.end()):
             add(Quantity("time", 720 if m[0].lower() == "noon" else 0, m[0], m.start(), m.end()))
+    for m in _CLOCK_WORDS.finditer(text):
+        start = next(m.start(g) for g in ("min", "tomin", "hour2") if m[g])
+        if free(start, m.end()):
+            clock = _clock_value(m)
+            if clock is not None:
+                minutes, alt = clock
+                add(Quantity("time", minutes, text[start : m.end()], start, m.end(), alt=alt))
 
     for m in _NUMBER.finditer(text):
         num = m["num"]

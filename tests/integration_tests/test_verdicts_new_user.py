@@ -226,3 +226,13 @@ def test_short_answer_with_a_unit_is_contradicted_by_the_passage_answering_it(
     assert verdict.claim.text == "32 GB"
     assert verdict.contradiction is not None
     assert verdict.contradiction.evidence_value.startswith("16")
+
+
+def test_a_clock_in_words_is_read_against_the_records_time(monitor) -> None:
+    flight = {"flight": "BA117", "departure": "09:40", "gate": "B12", "delayed": False}
+    verdict = _only(monitor, "Flight BA117 leaves at twenty to ten.", [flight])
+    assert verdict.grade is Grade.GROUNDED
+    changed = _only(monitor, "The departure of flight BA117 is at twenty past ten.", [flight])
+    assert changed.grade is Grade.FABRICATED
+    assert changed.contradiction is not None
+    assert "record.departure" in changed.reason

@@ -280,3 +280,47 @@ def test_negation_cues_are_no_content() -> None:
     assert set(content_stems(without_cues("The court declined to hear the case."))) == {
         "court", "hear", "case"}  # fmt: skip
     assert without_cues("The court heard the case.") == "The court heard the case."
+
+
+@pytest.mark.parametrize(
+    ("text", "minutes"),
+    [
+        ("leaves at twenty to ten", 9 * 60 + 40),
+        ("opens at half past nine", 9 * 60 + 30),
+        ("by quarter past ten", 10 * 60 + 15),
+        ("at five to six", 5 * 60 + 55),
+        ("at twenty-five past three", 3 * 60 + 25),
+        ("at 10 past 6", 6 * 60 + 10),
+        ("at nine thirty", 9 * 60 + 30),
+        ("around 7 o'clock", 7 * 60),
+        ("at twelve thirty", 30),
+    ],
+)
+def test_a_clock_in_words_is_a_time_of_either_half_of_the_day(text: str, minutes: int) -> None:
+    (q,) = extract_quantities(text)
+    assert (q.kind, q.value, q.alt) == ("time", minutes, minutes + 720)
+
+
+def test_a_clock_in_words_with_pm_is_one_time() -> None:
+    (q,) = extract_quantities("the last tour starts at ten past six pm")
+    assert (q.kind, q.value, q.alt) == ("time", 18 * 60 + 10, None)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "from five to ten people",
+        "between five to ten minutes",
+        "Acme had five to ten stores",
+        "around 30 to 4",
+    ],
+)
+def test_a_range_of_counts_is_no_clock(text: str) -> None:
+    assert all(q.kind == "number" for q in extract_quantities(text))
+
+
+def test_a_clock_in_words_matches_the_record_time_it_restates() -> None:
+    (said,) = extract_quantities("at twenty to ten")
+    assert any(quantities_match(said, q) for q in extract_quantities("departs 21:40"))
+    assert any(quantities_match(said, q) for q in extract_quantities("departs 09:40"))
+    assert not any(quantities_match(said, q) for q in extract_quantities("departs 10:20"))
