@@ -256,8 +256,9 @@ def _clock_value(m: re.Match[str]) -> tuple[int, float | None] | None:
     hour_text = (m["hour"] or m["tohour"] or m["hour2"]).lower()
     hour = int(hour_text) if hour_text.isdigit() else _NUMBER_WORD_VALUES.get(hour_text)
     said = (m["min"] or m["tomin"] or m["min2"]).lower().replace(" minutes", "")
-    minute = _CLOCK_MINUTES.get(said)
-    if minute is None:
+    named = _CLOCK_MINUTES.get(said)
+    minute: float | None = named
+    if named is None:
         minute = int(said) if said.isdigit() else _words_value(said)
     if hour is None or minute is None or not 1 <= hour <= 12 or not 0 <= minute < 60:
         return None
