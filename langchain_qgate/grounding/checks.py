@@ -248,6 +248,19 @@ _ORDINALS = {
 }  # fmt: skip
 _ORDINAL_WORD = re.compile(r"\b(" + "|".join(_ORDINALS) + r")\s+([^\W\d_]+)", re.I)
 _ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)\b", re.I)
+_THE_BEFORE = re.compile(r"\bthe\s+$", re.I)
+_BARE_AFTER = re.compile(r"\s*(?:$|[,.;:!?)]|(?:and|or|at|in|on|with|north|south|east|west)\b)", re.I)
+
+
+def _named_number(text: str, start: int, end: int, num: str) -> bool:
+    """A bare figure after "the" that names a thing, not an amount ("he won the 100 and the
+    200", "take the 405 north"): it is never compared as a count."""
+    return (
+        num.isdigit()
+        and len(num) <= 3
+        and _THE_BEFORE.search(text, max(0, start - 5), start) is not None
+        and _BARE_AFTER.match(text, end) is not None
+    )
 
 
 def _clock_value(m: re.Match[str]) -> tuple[int, float | None] | None:
@@ -448,6 +461,7 @@ def extract_quantities(text: str) -> list[Quantity]:
                 alt=alt * scale if alt is not None else None,
                 hedged=hedged,
                 exact=exact,
+                reference=kind == "number" and _named_number(text, start, end, num),
             )
         )
     for m in _ORDINAL_WORD.finditer(text):

@@ -238,6 +238,7 @@ _FRAME = re.compile(
     _I,
 )
 _LEAD = re.compile(r"[\W_]+")
+_EXISTENTIAL = re.compile(r"\bthere\s*(?:['’]|\s(?:is|are|was|were|be|been)\b)", _I)
 _PARTS = re.compile(r"\s*[,;]\s*|\s+(?:and|but)\s+")
 _INTENSIFIER_LED = re.compile(
     r"(?:such(?: an?)?|so|super|pretty|absolutely|totally|truly|really|incredibly)"
@@ -403,12 +404,21 @@ def _other_clause_states(body: str, end: int) -> bool:
 
 
 def _judgement(body: str) -> re.Match[str] | None:
-    """An evaluative predicate ("is great", "was so good", "they're such majestic animals")."""
+    """An evaluative predicate ("is great", "was so good", "they're such majestic animals"),
+    not an existential one: "There's a really nice Accord available at Fresno Station" says
+    that the car is there."""
     words = frozenset(_WORD.findall(body.lower()))
     evaluative = words & _EVALUATIVE_WORDS or "worth it" in body or "a must" in body
-    if evaluative and (m := _EVALUATIVE_PREDICATE.search(body)):
-        return m
-    return _INTENSIFIED.search(body) if words & _INTENSIFIER_TRIGGERS else None
+    found = []
+    if evaluative:
+        found.append(_EVALUATIVE_PREDICATE.finditer(body))
+    if words & _INTENSIFIER_TRIGGERS:
+        found.append(_INTENSIFIED.finditer(body))
+    for matches in found:
+        for m in matches:
+            if not _EXISTENTIAL.search(body, max(0, m.start() - 8), m.end()):
+                return m
+    return None
 
 
 def _reactions_only(body: str) -> bool:

@@ -324,3 +324,10 @@ def test_a_clock_in_words_matches_the_record_time_it_restates() -> None:
     assert any(quantities_match(said, q) for q in extract_quantities("departs 21:40"))
     assert any(quantities_match(said, q) for q in extract_quantities("departs 09:40"))
     assert not any(quantities_match(said, q) for q in extract_quantities("departs 10:20"))
+
+
+def test_a_bare_figure_after_the_names_a_thing_and_is_never_a_count() -> None:
+    qs = extract_quantities("he won the 100 and the 200 at three olympics in a row")
+    assert [(q.raw, q.reference) for q in qs] == [("100", True), ("200", True), ("three", False)]
+    (count,) = extract_quantities("Acme hired the 40 engineers.")
+    assert not count.reference

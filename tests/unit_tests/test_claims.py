@@ -532,3 +532,9 @@ def test_copied_sentence_generator_keeps_adjacent_figures_apart() -> None:
     variants = copied_sentence_variants("Sales were 1,506 884 units and 56,000 cars.", "")
     assert variants["numbers"] == "Sales were 1,506 884 units and 56 000 cars."
     assert "subject" not in copied_sentence_variants("I mean it.", "")
+
+
+def test_there_is_with_a_judgement_still_states_what_is_there() -> None:
+    sentence = "There's a really nice Standard Accord available at Fresno Station next Thursday."
+    assert classify_sentence(sentence) is FACTUAL
+    assert classify_sentence("The Standard Accord is really nice.") is OPINION
