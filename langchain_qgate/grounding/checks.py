@@ -249,7 +249,9 @@ _ORDINALS = {
 _ORDINAL_WORD = re.compile(r"\b(" + "|".join(_ORDINALS) + r")\s+([^\W\d_]+)", re.I)
 _ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)\b", re.I)
 _THE_BEFORE = re.compile(r"\bthe\s+$", re.I)
-_BARE_AFTER = re.compile(r"\s*(?:$|[,.;:!?)]|(?:and|or|at|in|on|with|north|south|east|west)\b)", re.I)
+_BARE_AFTER = re.compile(
+    r"\s*(?:$|[,.;:!?)]|(?:and|or|at|in|on|with|north|south|east|west)\b)", re.I
+)
 
 
 def _named_number(text: str, start: int, end: int, num: str) -> bool:
