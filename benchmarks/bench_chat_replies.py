@@ -3,10 +3,10 @@
 Runs the default gate (bundled models, ``GatePolicy()``) on the hand-written chat sets in
 ``tests/data`` and prints, per kind of reply (grounded, grounded and hedged, non-claim,
 unsupported, unsupported and hedged, contradicted, contradicted and hedged), the share the gate
-does not pass. ``chat_replies_written`` was read while building the claim typing;
-``chat_replies_heldout`` was written by someone who never read the code and is never tuned on.
-Only the public API is used, so the script runs on an older commit too
-(``PYTHONPATH=<tree>``).
+does not pass, and the AUROC of 1 - grounding score per set. ``chat_replies_written`` was read
+while building the claim typing; ``chat_replies_heldout`` was written by someone who never
+read the code and is never tuned on. Only the public API is used, so the script runs on an
+older commit too (``PYTHONPATH=<tree>``).
 
     python benchmarks/bench_chat_replies.py [--json benchmarks/results/chat_replies.json]
 """
@@ -30,6 +30,7 @@ def read(name: str) -> dict[str, Any]:
     monitor = HallucinationMonitor()
     gate = QualityGate(monitor=monitor, policy=GatePolicy(), observer=False)
     flagged: dict[str, list[bool]] = defaultdict(list)
+    scored: list[tuple[int, float]] = []
     path = ROOT / "tests" / "data" / f"{name}.jsonl"
     for line in path.open(encoding="utf-8"):
         if not line.strip():
@@ -41,7 +42,20 @@ def read(name: str) -> dict[str, Any]:
         decision = gate.decide(row["response"], report).metadata.decision
         flagged[row["meta"]["kind"]].append(decision != "pass")
         flagged[f"label {row['label']}"].append(decision != "pass")
-    return {k: {"n": len(v), "flagged": round(sum(v) / len(v), 4)} for k, v in flagged.items()}
+        scored.append((int(row["label"]), 1.0 - report.score))
+    out: dict[str, Any] = {
+        k: {"n": len(v), "flagged": round(sum(v) / len(v), 4)} for k, v in flagged.items()
+    }
+    out["auroc"] = round(_auroc(scored), 4)
+    return out
+
+
+def _auroc(scored: list[tuple[int, float]]) -> float:
+    """AUROC of the risk 1 - score for label 1 (ties count a half)."""
+    pos = [r for y, r in scored if y == 1]
+    neg = [r for y, r in scored if y == 0]
+    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
+    return wins / max(1, len(pos) * len(neg))
 
 
 def main() -> int:
@@ -55,8 +69,11 @@ def main() -> int:
     for name in SETS:
         out[name] = read(name)
         print(name)
-        for kind, fig in sorted(out[name].items()):
-            print(f"  {kind:22s} n={fig['n']:4d} not passed {fig['flagged']:.1%}")
+        figures = out[name]
+        print(f"  AUROC {figures['auroc']:.3f}")
+        for kind, fig in sorted(figures.items()):
+            if kind != "auroc":
+                print(f"  {kind:22s} n={fig['n']:4d} not passed {fig['flagged']:.1%}")
     if args.json:
         args.json.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
     return 0
