@@ -221,10 +221,10 @@ _REACTION = re.compile(
     r"|same(?: here)?|agreed|totally|exactly|seriously|honestly|me too|mine too|true)\b",
     _I,
 )
-# A sentence about the speaker ("i used to!", "i'd be terrified", "mine too, dark chocolate
-# especially"): first person singular after any reactions and frames ("We present a method"
-# is authors stating what their paper does). A frame that reports another
-# fact ("i read he broke his wrist", "i think it opened in 1920") leaves that fact the claim.
+# The speaker as the subject ("i'd say croissants", "mine too"): first person singular after any
+# reactions and frames ("We present a method" is authors stating what their paper does). A
+# frame that reports another fact ("i read he broke his wrist", "i think it opened in 1920")
+# leaves that fact the claim.
 _FIRST_PERSON = re.compile(r"(?:i|i['’](?:m|d|ve|ll)|me|my|mine|myself)\b", _I)
 _FRAME = re.compile(
     r"(?:(?:i|we)(?:['’]ve| have)? (?:(?:just|once|also|actually|really|kind of|sort of) )?"
@@ -245,9 +245,6 @@ _INTENSIFIER_LED = re.compile(
     r" [a-z'’-]+(?: [a-z'’-]+)?\W*",
     _I,
 )
-# The speaker left out in lowercase chat ("can't get enough of it", "love it", "used to, all
-# the time"; "Should the board approve it, ..." is no such sentence) or named as the object
-# ("it gives me chills every time").
 _ADVERBS = (
     r"(?:(?:really|just|totally|so|also|honestly|kinda|kind of|pretty|super|a bit|still|not)\s+)*"
 )
@@ -514,8 +511,8 @@ def classify_sentence(text: str) -> ClaimType | None:
         return ClaimType.OPINION
     if evaluative and not _checkable(body) and not more:
         return ClaimType.OPINION
-    if not _checkable(body) and (_personal(body) or _exclamation(body)):
-        return ClaimType.OPINION  # about the speaker, nothing said, or a verbless reaction
+    if not _checkable(body) and _personal(body):
+        return ClaimType.OPINION  # what the speaker feels or would do, or nothing said
     return ClaimType.FACTUAL
 
 
