@@ -196,24 +196,26 @@ _HEDGE_TRIGGERS = word_set(
     """think believe feel guess suppose reckon assume seems appears seem arguably perhaps
     probably maybe likely apparently general possibly"""
 )
+# A copula, contracted or not ("is", "seems", "she's", "they're").
+_COPULA = r"(?:\b(?:is|are|was|were|be|been|seems?|looks?|sounds?|feels?)|['’](?:s|re))"
 _EVALUATIVE_PREDICATE = re.compile(
-    r"(?:\b(?:is|are|was|were|be|been|seems?|looks?|sounds?|feels?)|['’](?:s|re))(?: not)?"
-    r"(?: (?:a|an|the|very"
+    _COPULA + r"(?: not)?(?: (?:a|an|the|very"
     r"|really|quite|so|truly|extremely|incredibly|pretty|rather|particularly|absolutely"
     r"|genuinely|definitely|one of the|such an?|more|most|less|least))* " + _EVALUATIVE + r"\b",
     _I,
 )
+_INTENSIFIERS = (
+    "so such super pretty incredibly absolutely truly totally insanely ridiculously seriously"
+)
+_INTENSIFIER_TRIGGERS = word_set(_INTENSIFIERS)
 # A copula and an intensifier before a word: a judgement whatever the word ("she's so
 # clever", "they're such majestic animals", "it's super relaxing"), not "so many" or "so far".
 _INTENSIFIED = re.compile(
-    r"(?:\b(?:is|are|was|were|be|been|seems?|looks?|sounds?|feels?)|['’](?:s|re))"
-    r" (?:just |really |also )?(?:so|such(?: an?)?|super|pretty|incredibly|absolutely|truly"
-    r"|totally|insanely|ridiculously|seriously) (?!(?:many|much|far|few|long|that|often)\b)"
-    r"(?![a-z'’-]+ (?:that|as)\b)[a-z]",
+    _COPULA
+    + r" (?:just |really |also )?(?:such(?: an?)?|"
+    + "|".join(_INTENSIFIERS.split())
+    + r") (?!(?:many|much|far|few|long|that|often)\b)(?![a-z'’-]+ (?:that|as)\b)[a-z]",
     _I,
-)
-_INTENSIFIER_TRIGGERS = word_set(
-    "so such super pretty incredibly absolutely truly totally insanely ridiculously seriously"
 )
 # Interjections and reactions that open a chat reply ("haha", "lol", "same here", "agreed").
 _REACTION = re.compile(
