@@ -28,6 +28,8 @@ from langchain_qgate._text import Unformatted, repair_text, strip_format, withou
 from langchain_qgate.errors import InvalidInputError
 from langchain_qgate.grounding._compound import split_compound
 from langchain_qgate.grounding._lexicon import (
+    MONTHS,
+    WEEKDAYS,
     has_finite_verb,
     starts_object,
     tokens_with_offsets,
@@ -240,6 +242,10 @@ _FRAME = re.compile(
     _I,
 )
 _LEAD = re.compile(r"[\W_]+")
+# "may" and "march" are verbs too often to count as months here
+_CALENDAR_WORDS = frozenset(
+    [*WEEKDAYS, *(f"{d}s" for d in WEEKDAYS), *(m for m in MONTHS if m not in ("may", "march"))]
+)
 _EXISTENTIAL = re.compile(r"\bthere\s*(?:['’]|\s(?:is|are|was|were|be|been)\b)", _I)
 _PARTS = re.compile(r"\s*[,;]\s*|\s+(?:and|but)\s+")
 _INTENSIFIER_LED = re.compile(
@@ -340,8 +346,11 @@ def _meta_lead_in(sentence: str, pos: int) -> re.Match[str] | None:
 
 
 def _checkable(text: str) -> bool:
-    """A number or a capitalised name after the first word: something evidence can check."""
-    return any(ch.isdigit() for ch in text) or _CHECKABLE_ENTITY.search(text) is not None
+    """A number, a capitalised name after the first word, or a day or month however it is
+    written ("open on sundays" in lowercase chat): something evidence can check."""
+    if any(ch.isdigit() for ch in text) or _CHECKABLE_ENTITY.search(text) is not None:
+        return True
+    return not _CALENDAR_WORDS.isdisjoint(_WORD.findall(text.lower()))
 
 
 def _after_frames(body: str) -> int:

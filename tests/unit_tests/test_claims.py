@@ -538,3 +538,8 @@ def test_there_is_with_a_judgement_still_states_what_is_there() -> None:
     sentence = "There's a really nice Standard Accord available at Fresno Station next Thursday."
     assert classify_sentence(sentence) is FACTUAL
     assert classify_sentence("The Standard Accord is really nice.") is OPINION
+
+
+def test_a_hedged_day_or_month_is_a_fact_to_check_in_lowercase_chat() -> None:
+    assert classify_sentence("apparently it's open on sundays.") is FACTUAL
+    assert classify_sentence("It seems fine.") is OPINION
