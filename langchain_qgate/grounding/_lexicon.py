@@ -17,7 +17,8 @@ UNITS: dict[str, str] = {
     "l": "l", "liter": "l", "litre": "l", "ml": "ml", "gb": "gb", "mb": "mb", "tb": "tb",
     "kwh": "kwh", "wh": "wh", "w": "w", "watt": "w", "kw": "kw", "min": "min",
     "minute": "min", "hr": "h", "h": "h", "sqkm": "km2", "km2": "km2", "mph": "mph",
-    "kmh": "kmh", "mi2": "mi2", "m2": "m2", "ft2": "ft2",
+    "kmh": "kmh", "mi2": "mi2", "m2": "m2", "ft2": "ft2", "degree": "deg",
+    "fahrenheit": "degf", "celsius": "degc",
 }  # fmt: skip
 """Units of measure as written after a figure, each to one spelling ("kilo" -> "kg"); the one
 table for prose (``slots``) and records (``fields``)."""

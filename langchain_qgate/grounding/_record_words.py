@@ -961,7 +961,8 @@ def unlisted_term(
     with no price), or None. ``keys`` are the key words of the record's fields, ``values``
     its values: a term inside one of them ("Café Brazil", "Raja Indian Cuisine") is that
     field's."""
-    present = {_joined(k) for k in keys}
+    # a key names a vocabulary whole or by one of its words (``star_rating``, ``price_per_night``)
+    present = {_joined(k) for k in keys} | {w for k in keys for w in k}
     if not any(_FAMILY & set(k) for k in keys) and boolean_said(tokens, ["family", "friendly"], []):
         return "family friendly"  # "a child friendly cafe" about a record silent on children
     tokens = list(tokens)

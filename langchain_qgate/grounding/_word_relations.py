@@ -29,7 +29,7 @@ from typing import Literal
 
 from langchain_qgate.grounding._lexicon import word_set
 
-__all__ = ["Relation", "relation"]
+__all__ = ["Relation", "kin", "relation"]
 
 Relation = Literal["same", "broader", "narrower", "opposite"]
 
@@ -205,3 +205,15 @@ def relation(claim_words: str, evidence_words: str) -> Relation | None:
     if evidence & _ancestors(claim, rel):
         return "narrower"
     return None
+
+
+def kin(word: str, other: str) -> bool:
+    """Whether two words share a synset ("layover" and "stop", "leaving" and "departure"): a
+    claim word and the key word of a field it fills. Stricter than :func:`relation`, whose
+    hypernyms reach too far for key words ("water" is a "food", "transfer" reaches half the
+    verbs)."""
+    rel = _load()
+    a, b = _senses(word, rel), _senses(other, rel)
+    if not a or not b:
+        return False
+    return bool(a & b)

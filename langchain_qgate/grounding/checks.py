@@ -40,6 +40,7 @@ __all__ = [
     "extract_entities",
     "extract_quantities",
     "has_negation",
+    "month_days",
     "negated_heads",
     "negated_spans",
     "negation_scopes",
@@ -155,6 +156,7 @@ _DATE_M = re.compile(
 _TIME_12H = re.compile(r"\b(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s?([ap])(?:\.\s?m\.|\s?m\b)", re.I)
 _TIME_24H = re.compile(r"(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
 _TIME_WORD = re.compile(r"\b(?:noon|midday|midnight)\b", re.I)
+_LATER_IN_DAY = re.compile(r"\s+(?:in\s+the\s+(?:afternoon|evening)|at\s+night|tonight)\b", re.I)
 # A clock in words after a word that sets a time ("at twenty to ten", "by half past six",
 # "after ten past nine", "at nine thirty", "around 7 o'clock"); not a range ("from five to ten
 # people", "around 30 to 4"): "to" takes only a clock's minutes (half, quarter, five, ten,
@@ -313,6 +315,31 @@ def _sig_digits(num: str) -> int:
     return max(1, len(digits))
 
 
+# A day of a month without a year ("March 8th", "the 2nd of May", "8 March"): read only where
+# the evidence's dates are full dates (records), so "March 8" meets ``"2019-03-08"``.
+_DATE_MD = re.compile(
+    rf"\b({_MONTH_WORD})\.?\s+(?:the\s+)?(\d{{1,2}})(?:st|nd|rd|th)?\b(?![:.,]?\d)", re.I
+)
+_DATE_DM = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_WORD})\b\.?", re.I)
+
+
+def month_days(text: str) -> list[Quantity]:
+    """Days of a month written without a year, as dates of an unknown year (``month * 100 +
+    day``): "March 8th", "8 March", "the 2nd of May". A date with its year is left to
+    :func:`extract_quantities`; "may" needs its figure to be a month."""
+    out: list[Quantity] = []
+    for pattern, month_at in ((_DATE_MD, 1), (_DATE_DM, 2)):
+        for m in pattern.finditer(text):
+            month = _MONTHS[m[month_at].lower()]
+            day = int(m[3 - month_at])
+            if not 1 <= day <= 31 or any(q.start < m.end() and m.start() < q.end for q in out):
+                continue
+            if m[month_at].islower() and m[month_at] == "may":
+                continue  # "we may 2" is no date
+            out.append(Quantity("date", month * 100 + day, m[0].rstrip("."), m.start(), m.end()))
+    return out
+
+
 def extract_quantities(text: str) -> list[Quantity]:
     """Find dates, money, percentages and plain numbers in ``text``, normalised.
 
@@ -369,7 +396,10 @@ def extract_quantities(text: str) -> list[Quantity]:
         add(Quantity("time", hour * 60 + int(m[2] or 0), m[0].strip(), m.start(), m.end()))
     for m in _TIME_24H.finditer(text):
         if free(m.start(), m.end()):
-            add(Quantity("time", int(m[1]) * 60 + int(m[2]), m[0], m.start(), m.end()))
+            hour = int(m[1])
+            if hour < 12 and _LATER_IN_DAY.match(text, m.end()):
+                hour += 12  # "2:30 in the afternoon" is 14:30
+            add(Quantity("time", hour * 60 + int(m[2]), m[0], m.start(), m.end()))
     for m in _TIME_WORD.finditer(text):
         if free(m.start(), m.end()):
             add(Quantity("time", 720 if m[0].lower() == "noon" else 0, m[0], m.start(), m.end()))

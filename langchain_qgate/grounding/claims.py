@@ -88,7 +88,7 @@ _PLEASANTRY = re.compile(
     r"|(?:great|good|excellent|interesting|nice) question|i(?:'d| would) be (?:happy|glad)"
     r"|i(?:'m| am) (?:happy|glad) to|no problem|my pleasure|if you have (?:any )?(?:other"
     r"|more|further|additional)|is there anything else|anything else\b"
-    r"|(?:sure|certainly|of course|absolutely|okay|ok|alright|great|yes|no|indeed)\W*$"
+    r"|(?:(?:sure|certainly|of course|absolutely|okay|ok|alright|great|yes|no|indeed)\b\W*)+$"
     r"|(?:(?:oh|ah|aw|wow|haha|ha|lol|yeah|yep|hmm|nice|cool|awesome|great|really)\b\W*)+$"
     r"|(?:me too|me neither|same here)\W*$"
     r"|i(?:'m| am) (?:so |very |really )?sorry (?:to hear|for|about)\b)",
@@ -709,3 +709,47 @@ def _claims(text: str, question: str | None) -> list[Claim]:
         for start, end, ctext, ctype in _sentence_claims(text, seg):
             claims.append(Claim(text=ctext, type=ctype, start=start, end=end, index=len(claims)))
     return claims
+
+
+# A name inside a sentence (a capital after its first word) or a figure: what an offer states.
+_OFFERED_VALUE = re.compile(r"\d|(?<=[\w,;:] )(?!I\b)[A-Z]")
+
+
+def with_offers(text: str, claims: list[Claim]) -> list[Claim]:
+    """``claims`` with the offers of ``text`` that carry values, for a reply built on a tool
+    result: "How about a 3 star hotel called 11 Howard?" presents the result as a 3-star hotel
+    named 11 Howard, so those values are checked against it. A question carrying no figure or
+    name ("Would you like to book it?") stays unchecked. Used only where the evidence is
+    structured (a question about prose asks; an offer of a tool's result states)."""
+    if not isinstance(text, str) or "?" not in text:
+        return claims
+    text = repair_text(text)
+    spans = [(c.start, c.end) for c in claims]
+    added: list[Claim] = []
+    for seg in segment_text(text, skip_code=True):
+        body = text[seg.start : seg.end].strip()
+        if seg.kind != "sentence" or not body.endswith("?") or len(body) > _MAX_OFFER_CHARS:
+            continue
+        if any(s < seg.end and seg.start < e for s, e in spans):
+            continue
+        if _OFFERED_VALUE.search(body) is None or _ASKS.match(body):
+            continue
+        start = seg.start + (
+            len(text[seg.start : seg.end]) - len(text[seg.start : seg.end].lstrip())
+        )
+        added.append(
+            Claim(text=body, type=ClaimType.FACTUAL, start=start, end=start + len(body), index=0)
+        )
+    if not added:
+        return claims
+    merged = sorted([*claims, *added], key=lambda c: c.start)
+    return [c.model_copy(update={"index": i}) for i, c in enumerate(merged)]
+
+
+_MAX_OFFER_CHARS = 400
+# A question that asks about something ("Is The Tin Drum cheap?", "Can I bring my children to
+# Fuji?"), not one that offers it ("Would you like a 4 star hotel?", "Do you want to fly Delta?").
+_ASKS = re.compile(
+    r"(?i)(?:is|are|was|were|does|do|did|has|have|had|can|could|will|should|shall|isn't|"
+    r"aren't|doesn't|don't)\s+(?!you\b)"
+)

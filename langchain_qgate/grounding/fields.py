@@ -41,11 +41,13 @@ only record of the evidence ("It has a large garden.").
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import re
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from langchain_qgate.grounding._field_values import (
@@ -68,10 +70,13 @@ from langchain_qgate.grounding._record_words import (
     unlisted_term,
     vocabulary_term,
 )
+from langchain_qgate.grounding._word_relations import kin
 from langchain_qgate.grounding.checks import (
+    _NUMBER_WORD_VALUES,
     Quantity,
     comparable,
     extract_quantities,
+    month_days,
     quantities_match,
     spelt_alike,
     tokens,
@@ -243,12 +248,58 @@ def _named(text: str, q: Quantity, names: list[list[str]]) -> bool:
     return False
 
 
-def _describes_field(words: list[str], i: int) -> bool:
+def _describes_field(
+    words: list[str], i: int, figures: set[str] | frozenset[str] = frozenset()
+) -> bool:
     """Whether ``words[i]``, within three words after "with", is part of a phrase about a
-    field ("with prices averaging more than £30", "with a lower price range"), not a thing
-    the place comes with ("with a garden")."""
+    field ("with prices averaging more than £30", "with a lower price range"; a stated
+    figure around it: "with an 8 percent chance of rain", "with a return of 7:10 pm"), not a
+    thing the place comes with ("with a garden")."""
     start = max(0, i - 3) + words[max(0, i - 3) : i].index("with")
-    return any(w in _FIELD_WORDS and word_weight(w) > 0 for w in words[start + 1 : i + 2])
+    return any(w in _FIELD_WORDS and word_weight(w) > 0 for w in words[start + 1 : i + 2]) or any(
+        w in figures for w in words[start + 1 : i + 4]
+    )
+
+
+def _modifies_key(words: list[str], i: int, scope: list[_Field]) -> bool:
+    """Whether ``words[i]`` stands before the key word of a field holding a word or two of
+    text that the claim does not use ("savings account" for ``"account_type": "checking"``,
+    "economy class" for ``"flight_class": "Business"``): it says which value, differently."""
+    nxt = words[i + 1] if i + 1 < len(words) else ""
+    if not nxt:
+        return False
+    for f in scope:
+        if f.truth is not None or f.quantities or not 1 <= len(f.words) <= 2:
+            continue
+        if nxt in f.keys and _contains(words, f.words) < 0:
+            return True
+    return False
+
+
+_WORD_OR_STOP = re.compile(r"[^\W_]+(?:'[^\W_]+)?|[.!?:]")
+
+
+def _names_in(text: str) -> set[str]:
+    """The words written with a capital inside a sentence ("Blueface", "Knockdown Center"), as
+    ``_words`` spells them; one pass over the text."""
+    out: set[str] = set()
+    starts = True  # at the start of a sentence a capital says nothing
+    for m in _WORD_OR_STOP.finditer(text):
+        tok = m[0]
+        if tok in ".!?:":
+            starts = True
+            continue
+        if tok[0].isupper() and not starts:
+            out.add(_norm(tok))
+        starts = False
+    return out
+
+
+def _value_like(word: str, names: set[str]) -> bool:
+    """Whether a claim word no field accounts for is a value of its own: a figure, or a name
+    (``names``: :func:`_names_in` of the claim); a common word ("bus", "departs", "popular")
+    is how the reply puts the record's values."""
+    return any(c.isdigit() for c in word) or word in names
 
 
 _ITEM_GENERIC = frozenset({"bar", "restaurant", "shop", "place", "store", "house", "food"})
@@ -321,6 +372,9 @@ class FieldDecision:
             verifier decides (``apply_field_decisions``).
         unstated: No field states the claim, and none holds a neighbouring band or is
             missing from the record: the verifier decides.
+        unplaced: The claim's content words no field accounts for (a partial claim).
+        loose: A partial claim whose unplaced words are common words, no figure or name:
+            every value it states is the record's, so it is at worst inferred.
     """
 
     grounded: list[int] = field(default_factory=list)
@@ -330,6 +384,8 @@ class FieldDecision:
     records: set[str] = field(default_factory=set)
     structured: bool = False
     unstated: bool = False
+    unplaced: list[str] = field(default_factory=list)
+    loose: bool = False
 
 
 _TABLES: weakref.WeakKeyDictionary[EvidenceIndex, tuple[int, _Table]] = weakref.WeakKeyDictionary()
@@ -450,6 +506,18 @@ def _field_unit(f: _Field) -> str:
     return ""
 
 
+# Key words of an amount of money, in any domain (a field's type from its key: ``"fare": "35"``).
+_MONEY_KEYS = frozenset(
+    {"price", "cost", "fare", "fee", "rent", "total", "amount", "balance", "charge", "salary",
+     "pay", "payment", "wage", "budget", "tax", "tip", "subtotal", "deposit", "refund",
+     "revenue", "income", "usd", "eur", "gbp", "jpy", "chf"}
+)  # fmt: skip
+
+
+def _money_field(f: _Field) -> bool:
+    return bool(f.currency) or any(k in _MONEY_KEYS for k in f.keys)
+
+
 def _field_currency(f: _Field, record: list[_Field]) -> str:
     money = [q for q in f.quantities if q.kind == "money"]
     if money:
@@ -548,7 +616,13 @@ def _claim_unit(text: str, q: Quantity) -> str:
     unit = UNITS.get(_norm(m[2]), "")
     if unit and (m[1] or m[3]):
         return f"{unit}2"
+    if unit in _PER_HOUR and _HOURLY.match(text, q.end + m.end()):
+        return _PER_HOUR[unit]  # "22 km/h" is ``kmh``
     return unit
+
+
+_PER_HOUR = {"km": "kmh", "mi": "mph"}
+_HOURLY = re.compile(r"\s*(?:/\s*h(?:r|our)?\b|(?:per|an|a)\s+hour\b)", re.I)
 
 
 def _claim_currency(text: str, q: Quantity) -> str:
@@ -578,9 +652,61 @@ def _close(q: Quantity, e: Quantity) -> bool:
     return any(abs(a - b) <= 0.02 * max(abs(b), 1e-9) for a in q.values() for b in e.values())
 
 
+_NEXT_WORD = re.compile(r"\s*([A-Za-z]+)")
+
+
+def _counted_noun(text: str, q: Quantity) -> str:
+    """The word written right after a figure ("0 *layovers*", "3 *bedrooms*"), as ``_words``
+    spells it; empty for a unit, a time or a date, or none."""
+    if q.kind in ("date", "time"):
+        return ""
+    m = _NEXT_WORD.match(text, q.end)
+    if m is None:
+        return ""
+    word = _norm(m[1])
+    return "" if word in UNITS or word_weight(word) <= 0 else word
+
+
+# An id or code as APIs write them: letters and digits together ("B12", "LH431", "14C").
+_CODE = re.compile(r"(?<![\w-])(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{2,10}(?![\w-])")
+
+
+def _changed_code(
+    text: str, scope: list[_Field], claim_words: set[str]
+) -> tuple[_Field, str] | None:
+    """A code of the claim that no value of the record holds, where exactly one field holding
+    a code has its key word next to it ("gate B12", "B12 gate"): that field, and the code."""
+    held = {t for f in scope for t in _CODE.findall(f.value.upper())}
+    for m in _CODE.finditer(text):
+        if m[0] in held:
+            continue
+        beside = {*_words(text[max(0, m.start() - 24) : m.start()])[-2:]}
+        beside |= {*_words(text[m.end() : m.end() + 24])[:1]}
+        slots = [
+            f
+            for f in scope
+            if _CODE.fullmatch(f.value.strip().upper()) is not None
+            and any(k in beside for k in f.keys if k not in _GENERIC_KEYS | _NAMING)
+        ]
+        if len(slots) == 1:
+            return slots[0], m[0]
+    return None
+
+
+def _for_field(q: Quantity, f: _Field) -> Quantity:
+    """A percentage read against a bare number (``"precipitation": "8"`` for "an 8 percent
+    chance of rain"): APIs leave the percent sign out of the value; any unit is a number."""
+    if q.kind != "percent" or f.unit or f.currency:
+        return q
+    if not f.quantities or any(e.kind != "number" for e in f.quantities):
+        return q
+    return replace(q, kind="number")
+
+
 def _value_match(text: str, q: Quantity, f: _Field) -> str:
     """``same``, ``unit`` (same figure, another unit or currency), ``bound`` (a bound that
     does not hold the field's band: unsupported) or ``differs``."""
+    q = _for_field(q, f)
     if q.kind == "money" and len(f.quantities) == 2 and any(bounds(q, text)):
         # "under £20" against "£20-25" (a time range "from 9 to 5" is no bound)
         return "same" if within_band(q, f.band, f.quantities, text) else "bound"
@@ -601,7 +727,41 @@ def _loose_money(text: str, q: Quantity, f: _Field) -> bool:
     return money and q.kind != "money" and not _claim_currency(text, q)
 
 
-def _alignment(f: _Field, claim_words: set[str]) -> int:
+# Key words that say a value names something, not what it is (no claim word "is" a name).
+_NAMING = frozenset({"name", "title", "id", "number", "code", "label", "type"})
+_KEY_NAMED = 2  # alignment of a field whose key word the claim uses (``_alignment``)
+_STEM_SHARED = 5  # letters a claim word and a key word share to be one word ("departs")
+
+
+@lru_cache(maxsize=8192)
+def _related(word: str, key: str, synonyms: bool = True) -> bool:
+    """Whether a claim word names a key word in other words: the same stem ("departs" for
+    ``departure``, "arrives" for ``arrival``) or, with ``synonyms``, a WordNet synonym
+    ("leaving" for ``departure``, "layovers" for ``stops``, "costs" for ``price``; also
+    "called" for ``phone``, so a synonym alone never names the field a contradiction cites)."""
+    if word == key or len(word) < 3 or word_weight(word) <= 0 or word_weight(key) <= 0:
+        return word == key
+    if word in _NUMBER_WORD_VALUES or key in _NUMBER_WORD_VALUES:
+        return False  # a figure in words is a value, no key ("four" is no "living")
+    n = min(len(word), len(key))
+    if n >= _STEM_SHARED and word[:_STEM_SHARED] == key[:_STEM_SHARED]:
+        return True
+    return synonyms and not word.isdigit() and kin(word, key)
+
+
+def _named_by_synonym(text: str, q: Quantity, f: _Field, unit: list[_Field]) -> bool:
+    """Whether field ``f`` is the slot of figure ``q`` only through a WordNet synonym of its
+    key ("called" for ``phone_number``): too weak to name it in a contradiction. A unit, the
+    record's only money field and what the figure counts ("0 *layovers*") are strong."""
+    if unit or (q.kind == "money" and _money_field(f)):
+        return False
+    counted = _counted_noun(text, q)
+    if counted and any(_related(counted, k) for k in f.keys):
+        return False
+    return _alignment(f, set(_words(text)), synonyms=False) == 0
+
+
+def _alignment(f: _Field, claim_words: set[str], synonyms: bool = True) -> int:
     leaf = {k for k in f.keys if k not in _GENERIC_KEYS}
     joined = "".join(f.keys)
     hits = len(leaf & claim_words) * 2
@@ -611,8 +771,13 @@ def _alignment(f: _Field, claim_words: set[str]) -> int:
         if any(_norm(s) in claim_words for s in _SYNONYMS.get(k, ())):
             hits += 1
             break
+    else:
+        if any(_related(w, k, synonyms) for k in leaf - _NAMING for w in claim_words):
+            hits += 1  # "leaving" for ``departure``, "layovers" for ``stops``
     context = {k for k in f.context if k not in _GENERIC_KEYS}
     hits += len(context & claim_words)
+    if not hits and any(_related(w, k, synonyms) for k in context - _NAMING for w in claim_words):
+        hits += 1  # "departs" for ``departure.scheduled``
     if any(_norm(s) in claim_words for k in context for s in _SYNONYMS.get(k, ())):
         hits += 1
     return hits
@@ -640,6 +805,27 @@ def _contradicted(
     out.chunk = f.chunk
     out.structured = True
     return out
+
+
+def _claim_quantities(text: str) -> list[Quantity]:
+    """The claim's values, with days of a month written without their year ("March 8th"),
+    which a record's full dates can state: the figure of such a day is no number of its own,
+    nor is the figure inside a code ("seat 14C")."""
+    found = extract_quantities(text)
+    days = [
+        d for d in month_days(text) if not any(q.kind == "date" and _overlap(q, d) for q in found)
+    ]
+    codes = [(m.start(), m.end()) for m in _CODE.finditer(text)]  # "seat 14C" is no count
+    kept = [
+        q
+        for q in found
+        if not any(_overlap(q, d) for d in days) and not any(s <= q.start < e for s, e in codes)
+    ]
+    return sorted([*kept, *days], key=lambda q: q.start)
+
+
+def _overlap(a: Quantity, b: Quantity) -> bool:
+    return a.start < b.end and b.start < a.end
 
 
 def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -> FieldDecision:
@@ -685,9 +871,10 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             if at >= 0:  # the name says which record; its words are no field's value
                 words = [*words[:at], *([""] * len(n)), *words[at + len(n) :]]
     in_names = [n for rec in records for n in table.names.get(rec, [])]
+    found_qs = _claim_quantities(text)
     claim_qs = [
         _as_number(text, q)
-        for q in extract_quantities(text)
+        for q in found_qs
         if not (q.ordinal or q.reference or (q.kind == "number" and _named(text, q, in_names)))
     ]  # a figure of the record's name ("ICE 578", "Le Petit Four") is no value
 
@@ -765,13 +952,22 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         candidates = [
             f
             for f in numeric
-            if any(comparable(q, e) for e in f.quantities)
+            if any(comparable(_for_field(q, f), e) for e in f.quantities)
             and (
                 f not in stated
                 or len({e.raw for e in f.quantities}) > 1  # a range holds two figures
                 or _value_match(text, q, f) == "same"  # the same figure said twice
             )
         ]
+        if q.kind == "money":  # an amount is a money field's where the record has one
+            money = [f for f in candidates if _money_field(f)]
+            if len(money) == 1:
+                return money, money  # the record's only amount is the slot
+            candidates = money or candidates
+        counted = _counted_noun(text, q)  # "0 layovers": what the figure counts names its field
+        named = [f for f in candidates if counted and any(_related(counted, k) for k in f.keys)]
+        if named:
+            return candidates, named
         scored = [(_alignment(f, word_set), f) for f in candidates]
         best = max((s for s, _ in scored), default=0)
         return candidates, [f for s, f in scored if s == best] if best > 0 else []
@@ -781,6 +977,10 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
     for q in list(free):
         candidates, top = slot(q)
         same = [f for f in top or candidates if _value_match(text, q, f) == "same"]
+        if not same and top and _alignment(top[0], word_set) < _KEY_NAMED:
+            # aligned only through a related word ("weather" for ``wind``): a field holding
+            # the figure itself says more
+            same = [f for f in candidates if _value_match(text, q, f) == "same"]
         if same:
             stated.append(same[0])
             covered.update(same[0].keys)
@@ -802,7 +1002,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         unit = [f for f, m in matches if m == "unit" and f in top]
         values = {f.value for f in top}
         target = unit[0] if unit else (top[0] if len(values) == 1 else None)
-        if target is None or not decided or q.hedged:
+        if target is None or not decided or q.hedged or _named_by_synonym(text, q, target, unit):
             # no single slot for the value, or a hedged one: unsupported, never contradicted;
             # a figure about the record ("a range of up to 150 km") is not the prose's to ground
             out.structured = out.structured or decided
@@ -811,12 +1011,17 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             return out  # a band in another currency, a bare figure against money: unsupported
         shown = q.raw
         claim_unit = _claim_unit(text, q) or _claim_currency(text, q)
-        if claim_unit and q.kind != "money":
+        if claim_unit and q.kind not in ("money", "time", "date"):
             shown = f"{q.raw} {text[q.end :].split()[0].strip('.,;')}"
         evidence_value = target.value
         if unit and (target.unit or target.currency):
             evidence_value = f"{target.value} {target.unit or target.currency}"
         return _contradicted(out, target, index, q.kind, shown, evidence_value=evidence_value)
+
+    # A code ("gate B12", "seat 14C") where the field its key names holds another code.
+    changed = _changed_code(text, scope, word_set) if decided else None
+    if changed is not None:
+        return _contradicted(out, changed[0], index, "entity", changed[1])
 
     # Booleans by polarity, closed vocabularies by class, lists by item, other text by words.
     blocked = False
@@ -885,6 +1090,11 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
                 ):
                     return _contradicted(out, f, index, "entity", _original(text, " ".join(it)))
 
+    wrong_day = _weekdays(word_set, scope, stated, covered)
+    if wrong_day is not None and decided:
+        (f, weekday), day = wrong_day
+        shown = f"{f.value} (a {weekday.capitalize()})"
+        return _contradicted(out, f, index, "date", day.capitalize(), evidence_value=shown)
     if not stated:  # "It is called The Cricketers": the name is the fact
         stated = named_by or [
             f
@@ -902,6 +1112,8 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         return out  # a neighbouring band, or a value of a field the record lacks: unsupported
     for f in stated:
         covered.update(f.aliases())
+    keys = {k for f in stated for k in f.key_set if k not in _GENERIC_KEYS | _NAMING}
+    covered.update(w for w in word_set - covered if any(_related(w, k) for k in keys))
     for f in scope:  # "The (customer) rating is not child friendly": the record has that field
         if len(f.keys) > 1 and f.truth is None and _contains(words, f.keys[-1:]) >= 0:
             covered.update(f.keys)
@@ -909,24 +1121,41 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         if in_vocabulary(f.keys, f.value):
             covered.update(_words(f.value))
     # Every weekday the claim names must be a key of a field that states it.
-    days = word_set & _WEEKDAYS
+    days = (word_set & _WEEKDAYS) - covered
     if days and not days <= {k for f in stated for k in f.key_set}:
         return out
     total = got = 0.0
     added = False  # a thing the place comes "with" that the record does not give
+    unplaced: list[str] = []  # content words no field accounts for
+    renamed = False  # one of them names a value of a field the claim names by its key
     figures = {w for q in claim_qs for w in _words(q.raw)}  # once: linear in the claim
+    read = {w for q in found_qs for w in _words(q.raw)} | covered
     for i, w in enumerate(words):
+        if w.isdigit() and w not in read:
+            return out  # a figure no value reading took ("-3 degrees"): unsupported
         if not _counts(w) or w in figures:
             continue
         weight = word_weight(w)
         total += weight
         near = w == "close" and words[i + 1 : i + 2] in (["to"], ["by"])  # not "closed"
+        # the unit written after a figure ("72 degrees Fahrenheit"): the figure's, not a fact
+        # ("celsius" as ``_norm`` spells it; "degrees F")
+        a_unit = (
+            w in UNITS
+            or w + "s" in UNITS
+            or (w in ("f", "c") and (words[i - 1] == "degree" or words[i - 1] in figures))
+        )
+        near = near or (a_unit and i > 0 and (words[i - 1] in figures or words[i - 1] in UNITS))
         if w in covered or _filler(w) or near or _misspelt(w, covered):
             got += weight
-        elif "with" in words[max(0, i - 3) : i] and not _describes_field(words, i):
+        elif "with" in words[max(0, i - 3) : i] and not _describes_field(words, i, figures):
             added = True  # "... pub with a garden", "with live music"
         elif words[i + 1 : i + 2] == ["friendly"]:
             added = True  # "dog friendly": a thing the record does not give
+        else:
+            unplaced.append(w)
+            # "your savings account" for ``"account_type": "checking"``: another value
+            renamed = renamed or _modifies_key(words, i, scope)
     if added or _bare_clause(text, covered):
         return out  # a thing the record does not list: unsupported, not the verifier's to read
     # Identifiers last: "Order 1043 totals €42.50" cites the total first.
@@ -934,8 +1163,54 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
     chunks = list(dict.fromkeys(f.chunk for f in ordered))
     if total and got / total < _COVERED:
         out.partial = chunks
+        out.unplaced = unplaced
+        names = _names_in(text) if unplaced else set()
+        out.loose = (
+            not renamed
+            and not any(_value_like(w, names) for w in unplaced)
+            and (
+                text.rstrip().endswith("?")  # an offer of the record by its name
+                or any("".join(f.keys) not in _NAME_KEYS | _ID_KEYS for f in stated)
+            )
+        )  # a value besides the name: "famous for its scones" states none
         return out
     out.grounded = chunks
+    return out
+
+
+def _weekdays(
+    claim_words: set[str], scope: list[_Field], stated: list[_Field], covered: set[str]
+) -> tuple[tuple[_Field, str], str] | None:
+    """A weekday said of a record's date ("next Friday" for ``"2019-03-08"``): the field that
+    holds it is stated and the word covered; a weekday none holds, where the record has one
+    date, is returned with that field and its weekday (a contradiction)."""
+    dated = _dated(scope) if claim_words & _WEEKDAYS else []
+    wrong: tuple[tuple[_Field, str], str] | None = None
+    for day in sorted(claim_words & _WEEKDAYS) if dated else ():
+        holding = [f for f, weekday in dated if weekday == day]
+        if holding:
+            stated.extend(f for f in holding[:1] if f not in stated)
+            covered.add(day)
+        elif len(dated) == 1 and wrong is None:
+            wrong = dated[0], day
+    return wrong
+
+
+def _dated(scope: list[_Field]) -> list[tuple[_Field, str]]:
+    """The fields holding one full date, each with its weekday; none where a key of the
+    record is a weekday (opening hours by day: ``_days_covered`` reads those)."""
+    if any(k in _WEEKDAYS for f in scope for k in f.key_set):
+        return []
+    out: list[tuple[_Field, str]] = []
+    for f in scope:
+        dates = [int(q.value) for q in f.quantities if q.kind == "date"]
+        if len(dates) != 1:
+            continue
+        year, month, day = dates[0] // 10_000, dates[0] // 100 % 100, dates[0] % 100
+        try:
+            out.append((f, WEEKDAYS[datetime.date(year, month, day).weekday()]))
+        except ValueError:  # a year or a day missing, or no such day
+            continue
     return out
 
 
@@ -1080,11 +1355,14 @@ def apply_field_decisions(
     verdicts: Sequence[VerifierVerdict],
     index: EvidenceIndex,
     pair_grounds: float = VerifierThresholds().fields_ground,
+    loose_support: float | None = None,
 ) -> list[VerifierVerdict]:
     """Replace the prose verdicts of claims the fields decide; keep the others.
 
     ``pair_grounds`` is the verifier's P(entailed) from which it grounds a claim's words that
-    the fields leave open.
+    the fields leave open; ``loose_support`` the support of a claim whose values the fields
+    all state and whose other words are common words no field names (None: such a claim is
+    left to the verifier as any partial claim).
 
     A grounded claim cites the fields that state it; a contradicted one names its field. A
     contradiction the prose path read in a field statement, with no typed conflict behind it,
@@ -1116,6 +1394,9 @@ def apply_field_decisions(
         grounded = decision.grounded
         if not grounded and decision.partial and sig.pair_entailed >= pair_grounds:
             grounded = decision.partial  # the rest of its words: the verifier reads the record
+        if not grounded and decision.partial and decision.loose and loose_support is not None:
+            out.append(_inferred_from_values(item, verdict, decision, index, loose_support))
+            continue
         if grounded:
             sig.field_grounded = True
             sig.top = [(i, scores.get(i, 1.0)) for i in grounded]  # the fields only
@@ -1157,6 +1438,27 @@ def apply_field_decisions(
             continue
         out.append(verdict)
     return out
+
+
+def _inferred_from_values(
+    item: VerificationItem,
+    verdict: VerifierVerdict,
+    decision: FieldDecision,
+    index: EvidenceIndex,
+    support: float,
+) -> VerifierVerdict:
+    """A claim every value of which is the record's, put in words no field says ("a bus
+    departing at 7:40 am"): inferred, citing those fields and naming the words, never
+    fabricated."""
+    sig = item.signals
+    scores = dict(sig.top)
+    sig.top = [(i, scores.get(i, 1.0)) for i in decision.partial]
+    sig.aligned = decision.partial[0]
+    sig.contradiction = None
+    sig.missing = decision.unplaced
+    sig.quantities_ok = 1.0  # its figures are the fields'
+    chunk = index.chunks[decision.partial[0]]
+    return replace(verdict, support=support, contradicted=False, evidence_id=chunk.id)
 
 
 def _is_field(index: EvidenceIndex, evidence_id: str) -> bool:

@@ -31,7 +31,7 @@ from langchain_qgate.grounding.checks import (
     quantities_match,
     stem,
 )
-from langchain_qgate.grounding.claims import REASONING_TRIGGERS, extract_claims
+from langchain_qgate.grounding.claims import REASONING_TRIGGERS, extract_claims, with_offers
 from langchain_qgate.grounding.crossencoder import is_record_window
 from langchain_qgate.grounding.evidence import EvidenceIndex, EvidenceInput, content_to_text
 from langchain_qgate.grounding.features import ClaimSignals, compute_signals
@@ -375,6 +375,14 @@ class HallucinationMonitor:
                 "output", len(claims), limit, "claims", setting="GroundingPolicy.max_claims"
             )
         index = self.build_index(evidence)
+        if self.extractor is extract_claims and any(
+            is_record_window(index, i) for i in range(len(index))
+        ):
+            claims = with_offers(text, claims)  # an offer of a tool's result states its values
+            if limit is not None and len(claims) > limit:
+                raise InputTooLargeError(
+                    "output", len(claims), limit, "claims", setting="GroundingPolicy.max_claims"
+                )
         if not claims:
             return claims, index, []
         # Only the chunks a lexical prefilter keeps for some claim are embedded and searched;
@@ -425,7 +433,12 @@ class HallucinationMonitor:
             "notes": list(index.notes),
         }
         # structured evidence: the typed fields decide what they state
-        verdicts = apply_field_decisions(items, verdicts, index, self.thresholds.fields_ground)
+        # (a claim whose values all are the record's, said in words no field names: inferred,
+        # halfway between the two grade thresholds)
+        loose = (self.fabricated_threshold + self.grounded_threshold) / 2
+        verdicts = apply_field_decisions(
+            items, verdicts, index, self.thresholds.fields_ground, loose_support=loose
+        )
         if not claims:
             return GroundingReport(
                 score=self.policy.no_claims_score,

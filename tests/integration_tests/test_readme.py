@@ -70,6 +70,13 @@ EXPECTED: dict[str, list[str]] = {
         "fabricated Nordlicht shipped 1,500 robots in 2024.",
         "the evidence says 1,150, not 1,500",
     ],
+    "flight_status = {": [
+        "fabricated Flight BA117 now leaves at 10:25 am from gate B12.  [record.departure.gate]",
+        "`record.departure.gate` says B14, not B12",
+        "grounded   It departs on Saturday, March 8th.  [record.departure.scheduled]",
+        "grounded   There are 4 seats left at $612.  [record.seats_left]",
+        "fabricated Meals are included.",
+    ],
     '"OutdoorSeating": False': [
         "grounded   Outdoor seating is not available.  [business.attributes.OutdoorSeating]",
         "grounded   There is no valet, garage or lot parking.",

@@ -543,3 +543,9 @@ def test_there_is_with_a_judgement_still_states_what_is_there() -> None:
 def test_a_hedged_day_or_month_is_a_fact_to_check_in_lowercase_chat() -> None:
     assert classify_sentence("apparently it's open on sundays.") is FACTUAL
     assert classify_sentence("It seems fine.") is OPINION
+
+
+def test_a_row_of_acknowledgements_is_no_claim() -> None:
+    assert classify_sentence("Okay sure.") is None
+    assert classify_sentence("Yes, okay!") is None
+    assert classify_sentence("Okay, the bus leaves at 6.") is ClaimType.FACTUAL

@@ -1,0 +1,195 @@
+"""Replies built on a tool's result, read by the values they state (issue 45).
+
+Hand-written records and sentences of services other than restaurants (events, weather,
+trains, buses, hotels), not taken from any dataset. The field matcher decides these claims,
+so a hashing embedder and no pair model give the decisions the shipped models give.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from langchain_qgate.config import GroundingPolicy
+from langchain_qgate.grounding.claims import with_offers
+from langchain_qgate.grounding.embeddings import HashingEmbedder
+from langchain_qgate.grounding.monitor import HallucinationMonitor
+from langchain_qgate.schemas import Grade
+
+CONCERT = {
+    "event_name": "Harbour Lights",
+    "venue": "Pier Hall",
+    "date": "2025-07-19",
+    "time": "20:00",
+}
+WEATHER = {"city": "Oslo", "chance_of_snow": "40", "temperature": "-3", "wind_kmh": "22"}
+TRAIN = {"route": "Leeds to York", "fare": "12", "changes": "0", "passengers": "1"}
+COACH = {"from_station": "Central", "departure_time": "06:40", "fare": "9", "transfers": "1"}
+HOTEL = {"hotel_name": "Harbour Inn", "star_rating": "3", "price_per_night": "140"}
+
+
+@pytest.fixture(scope="module")
+def monitor() -> HallucinationMonitor:
+    return HallucinationMonitor(embedder=HashingEmbedder(), policy=GroundingPolicy(pair_model=None))
+
+
+def _verdicts(monitor: HallucinationMonitor, reply: str, record: dict) -> list:
+    return monitor.verify_grounding(reply, json.dumps(record)).verdicts
+
+
+def _one(monitor: HallucinationMonitor, reply: str, record: dict):
+    verdicts = _verdicts(monitor, reply, record)
+    assert len(verdicts) == 1, [v.claim.text for v in verdicts]
+    return verdicts[0]
+
+
+def test_a_day_of_a_month_written_without_its_year_meets_the_records_date(monitor) -> None:
+    v = _one(monitor, "Harbour Lights plays Pier Hall on July 19th at 8 pm.", CONCERT)
+    assert v.grade is Grade.GROUNDED, v.reason
+    v = _one(monitor, "Harbour Lights plays Pier Hall on July 21st at 8 pm.", CONCERT)
+    assert v.contradiction is not None, v.reason
+    assert v.contradiction.field == "record.date"
+    assert v.contradiction.claim_value == "July 21st"
+
+
+def test_a_weekday_is_read_against_the_weekday_of_the_records_date(monitor) -> None:
+    # 2025-07-19 is a Saturday
+    v = _one(monitor, "Harbour Lights plays Pier Hall this Saturday at 8 pm.", CONCERT)
+    assert v.grade is Grade.GROUNDED, v.reason
+    v = _one(monitor, "Harbour Lights plays Pier Hall this Sunday at 8 pm.", CONCERT)
+    assert v.contradiction is not None, v.reason
+    assert v.contradiction.field == "record.date"
+    assert "Saturday" in v.contradiction.evidence_value
+
+
+def test_a_percentage_meets_the_bare_number_an_api_returns(monitor) -> None:
+    v = _one(monitor, "There is a 40 percent chance of snow in Oslo.", WEATHER)
+    assert v.grade is Grade.GROUNDED, v.reason
+    assert v.evidence[0].evidence_id == "record.chance_of_snow"
+    v = _one(monitor, "There is a 70 percent chance of snow in Oslo.", WEATHER)
+    assert v.contradiction is not None
+    assert v.contradiction.field == "record.chance_of_snow"
+
+
+def test_the_unit_written_after_a_figure_is_no_fact_of_its_own(monitor) -> None:
+    v = _one(monitor, "The wind in Oslo is 22 km/h.", WEATHER)
+    assert v.grade is Grade.GROUNDED, v.reason
+    v = _one(monitor, "Oslo is at 4 degrees Celsius.", {**WEATHER, "temperature": "4"})
+    assert v.grade is Grade.GROUNDED, v.reason
+
+
+def test_a_figure_no_value_reading_takes_is_never_grounded(monitor) -> None:
+    v = _one(monitor, "Oslo is at -5 degrees.", WEATHER)
+    assert v.grade is not Grade.GROUNDED, v.reason
+
+
+def test_an_amount_of_money_is_read_against_the_money_field_not_a_count(monitor) -> None:
+    v = _one(monitor, "The Leeds to York ticket costs £12.", TRAIN)
+    assert v.contradiction is None, v.reason
+    assert v.grade is not Grade.FABRICATED, v.reason
+    v = _one(monitor, "The Leeds to York ticket costs £15.", TRAIN)
+    assert v.contradiction is not None, v.reason
+    assert v.contradiction.field == "record.fare"
+
+
+def test_values_all_stated_in_words_no_field_names_are_inferred_not_fabricated(monitor) -> None:
+    v = _one(monitor, "A coach pulls out of Central at 6:40 am for $9.", COACH)
+    assert v.grade is Grade.INFERRED, v.reason
+    assert v.contradiction is None
+    assert "coach" in v.reason  # the words the record does not place are named
+
+
+def test_a_name_no_field_holds_is_no_way_of_putting_a_value(monitor) -> None:
+    v = _one(monitor, "A Megabus coach pulls out of Central at 6:40 am for $9.", COACH)
+    assert v.grade is Grade.FABRICATED, v.reason
+    assert v.contradiction is None  # unsupported, never contradicted through another field
+
+
+def test_an_offer_states_the_values_of_the_tool_result(monitor) -> None:
+    v = _one(monitor, "How about Harbour Inn, a 3 star hotel at $140 a night?", HOTEL)
+    assert v.grade is not Grade.FABRICATED, v.reason
+    v = _one(monitor, "How about Harbour Inn, a 3 star hotel at $180 a night?", HOTEL)
+    assert v.contradiction is not None
+    assert v.contradiction.field == "record.price_per_night"
+    # an offer that carries no value, and a question about prose, state nothing
+    assert _verdicts(monitor, "Would you like to book it?", HOTEL) == []
+    report = monitor.verify_grounding("How about Harbour Inn at $180?", "Harbour Inn costs $140.")
+    assert report.verdicts == []
+
+
+def test_a_question_that_asks_is_not_read_as_an_offer() -> None:
+    text = "Is Harbour Inn cheap? Can I bring my dog to Harbour Inn? It costs $140 a night."
+    from langchain_qgate.grounding.claims import extract_claims
+
+    claims = with_offers(text, extract_claims(text))
+    assert [c.text for c in claims] == ["It costs $140 a night."]
+    offered = with_offers("Do you want Harbour Inn at $140? It has 3 stars.", [])
+    assert [c.text for c in offered] == ["Do you want Harbour Inn at $140?"]
+    assert [c.index for c in with_offers("How about Harbour Inn? Or Pier Hall?", [])] == [0, 1]
+
+
+FLIGHT = {
+    "flight": "BA117",
+    "departure": {"gate": "B14", "scheduled": "2025-03-08T09:40", "estimated": "10:25"},
+    "seats_left": 4,
+    "number_stops": "0",
+    "passengers": "1",
+}
+
+
+def test_an_iso_datetime_states_its_date_and_its_time(monitor) -> None:
+    v = _one(monitor, "BA117 departs on Saturday, March 8th.", FLIGHT)
+    assert v.grade is Grade.GROUNDED, v.reason
+    v = _one(monitor, "BA117 departs on March 9th.", FLIGHT)
+    assert v.contradiction is not None, v.reason
+    assert v.contradiction.field == "record.departure.scheduled"
+
+
+def test_a_code_next_to_its_key_word_is_read_against_that_field(monitor) -> None:
+    v = _one(monitor, "BA117 leaves from gate B14.", FLIGHT)
+    assert v.grade is Grade.GROUNDED, v.reason
+    v = _one(monitor, "BA117 leaves from gate B12.", FLIGHT)
+    assert v.contradiction is not None, v.reason
+    assert v.contradiction.field == "record.departure.gate"
+    assert v.contradiction.claim_value == "B12"
+    # the figure of a code is no count ("seat 14C" is not 14 seats)
+    v = _one(monitor, "Your seat on BA117 is 14C.", FLIGHT)
+    assert v.contradiction is None, v.reason
+
+
+def test_what_a_figure_counts_names_its_field(monitor) -> None:
+    # "passenger" is a key word of another field holding 1; "layovers" names number_stops
+    v = _one(monitor, "BA117 has 0 layovers for one passenger.", FLIGHT)
+    assert v.contradiction is None, v.reason
+    v = _one(monitor, "BA117 has 2 layovers.", FLIGHT)
+    assert v.contradiction is not None, v.reason
+    assert v.contradiction.field == "record.number_stops"
+
+
+def test_a_clock_said_in_the_afternoon_is_read_past_noon(monitor) -> None:
+    window = {"carrier": "UPS", "window": {"start": "10:30", "end": "14:30"}}
+    v = _one(
+        monitor, "UPS delivers between 10:30 in the morning and 2:30 in the afternoon.", window
+    )
+    assert v.contradiction is None, v.reason
+    v = _one(
+        monitor, "UPS delivers between 10:30 in the morning and 4:30 in the afternoon.", window
+    )
+    assert v.grade is not Grade.GROUNDED, v.reason
+
+
+def test_a_figure_in_words_is_no_key_word() -> None:
+    from langchain_qgate.grounding.fields import _related
+
+    assert not _related("four", "living")
+    assert _related("departs", "departure")
+    assert _related("layovers", "stop")
+
+
+def test_a_field_named_only_by_a_synonym_is_never_the_one_a_contradiction_names(monitor) -> None:
+    flat = {"address": "12 Elm Row", "number_of_beds": "3", "phone_number": "925-827-3700"}
+    # "called" shares a WordNet synset with "phone"; the bedrooms are no phone number
+    v = _one(monitor, "The flat at 12 Elm Row called Elm House has 4 bedrooms.", flat)
+    assert v.contradiction is None, v.reason
+    assert v.grade is not Grade.GROUNDED, v.reason
