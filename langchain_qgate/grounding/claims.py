@@ -715,6 +715,15 @@ def _claims(text: str, question: str | None) -> list[Claim]:
 _OFFERED_VALUE = re.compile(r"\d|(?<=[\w,;:] )(?!I\b)[A-Z]")
 
 
+_MAX_OFFER_CHARS = 400
+# A question that asks about something ("Is The Tin Drum cheap?", "Can I bring my children to
+# Fuji?"), not one that offers it ("Would you like a 4 star hotel?", "Do you want to fly Delta?").
+_ASKS = re.compile(
+    r"(?i)(?:is|are|was|were|does|do|did|has|have|had|can|could|will|should|shall|isn't|"
+    r"aren't|doesn't|don't)\s+(?!you\b)"
+)
+
+
 def with_offers(text: str, claims: list[Claim]) -> list[Claim]:
     """``claims`` with the offers of ``text`` that carry values, for a reply built on a tool
     result: "How about a 3 star hotel called 11 Howard?" presents the result as a 3-star hotel
@@ -744,12 +753,3 @@ def with_offers(text: str, claims: list[Claim]) -> list[Claim]:
         return claims
     merged = sorted([*claims, *added], key=lambda c: c.start)
     return [c.model_copy(update={"index": i}) for i, c in enumerate(merged)]
-
-
-_MAX_OFFER_CHARS = 400
-# A question that asks about something ("Is The Tin Drum cheap?", "Can I bring my children to
-# Fuji?"), not one that offers it ("Would you like a 4 star hotel?", "Do you want to fly Delta?").
-_ASKS = re.compile(
-    r"(?i)(?:is|are|was|were|does|do|did|has|have|had|can|could|will|should|shall|isn't|"
-    r"aren't|doesn't|don't)\s+(?!you\b)"
-)

@@ -749,7 +749,9 @@ def _related(word: str, key: str, synonyms: bool = True) -> bool:
     return synonyms and not word.isdigit() and kin(word, key)
 
 
-def _named_by_synonym(text: str, q: Quantity, f: _Field, unit: list[_Field]) -> bool:
+def _named_by_synonym(
+    text: str, q: Quantity, f: _Field, unit: list[_Field], claim_words: set[str]
+) -> bool:
     """Whether field ``f`` is the slot of figure ``q`` only through a WordNet synonym of its
     key ("called" for ``phone_number``): too weak to name it in a contradiction. A unit, the
     record's only money field and what the figure counts ("0 *layovers*") are strong."""
@@ -758,7 +760,7 @@ def _named_by_synonym(text: str, q: Quantity, f: _Field, unit: list[_Field]) -> 
     counted = _counted_noun(text, q)
     if counted and any(_related(counted, k) for k in f.keys):
         return False
-    return _alignment(f, set(_words(text)), synonyms=False) == 0
+    return _alignment(f, claim_words, synonyms=False) == 0
 
 
 def _alignment(f: _Field, claim_words: set[str], synonyms: bool = True) -> int:
@@ -1002,7 +1004,12 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         unit = [f for f, m in matches if m == "unit" and f in top]
         values = {f.value for f in top}
         target = unit[0] if unit else (top[0] if len(values) == 1 else None)
-        if target is None or not decided or q.hedged or _named_by_synonym(text, q, target, unit):
+        if (
+            target is None
+            or not decided
+            or q.hedged
+            or _named_by_synonym(text, q, target, unit, word_set)
+        ):
             # no single slot for the value, or a hedged one: unsupported, never contradicted;
             # a figure about the record ("a range of up to 150 km") is not the prose's to ground
             out.structured = out.structured or decided

@@ -44,12 +44,17 @@ def _one(monitor: HallucinationMonitor, reply: str, record: dict):
     return verdicts[0]
 
 
+def _names(v, field: str) -> None:
+    """The verdict is a contradiction that names ``field``."""
+    assert v.contradiction is not None, v.reason
+    assert v.contradiction.field == field
+
+
 def test_a_day_of_a_month_written_without_its_year_meets_the_records_date(monitor) -> None:
     v = _one(monitor, "Harbour Lights plays Pier Hall on July 19th at 8 pm.", CONCERT)
     assert v.grade is Grade.GROUNDED, v.reason
     v = _one(monitor, "Harbour Lights plays Pier Hall on July 21st at 8 pm.", CONCERT)
-    assert v.contradiction is not None, v.reason
-    assert v.contradiction.field == "record.date"
+    _names(v, "record.date")
     assert v.contradiction.claim_value == "July 21st"
 
 
@@ -58,8 +63,7 @@ def test_a_weekday_is_read_against_the_weekday_of_the_records_date(monitor) -> N
     v = _one(monitor, "Harbour Lights plays Pier Hall this Saturday at 8 pm.", CONCERT)
     assert v.grade is Grade.GROUNDED, v.reason
     v = _one(monitor, "Harbour Lights plays Pier Hall this Sunday at 8 pm.", CONCERT)
-    assert v.contradiction is not None, v.reason
-    assert v.contradiction.field == "record.date"
+    _names(v, "record.date")
     assert "Saturday" in v.contradiction.evidence_value
 
 
@@ -89,8 +93,7 @@ def test_an_amount_of_money_is_read_against_the_money_field_not_a_count(monitor)
     assert v.contradiction is None, v.reason
     assert v.grade is not Grade.FABRICATED, v.reason
     v = _one(monitor, "The Leeds to York ticket costs £15.", TRAIN)
-    assert v.contradiction is not None, v.reason
-    assert v.contradiction.field == "record.fare"
+    _names(v, "record.fare")
 
 
 def test_values_all_stated_in_words_no_field_names_are_inferred_not_fabricated(monitor) -> None:
@@ -142,16 +145,14 @@ def test_an_iso_datetime_states_its_date_and_its_time(monitor) -> None:
     v = _one(monitor, "BA117 departs on Saturday, March 8th.", FLIGHT)
     assert v.grade is Grade.GROUNDED, v.reason
     v = _one(monitor, "BA117 departs on March 9th.", FLIGHT)
-    assert v.contradiction is not None, v.reason
-    assert v.contradiction.field == "record.departure.scheduled"
+    _names(v, "record.departure.scheduled")
 
 
 def test_a_code_next_to_its_key_word_is_read_against_that_field(monitor) -> None:
     v = _one(monitor, "BA117 leaves from gate B14.", FLIGHT)
     assert v.grade is Grade.GROUNDED, v.reason
     v = _one(monitor, "BA117 leaves from gate B12.", FLIGHT)
-    assert v.contradiction is not None, v.reason
-    assert v.contradiction.field == "record.departure.gate"
+    _names(v, "record.departure.gate")
     assert v.contradiction.claim_value == "B12"
     # the figure of a code is no count ("seat 14C" is not 14 seats)
     v = _one(monitor, "Your seat on BA117 is 14C.", FLIGHT)
@@ -163,8 +164,7 @@ def test_what_a_figure_counts_names_its_field(monitor) -> None:
     v = _one(monitor, "BA117 has 0 layovers for one passenger.", FLIGHT)
     assert v.contradiction is None, v.reason
     v = _one(monitor, "BA117 has 2 layovers.", FLIGHT)
-    assert v.contradiction is not None, v.reason
-    assert v.contradiction.field == "record.number_stops"
+    _names(v, "record.number_stops")
 
 
 def test_a_clock_said_in_the_afternoon_is_read_past_noon(monitor) -> None:
