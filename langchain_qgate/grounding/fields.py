@@ -698,9 +698,12 @@ def _for_field(q: Quantity, f: _Field) -> Quantity:
     chance of rain"): APIs leave the percent sign out of the value; any unit is a number."""
     if q.kind != "percent" or f.unit or f.currency:
         return q
-    if not f.quantities or any(e.kind != "number" for e in f.quantities):
-        return q
+    if len(f.quantities) != 1 or f.quantities[0].kind != "number" or _RANGE.search(f.value):
+        return q  # a range ("4.0-5.6") bounds a value; a percentage is no end of it
     return replace(q, kind="number")
+
+
+_RANGE = re.compile(r"\d\s*[-\u2013]\s*\d")
 
 
 def _value_match(text: str, q: Quantity, f: _Field) -> str:

@@ -193,3 +193,9 @@ def test_a_field_named_only_by_a_synonym_is_never_the_one_a_contradiction_names(
     v = _one(monitor, "The flat at 12 Elm Row called Elm House has 4 bedrooms.", flat)
     assert v.contradiction is None, v.reason
     assert v.grade is not Grade.GROUNDED, v.reason
+
+
+def test_a_figure_the_record_holds_is_never_contradicted_by_a_range_beside_it(monitor) -> None:
+    lab = {"test": "HbA1c", "value": 6.1, "reference_range": "4.0-5.6", "flag": "high"}
+    v = _one(monitor, "Your HbA1c came back at 6.1%, a bit above the normal range.", lab)
+    assert v.contradiction is None, v.reason
