@@ -221,8 +221,12 @@ def _norm(word: str) -> str:
 _FIELD_WORDS = frozenset(_norm(w) for w in FIELD_WORDS | TERM_WORDS)
 
 
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
+
 def _words(text: str) -> list[str]:
     text = text.replace("²", "2")
+    text = _THOUSANDS.sub("", text)  # "4,445 Stevenson Boulevard" is 4445
     text = re.sub(r"(?i)\bwi[- ]?fi\b", "wifi", text)
     text = re.sub(r"(?i)\btake[- ]out\b", "takeout", text)
     text = TO_BOOT.sub("too", text)
@@ -1328,6 +1332,7 @@ def _original(text: str, normalised: str) -> str:
     parts = normalised.split()
     if not parts:
         return normalised
+    text = _THOUSANDS.sub("", text)  # as ``_words`` reads it
     exact = re.search(r"(?<!\w)" + r"\W+".join(map(re.escape, parts)) + r"(?!\w)", text, re.I)
     if exact:
         return exact[0]  # "Chinese" itself, not the first word sharing its start ("children")

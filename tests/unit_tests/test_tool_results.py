@@ -199,3 +199,12 @@ def test_a_figure_the_record_holds_is_never_contradicted_by_a_range_beside_it(mo
     lab = {"test": "HbA1c", "value": 6.1, "reference_range": "4.0-5.6", "flag": "high"}
     v = _one(monitor, "Your HbA1c came back at 6.1%, a bit above the normal range.", lab)
     assert v.contradiction is None, v.reason
+
+
+def test_a_figure_with_a_thousands_separator_is_one_figure_in_an_address(monitor) -> None:
+    office = {"office": "Bay Dental", "address": "4445 Stevenson Boulevard"}
+    v = _one(monitor, "Bay Dental is at 4,445 Stevenson Boulevard.", office)
+    assert v.grade is Grade.GROUNDED, v.reason
+    v = _one(monitor, "Bay Dental is at 4,446 Stevenson Boulevard.", office)
+    _names(v, "record.address")
+    assert v.contradiction.claim_value == "4446 Stevenson Boulevard"
