@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
+from langchain_qgate.config import DEFAULT_RECORD_VOCABULARIES, GroundingPolicy  # noqa: E402
 from langchain_qgate.evaluation import binary_metrics, load_rows  # noqa: E402
 from langchain_qgate.grounding.monitor import HallucinationMonitor  # noqa: E402
 from langchain_qgate.schemas import Grade  # noqa: E402
@@ -98,13 +99,21 @@ def main() -> int:
     ap.add_argument("--suite", action="store_true", help="also run the hand-written suite")
     ap.add_argument("--list", action="store_true", help="print the rows to re-read")
     ap.add_argument("--json", type=Path)
+    ap.add_argument(
+        "--vocabularies",
+        nargs="+",
+        default=None,
+        help="GroundingPolicy.record_vocabularies (default: the policy's default domains)",
+    )
     args = ap.parse_args()
 
-    monitor = HallucinationMonitor()
+    policy = GroundingPolicy(record_vocabularies=args.vocabularies or DEFAULT_RECORD_VOCABULARIES)
+    monitor = HallucinationMonitor(policy=policy)
     out: dict[str, Any] = {
         "machine": f"{platform.machine()}, {os.cpu_count()} cpus",
         "load_average": os.getloadavg()[0],
         "split": args.split,
+        "record_vocabularies": list(policy.record_vocabularies),
         "files": {},
     }
     t0 = time.perf_counter()

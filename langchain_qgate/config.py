@@ -47,6 +47,13 @@ class GradeWeights:
             raise ValueError("GradeWeights must satisfy fabricated <= inferred <= grounded")
 
 
+# The bundled domains of closed record vocabularies read by default
+# (``langchain_qgate/data/record_vocabularies.json``).
+DEFAULT_RECORD_VOCABULARIES: tuple[str, ...] = (
+    "orders", "prices", "ratings", "restaurants", "listings",
+)  # fmt: skip
+
+
 @dataclass(frozen=True, kw_only=True)
 class GroundingPolicy:
     """Options of the hallucination monitor.
@@ -93,6 +100,12 @@ class GroundingPolicy:
             shipped combination is fitted with the bundled model; refit it for another).
         pair_windows: Evidence windows the pair model reads per claim (the chunk sharing the
             claim's words, then the most similar ones).
+        record_vocabularies: The closed vocabularies a record's fields are read with: names
+            of bundled domains (``"orders"``: order status and carriers; ``"prices"`` and
+            ``"ratings"``: price and rating bands; ``"restaurants"``: cuisines, venue types,
+            areas; ``"listings"``: other words for a business listing's keys) and paths of
+            ``.json`` files of the same shape as ``langchain_qgate/data/record_vocabularies.json``
+            holding your domain's (docs/structured-evidence.md, "Vocabularies of a domain").
     """
 
     model_name: str = DEFAULT_MODEL_NAME
@@ -111,8 +124,16 @@ class GroundingPolicy:
     verify_question: bool = True
     pair_model: str | None = "bundled"
     pair_windows: int = 3
+    record_vocabularies: tuple[str, ...] = DEFAULT_RECORD_VOCABULARIES
 
     def __post_init__(self) -> None:
+        vocabularies = self.record_vocabularies
+        if isinstance(vocabularies, str) or not all(isinstance(v, str) for v in vocabularies):
+            raise ValueError(
+                "GroundingPolicy.record_vocabularies must be a sequence of domain names or "
+                f".json paths, got {vocabularies!r}"
+            )
+        object.__setattr__(self, "record_vocabularies", tuple(str(v) for v in vocabularies))
         if self.pair_model is not None and (
             not isinstance(self.pair_model, str) or not self.pair_model.strip()
         ):

@@ -21,23 +21,30 @@ All matching is on word lists (no regex backtracking).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
 
+from langchain_qgate.config import DEFAULT_RECORD_VOCABULARIES
+from langchain_qgate.errors import QGateError
 from langchain_qgate.grounding._lexicon import UNAPOSTROPHED_NEGATIONS, WEEKDAYS
 from langchain_qgate.grounding.checks import edits, spelt_alike
 
 __all__ = [
-    "FIELD_WORDS",
-    "TERM_WORDS",
+    "DEFAULT_DOMAINS",
     "TO_BOOT",
     "RecordValues",
+    "RecordVocabulary",
     "VocabTerm",
     "boolean_said",
     "claim_tokens",
     "in_vocabulary",
+    "record_vocabulary",
     "summary_days",
     "unlisted_term",
     "vocabulary_term",
@@ -48,47 +55,11 @@ _GENERIC = frozenset(
     {"attribute", "attributes", "info", "data", "detail", "details", "restaurant",
      "restaurants", "business", "has", "is", "good", "for", "the", "of", "record"}
 )  # fmt: skip
-_WELCOMED = (
-    "welcome", "welcomes", "welcoming", "accept", "accepts", "suitable", "allowed", "allow",
-    "allows", "permitted", "cater", "caters", "catered",
-)  # fmt: skip
 # A predicate with its negation inside the word ("a family unfriendly pub").
 _UN_PREDICATES = (
     "unfriendly", "unwelcome", "unwelcoming", "unsuitable", "exclude", "excludes", "ban",
     "bans", "banned",
 )  # fmt: skip
-# Other words for a key word (compared by stem prefix, see ``_stem_match``).
-_KEY_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "family": ("kid", "kids", "child", "children", "families", "famil", "youngster", "toddler"),
-    "kid": ("kids", "child", "children", "family", "families", "youngster", "toddler"),
-    "child": ("kid", "kids", "children", "family", "families", "youngster", "toddler"),
-    "outdoor": ("outside", "patio", "terrace", "alfresco"),
-    "seating": ("seat", "seats", "sit", "table", "tables"),
-    "allowed": ("welcome", "permitted", "allow", "allows"),
-    "reservation": ("reserve", "booking", "book"),
-    "wifi": ("internet",),
-    "takeout": ("takeaway", "carryout"),
-    "wheelchair": ("accessible", "accessibility"),
-    "ambience": ("atmosphere", "vibe", "feel", "setting", "mood", "decor"),
-    "parking": ("park",),
-    # "a good place to bring children", "not family oriented", "a child safe environment"
-    "friendly": (
-        *_WELCOMED,
-        "bring",
-        "oriented",
-        "safe",
-        "aimed",
-        "geared",
-        "ok",
-        "okay",
-        *_UN_PREDICATES,
-    ),
-    "wrap": ("wrapped", "wrapping"),
-    "delivery": ("deliver", "delivers", "delivered"),
-    "alcohol": ("drinks", "booze", "wine", "beer"),
-    "dog": ("dogs", "pets", "pet"),
-    "tv": ("tvs", "television"),
-}
 _NEGATORS = frozenset(
     {"no", "not", "non", "never", "without", "nor", "neither", "none", "lacks", "lack",
      "lacking", "cannot", "unavailable", "nope"}
@@ -157,7 +128,8 @@ class RecordValues:
         (2, True)
     """
 
-    def __init__(self, values: Iterable[str]) -> None:
+    def __init__(self, values: Iterable[str], vocabulary: RecordVocabulary | None = None) -> None:
+        self.vocabulary = vocabulary or record_vocabulary()
         self.tokens: list[list[str]] = [list(_value_tokens(v)) for v in dict.fromkeys(values)]
         self.words: frozenset[str] = frozenset(w for t in self.tokens for w in t)
         self._inside: dict[tuple[str, ...], bool] = {}
@@ -181,8 +153,10 @@ class RecordValues:
         return self._terms[key]
 
 
-def _record_values(values: Sequence[str] | RecordValues) -> RecordValues:
-    return values if isinstance(values, RecordValues) else RecordValues(values)
+def _record_values(
+    values: Sequence[str] | RecordValues, vocabulary: RecordVocabulary | None = None
+) -> RecordValues:
+    return values if isinstance(values, RecordValues) else RecordValues(values, vocabulary)
 
 
 def _negator(tok: str, after: str = "") -> bool:
@@ -200,20 +174,24 @@ def _stem_match(tok: str, word: str) -> bool:
     return len(word) >= 4 and len(tok) >= n and tok[:n] == word[:n]
 
 
-def _names(tok: str, word: str) -> bool:
-    return _stem_match(tok, word) or any(_stem_match(tok, s) for s in _KEY_SYNONYMS.get(word, ()))
+def _names(tok: str, word: str, synonyms: dict[str, tuple[str, ...]]) -> bool:
+    return _stem_match(tok, word) or any(_stem_match(tok, s) for s in synonyms.get(word, ()))
 
 
-def _find(tokens: list[str], words: list[str]) -> tuple[int, int] | None:
+def _find(
+    tokens: list[str], words: list[str], synonyms: dict[str, tuple[str, ...]]
+) -> tuple[int, int] | None:
     """The first span of ``tokens`` naming every word of ``words`` within a short window."""
     if not words:
         return None
     width = len(words) + 2
     for i, tok in enumerate(tokens):
-        if not any(_names(tok, w) for w in words):
+        if not any(_names(tok, w, synonyms) for w in words):
             continue
         window = tokens[i : i + width]
-        hits = [next((j for j, t in enumerate(window) if _names(t, w)), -1) for w in words]
+        hits = [
+            next((j for j, t in enumerate(window) if _names(t, w, synonyms)), -1) for w in words
+        ]
         if all(h >= 0 for h in hits):
             return i, i + max(hits)
     return None
@@ -419,7 +397,10 @@ def _for_family(tokens: list[str]) -> tuple[int, int] | None:
 
 
 def boolean_said(
-    tokens: list[str], keys: list[str], parents: list[str]
+    tokens: list[str],
+    keys: list[str],
+    parents: list[str],
+    vocabulary: RecordVocabulary | None = None,
 ) -> tuple[bool, list[str]] | None:
     """What the claim says of a boolean field (True or False) and the words naming it, or None
     when it does not name it.
@@ -433,9 +414,11 @@ def boolean_said(
     if not leaf:
         return None
     group = [p for p in parents if p not in _GENERIC]
-    if group and len(leaf) == 1 and not any(_names(t, g) for t in tokens for g in group):
+    synonyms = (vocabulary or record_vocabulary()).key_synonyms
+    if group and len(leaf) == 1 and not any(_names(t, g, synonyms) for t in tokens for g in group):
         return None  # "a lot of food" is not ``BusinessParking.lot``
-    span = _find(tokens, leaf) or _find(tokens, ["".join(leaf)])  # "take out", "takeout"
+    # "take out", "takeout"
+    span = _find(tokens, leaf, synonyms) or _find(tokens, ["".join(leaf)], synonyms)
     if span is None and _FAMILY & set(leaf):
         if _no_children(tokens):  # "No children.", "a no kids coffee shop"
             return False, [t for t in tokens if t in _FAMILY or t == "families"]
@@ -453,7 +436,7 @@ def boolean_said(
         return None
     named = [t for t in tokens[span[0] : span[1] + 1] if t not in _NEGATORS]
     named += [t for t in tokens if t in _PREDICATES]
-    named += [t for t in tokens if any(_names(t, g) for g in group)]
+    named += [t for t in tokens if any(_names(t, g, synonyms) for g in group)]
     if _FAMILY & set(leaf):  # "not suitable for families with children"
         named += [t for t in tokens if t in _FAMILY or t == "families"]
     # "dogs are not allowed", "a family unfriendly pub"
@@ -480,74 +463,21 @@ class _Vocabulary:
     symbols: tuple[tuple[str, int], ...] = ()
     # terms true of a second class too ("reasonably priced" of a cheap place): term, class
     also: frozenset[tuple[str, int]] = frozenset()
+    name: str = ""
+    # terms that name a class only when they stand for it ("sushi" for Japanese food): beside
+    # another term of the vocabulary, before one of ``dish_heads`` or as a list's item
+    dishes: frozenset[str] = frozenset()
+    dish_heads: frozenset[str] = frozenset()
+    not_followed_by: tuple[tuple[str, frozenset[str]], ...] = ()  # "French fries"
+    near_means_in: tuple[str, ...] = ()  # "near the river" is in the riverside
+    soft_beside: str = ""  # the vocabulary whose field makes the soft terms no addition
+
+    @cached_property
+    def heads(self) -> frozenset[str]:
+        """The one-word terms other than dishes ("Italian", "British")."""
+        return frozenset(t for c in self.classes for t in c if " " not in t) - self.dishes
 
 
-_CARRIERS = (
-    "ups", "dhl", "fedex", "usps", "royal mail", "dpd", "gls", "hermes", "evri", "tnt",
-    "canada post", "australia post", "la poste", "postnl", "yodel", "ontrac", "purolator",
-    "correos", "parcelforce", "amazon logistics",
-)  # fmt: skip
-_CUISINES = (
-    "english", "chinese", "french", "italian", "indian", "japanese", "thai", "mexican",
-    "spanish", "greek", "korean", "vietnamese", "turkish", "lebanese", "fast food",
-)  # fmt: skip
-# Dishes people name a cuisine by ("sushi" for ``"food": "Japanese"``): they agree with their
-# cuisine and never contradict another (a Japanese menu may hold a curry).
-_DISHES = {
-    "english": ("breakfast", "fish and chips", "full english", "sunday roast"),
-    "chinese": ("dim sum", "chow mein"),
-    "french": ("crepes", "crêpes", "croissants"),
-    "italian": ("pizza", "pizzas", "pasta", "risotto", "lasagne", "lasagna"),
-    "indian": ("curry", "curries", "tandoori", "biryani", "masala"),
-    "japanese": ("sushi", "ramen", "tempura", "sashimi", "teriyaki"),
-    "fast food": ("burger", "burgers", "fries"),
-}
-_DISH_TERMS = frozenset(d for dishes in _DISHES.values() for d in dishes)
-# A cuisine's word that names a food of any menu with the word after it
-_NOT_THE_CUISINE = {"french": (["fries"], ["fry"], ["toast"]), "english": (["muffins"],)}
-_DISH_HEADS = frozenset(
-    {"food", "foods", "cuisine", "restaurant", "place", "spot", "house", "bar", "joint",
-     "establishment", "shop", "cafe", "café", "pub", "platter", "platters"}
-)  # fmt: skip
-_ITEM_EDGES = frozenset({"", ",", ".", ";", ":", "!", "?", "and", "or"})
-
-
-def _names_cuisine(tokens: list[str], at: int, n: int) -> bool:
-    """Whether a dish at ``tokens[at : at + n]`` stands for the cuisine: beside it ("English
-    breakfast"), before a kind of place or food ("a sushi restaurant", "breakfast food"), or as
-    a list's item ("sushi, cheap, riverside"); "I had the fish and chips" and "handmade pasta"
-    name a dish, which the record does not give."""
-    before = tokens[at - 1] if at else ""
-    after = tokens[at + n] if at + n < len(tokens) else ""
-    cuisine = before in _CUISINES or before == "british"
-    return cuisine or after in _DISH_HEADS or (before in _ITEM_EDGES and after in _ITEM_EDGES)
-
-
-_CENTRE = (
-    "city centre", "city center", "centre of the city", "center of the city", "downtown",
-    "town centre", "town center", "centre of town", "center of town", "middle of town",
-    "heart of the city", "heart of town", "centre of city", "center of city",
-)  # fmt: skip
-_PRICE_WORDS = frozenset(
-    {"price", "priced", "prices", "pricing", "cost", "costs", "charge", "charges", "fee", "fees"}
-)  # fmt: skip
-# "reasonably / fairly / decently priced", "OK prices": the middle band's, and a cheap one's too
-_FAIR_PRICE = ("reasonable", "reasonably", "fair", "fairly", "decent", "decently", "okay", "ok")
-_PRICE_AMBIGUOUS = frozenset(
-    {"low", "lower", "mid", "medium", "average", "avg", "high", "highly", "higher", "moderate",
-     "moderately", "middling", *_FAIR_PRICE}
-)  # fmt: skip
-# Beside the river, not in the riverside area as such: agrees with ``riverside``, never
-# contradicts another area (a city centre may lie on a river).
-_NEAR_RIVER = tuple(
-    f"{at} {the}river"
-    for at in ("near", "close to", "beside", "next to", "along", "by", "on")
-    for the in ("the ", "")  # "by river", as learners and text messages write it
-)
-_RATING_WORDS = frozenset(
-    {"rating", "rated", "ratings", "rate", "review", "reviews", "reviewed", "star", "stars",
-     "score", "customer", "customers", "marks"}
-)  # fmt: skip
 _NUMBER_WORDS = {"1": "one", "2": "two", "3": "three", "4": "four", "5": "five"}
 _FIGURE_WORDS = frozenset(_NUMBER_WORDS.values())
 
@@ -570,135 +500,114 @@ def _scores(n: str) -> tuple[str, ...]:
     )
 
 
-_RATING_LOW = ("low", "poor", "poorly", "bad", "badly", *_scores("1"))
-_RATING_MID = (
-    "average", "averagely", "avg", "mediocre", "middling", "decent", "moderate", "moderately",
-    "fair", "okay", "ok", *_scores("3"),
-)  # fmt: skip
-_RATING_HIGH = (
-    "high", "highly", "well", "excellent", "top", "top marks", "great", "good", "perfect",
-    *_scores("5"),
-)  # fmt: skip
-_VOCABULARIES: tuple[_Vocabulary, ...] = (
-    _Vocabulary(
-        keys=frozenset({"status", "orderstatus", "state", "shipmentstatus", "deliverystatus"}),
-        tensed=True,
-        classes=(
-            ("pending", "processing", "on hold", "awaiting shipment"),
-            ("shipped", "dispatched", "in transit", "out for delivery"),
-            ("delivered",),
-            ("cancelled", "canceled"),
-            ("returned", "refunded"),
-        ),
-    ),
-    _Vocabulary(
-        keys=frozenset({"carrier", "courier", "shipper", "shippingcarrier", "shippedvia"}),
-        classes=tuple((c,) for c in _CARRIERS),
-    ),
-    _FOOD := _Vocabulary(
-        keys=frozenset({"food", "cuisine", "category", "categories", "foodtype"}),
-        # "British food" for ``"food": "English"``: how people describe it (and no other
-        # cuisine of the list is British).
-        classes=tuple(
-            (c, *(("british",) if c == "english" else ()), *_DISHES.get(c, ())) for c in _CUISINES
-        ),
-        # "near the fast food place Burger King": said of a neighbour as often as of the place
-        agree_only=_DISH_TERMS | {"fast food"},
-        single=True,
-    ),
-    _Vocabulary(
-        keys=frozenset({"eattype", "venuetype", "type", "kind"}),
-        classes=(
-            ("coffee shop", "cafe", "café", "coffeehouse"),
-            ("pub", "public house"),
-            ("restaurant",),
-        ),
-        soft=frozenset({"restaurant"}),
-        single=True,
-    ),
-    _Vocabulary(
-        keys=frozenset({"area", "neighborhood", "neighbourhood", "district", "location"}),
-        classes=(
-            ("riverside", "river side", "riverbank", "river bank", "waterfront", *_NEAR_RIVER),
-            _CENTRE,
-        ),
-        agree_only=frozenset(_NEAR_RIVER),
-        relational=True,
-        single=True,
-    ),
-    _Vocabulary(
-        keys=frozenset({"pricerange", "price", "pricelevel", "priceband", "cost"}),
-        # "$$" as listings write a band
-        symbols=tuple((c * n, min(n, 3) - 1) for c in "$£€" for n in range(1, 5)),
-        classes=(
-            (
-                "cheap",
-                "cheaply",
-                "cheaper",
-                "inexpensive",
-                "affordable",
-                "budget",
-                "bargain",
-                "cheapest",
-                "low",
-                "lower",
-                "less than £20",
-                # idioms people use for it
-                "won't break the bank",
-                "easy on the wallet",
-                "cheap as chips",
-                "next to nothing",
-            ),
-            (
-                "moderate",
-                "moderately",
-                "middling",
-                "mid range",
-                "mid",
-                "medium",
-                "average",
-                "avg",
-                *_FAIR_PRICE,
-                "£20-25",
-            ),
-            (
-                "expensive",
-                "pricey",
-                "pricier",
-                "costly",
-                "upscale",
-                "upmarket",
-                "premium",
-                "high end",
-                "arm and a leg",
-                "pretty penny",
-                "high",
-                "highly",
-                "higher",
-                "more than £30",
-            ),
-        ),
-        anchors=_PRICE_WORDS,
-        ambiguous=_PRICE_AMBIGUOUS,
-        ordered=True,
-        also=frozenset((t, 0) for t in _FAIR_PRICE),
-        # "the cheapest item is £30", "premium coffee": said of one thing, not the band; their
-        # denials ("not the cheapest", "no bargain") are the band's
-        agree_only=frozenset({"cheapest", "bargain", "premium"}),
-    ),
-    _Vocabulary(
-        keys=frozenset({"customerrating", "rating", "ratings", "stars", "score"}),
-        classes=(_RATING_LOW, _RATING_MID, _RATING_HIGH),
-        anchors=_RATING_WORDS,
-        ambiguous=frozenset(t for t in _RATING_LOW + _RATING_MID + _RATING_HIGH if " " not in t),
-        ordered=True,
-    ),
-)
 _ANCHOR_REACH = 3
-# Words that name a band's field ("prices", "reviews"), in any vocabulary, and the words of
-# the vocabularies' terms ("reasonable", "top").
-FIELD_WORDS = frozenset(w for v in _VOCABULARIES for w in v.anchors)
-TERM_WORDS = frozenset(w for v in _VOCABULARIES for c in v.classes for t in c for w in t.split())
+_VOCABULARY_FILE = "record_vocabularies.json"
+DEFAULT_DOMAINS = DEFAULT_RECORD_VOCABULARIES
+
+
+@dataclass(frozen=True, eq=False)
+class RecordVocabulary:
+    """The closed vocabularies and key synonyms a record is read with, from data files.
+
+    Attributes:
+        vocabularies: Every vocabulary of the chosen domains, in file order.
+        key_synonyms: Other words for a key word ("kids" for ``family``).
+        field_words: Words that name a band's field ("prices", "reviews").
+        term_words: The words of the vocabularies' terms ("reasonable", "top").
+    """
+
+    vocabularies: tuple[_Vocabulary, ...]
+    key_synonyms: dict[str, tuple[str, ...]]
+    field_words: frozenset[str]
+    term_words: frozenset[str]
+
+    def named(self, name: str) -> _Vocabulary | None:
+        return next((v for v in self.vocabularies if v.name == name), None)
+
+
+def _terms(cls: list[str]) -> tuple[str, ...]:
+    out: list[str] = []
+    for term in cls:  # "@out_of_five:3": every way of writing a rating of 3 of 5
+        out.extend(_scores(term.split(":")[1]) if term.startswith("@out_of_five:") else [term])
+    return tuple(out)
+
+
+def _vocabulary_of(d: dict[str, Any]) -> _Vocabulary:
+    classes = tuple(_terms(c) for c in d["classes"])
+    ambiguous = d.get("ambiguous", [])
+    if ambiguous == "@one_word_terms":
+        ambiguous = [t for c in classes for t in c if " " not in t]
+    return _Vocabulary(
+        keys=frozenset(d["keys"]),
+        classes=classes,
+        anchors=frozenset(d.get("anchors", ())),
+        ambiguous=frozenset(ambiguous),
+        ordered=d.get("ordered", False),
+        soft=frozenset(d.get("soft", ())),
+        relational=d.get("relational", False),
+        single=d.get("single", False),
+        agree_only=frozenset(d.get("agree_only", ())),
+        tensed=d.get("tensed", False),
+        symbols=tuple((sym, i) for sym, i in d.get("symbols", ())),
+        also=frozenset((t, i) for t, i in d.get("also", ())),
+        name=d["name"],
+        dishes=frozenset(d.get("dishes", ())),
+        dish_heads=frozenset(d.get("dish_heads", ())),
+        not_followed_by=tuple((t, frozenset(w)) for t, w in d.get("not_followed_by", {}).items()),
+        near_means_in=tuple(d.get("near_means_in", ())),
+        soft_beside=d.get("soft_beside", ""),
+    )
+
+
+@cache
+def _document(source: str) -> dict[str, Any]:
+    path = Path(source) if source else files("langchain_qgate") / "data" / _VOCABULARY_FILE
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise QGateError(f"cannot read the record vocabulary {source!r}: {exc}") from exc
+    if not isinstance(doc, dict) or not isinstance(doc.get("vocabularies", []), list):
+        raise QGateError(f"{source!r} is no record vocabulary file (see {_VOCABULARY_FILE})")
+    return doc
+
+
+@cache
+def record_vocabulary(sources: tuple[str, ...] = DEFAULT_DOMAINS) -> RecordVocabulary:
+    """The vocabularies of ``sources``: bundled domain names ("orders", "prices", "ratings",
+    "restaurants", "listings") or paths of JSON files shaped like the bundled one, whose
+    entries are all read. Loaded once per tuple of sources.
+
+    Raises:
+        QGateError: A file cannot be read or is not shaped like the bundled one.
+    """
+    domains = {s for s in sources if not s.endswith(".json")}
+    paths = [s for s in sources if s.endswith(".json")]
+    bundled = _document("")
+    known = {d.get("domain") for d in bundled["vocabularies"]} | {bundled["key_synonyms"]["domain"]}
+    if domains - known:
+        raise QGateError(
+            f"unknown record vocabulary domain(s) {sorted(domains - known)}; the bundled ones "
+            f"are {sorted(known)}, or give the path of a .json file"
+        )
+    vocabs: list[_Vocabulary] = []
+    synonyms: dict[str, tuple[str, ...]] = {}
+    for source, doc in [("", bundled), *((p, _document(p)) for p in paths)]:
+        try:
+            for d in doc.get("vocabularies", []):
+                if source or d.get("domain") in domains:
+                    vocabs.append(_vocabulary_of(d))
+            block = doc.get("key_synonyms") or {}
+            if source or block.get("domain") in domains:
+                for word, others in block.get("words", {}).items():
+                    synonyms[word] = (*synonyms.get(word, ()), *others)
+        except (AttributeError, KeyError, TypeError, ValueError, IndexError) as exc:
+            raise QGateError(f"malformed record vocabulary in {source!r}: {exc!r}") from exc
+    return RecordVocabulary(
+        vocabularies=tuple(vocabs),
+        key_synonyms=synonyms,
+        field_words=frozenset(w for v in vocabs for w in v.anchors),
+        term_words=frozenset(w for v in vocabs for c in v.classes for t in c for w in t.split()),
+    )
 
 
 @dataclass(frozen=True)
@@ -771,9 +680,11 @@ def _names_vocabulary(vocab: _Vocabulary, joined: str) -> bool:
     return joined in vocab.keys or joined + "s" in vocab.keys  # "star" for ``stars``
 
 
-def _vocabulary(keys: list[str], value: str) -> tuple[_Vocabulary, int] | None:
+def _vocabulary(
+    keys: list[str], value: str, vocabulary: RecordVocabulary | None
+) -> tuple[_Vocabulary, int] | None:
     joined = _joined(keys)
-    for vocab in _VOCABULARIES:
+    for vocab in (vocabulary or record_vocabulary()).vocabularies:
         if _names_vocabulary(vocab, joined):
             mine = _class_of(vocab, value)
             if mine >= 0:
@@ -781,9 +692,9 @@ def _vocabulary(keys: list[str], value: str) -> tuple[_Vocabulary, int] | None:
     return None
 
 
-def in_vocabulary(keys: list[str], value: str) -> bool:
+def in_vocabulary(keys: list[str], value: str, vocabulary: RecordVocabulary | None = None) -> bool:
     """Whether the field's value belongs to a closed vocabulary this module knows."""
-    return _vocabulary(keys, value) is not None
+    return _vocabulary(keys, value, vocabulary) is not None
 
 
 def _agreeing(agree: VocabTerm | None, term: str, words: tuple[str, ...]) -> VocabTerm:
@@ -799,6 +710,7 @@ def vocabulary_term(
     keys: list[str],
     value: str,
     other_values: Sequence[str] | RecordValues,
+    vocabulary: RecordVocabulary | None = None,
 ) -> VocabTerm | None:
     """The term of the field's closed vocabulary the claim uses, compared with ``value``.
 
@@ -807,11 +719,12 @@ def vocabulary_term(
     not this one's. None when the field has no known vocabulary, its value is not in it, or
     the claim uses no term of it (or negates it).
     """
-    found = _vocabulary(keys, value)
+    values = _record_values(other_values, vocabulary)
+    found = _vocabulary(keys, value, values.vocabulary)
     if found is None:
         return None
     vocab, mine = found
-    return _record_values(other_values).vocabulary_read(tokens, vocab, mine)
+    return values.vocabulary_read(tokens, vocab, mine)
 
 
 def _vocabulary_term(
@@ -832,12 +745,14 @@ def _vocabulary_term(
                     continue
                 written = tuple(tokens[at : at + len(words)])  # "Chines" for "chinese"
                 anchors = _anchors(tokens, at, len(words), vocab)
-                if term in vocab.ambiguous and not (anchors and _owns(tokens, at, term, vocab)):
+                if term in vocab.ambiguous and not (
+                    anchors and _owns(tokens, at, term, vocab, values.vocabulary)
+                ):
                     continue
                 if "than" in tokens[max(0, at - 2) : at]:
                     continue  # "more than the average": a comparison, not the band
                 if _negated(tokens, at, at + len(words) - 1):
-                    if term in _DISH_TERMS:
+                    if term in vocab.dishes:
                         continue  # "no pizza" says nothing of an Italian menu as a whole
                     denial = tuple(t for t in tokens[max(0, at - 3) : at] if _negator(t))
                     start, stop = _denies(tokens, at, at + len(words)), at + len(words)
@@ -861,9 +776,9 @@ def _vocabulary_term(
                     continue
                 if vocab.tensed and _expected(tokens, at):
                     continue
-                if tokens[at + len(words) : at + len(words) + 1] in _NOT_THE_CUISINE.get(term, ()):
+                if _not_followed_by(vocab, term, tokens, at + len(words)):
                     continue  # "French fries" at a fast food place
-                if term in _DISH_TERMS and not _names_cuisine(tokens, at, len(words)):
+                if term in vocab.dishes and not _names_class(vocab, tokens, at, len(words)):
                     continue  # "I had the fish and chips", "handmade pasta": a dish, an addition
                 said = (*written, *anchors)
                 if term in vocab.agree_only and i != mine:
@@ -880,7 +795,7 @@ def _vocabulary_term(
                     if i != mine:  # "close to the city centre" about a riverside: unsupported
                         differ = differ or VocabTerm(term, False, False, said)
                         continue
-                    if not _by_the_river(tokens, at):
+                    if not _near_means_in(vocab, tokens, at):
                         continue  # agrees with a riverside, never contradicts another area
                     said = (*said, "near", "close")
                 if i == mine or (term, mine) in vocab.also:  # "shipped and in transit"
@@ -955,7 +870,10 @@ def _denied_after(tokens: list[str], end: int) -> int:
 
 
 def unlisted_term(
-    tokens: list[str], keys: list[list[str]], values: Sequence[str] | RecordValues
+    tokens: list[str],
+    keys: list[list[str]],
+    values: Sequence[str] | RecordValues,
+    vocabulary: RecordVocabulary | None = None,
 ) -> str | None:
     """A term of a closed vocabulary whose field the record lacks ("cheap" about a record
     with no price), or None. ``keys`` are the key words of the record's fields, ``values``
@@ -963,26 +881,32 @@ def unlisted_term(
     field's."""
     # a key names a vocabulary whole or by one of its words (``star_rating``, ``price_per_night``)
     present = {_joined(k) for k in keys} | {w for k in keys for w in k}
-    if not any(_FAMILY & set(k) for k in keys) and boolean_said(tokens, ["family", "friendly"], []):
+    values = _record_values(values, vocabulary)
+    said = boolean_said(tokens, ["family", "friendly"], [], values.vocabulary)
+    if not any(_FAMILY & set(k) for k in keys) and said:
         return "family friendly"  # "a child friendly cafe" about a record silent on children
     tokens = list(tokens)
     keyed = {w for k in keys for w in k}
     stated: set[str] = set()  # words of the record's values ("Cafes, Tea" states "cafe")
-    for words in _record_values(values).tokens:  # each distinct value once: the same blanks
+    for words in values.tokens:  # each distinct value once: the same blanks
         stated.update(w.rstrip("s") for w in words)
         if len(words) > 1:
             for at in _at(tokens, words):
                 tokens[at : at + len(words)] = [""] * len(words)
+
     # A general word ("restaurant") is an addition only where nothing says what is served
     # and no key names it (``RestaurantsReservations``).
-    serves = any(_names_vocabulary(_FOOD, k) for k in present)
-    for vocab in _VOCABULARIES:
+    def serves(vocab: _Vocabulary) -> bool:
+        beside = values.vocabulary.named(vocab.soft_beside)
+        return beside is not None and any(_names_vocabulary(beside, k) for k in present)
+
+    for vocab in values.vocabulary.vocabularies:
         if any(_names_vocabulary(vocab, k) for k in present):
             continue
         for cls in vocab.classes:
             for term in cls:
                 words = _term_tokens(term)
-                if term in vocab.soft and (serves or any(term in k for k in present)):
+                if term in vocab.soft and (serves(vocab) or any(term in k for k in present)):
                     continue
                 if term not in vocab.ambiguous and all(w.rstrip("s") in stated for w in words):
                     continue  # an anchored band ("average priced") is no other field's word
@@ -990,7 +914,8 @@ def unlisted_term(
                     continue  # a key says it ("upscale" for ``Ambience.upscale``)
                 for at in _at(tokens, words):
                     if term in vocab.ambiguous and not (
-                        _anchors(tokens, at, len(words), vocab) and _owns(tokens, at, term, vocab)
+                        _anchors(tokens, at, len(words), vocab)
+                        and _owns(tokens, at, term, vocab, values.vocabulary)
                     ):
                         continue
                     return term
@@ -1052,10 +977,32 @@ def _expected(tokens: list[str], at: int) -> bool:
     return False
 
 
-def _by_the_river(tokens: list[str], at: int) -> bool:
+def _near_means_in(vocab: _Vocabulary, tokens: list[str], at: int) -> bool:
     """ "near the riverside", "close to the river": by the river, which is the riverside."""
     near = any(t in ("near", "close") for t in tokens[max(0, at - 4) : at])
-    return near and tokens[at].startswith("river")
+    return near and tokens[at].startswith(vocab.near_means_in)
+
+
+def _not_followed_by(vocab: _Vocabulary, term: str, tokens: list[str], end: int) -> bool:
+    """Whether the word after a term makes it name something else ("French fries")."""
+    after = dict(vocab.not_followed_by).get(term)
+    return after is not None and end < len(tokens) and tokens[end] in after
+
+
+def _names_class(vocab: _Vocabulary, tokens: list[str], at: int, n: int) -> bool:
+    """Whether a dish at ``tokens[at : at + n]`` stands for its class: beside another term
+    ("English breakfast"), before a kind of place or food ("a sushi restaurant", "breakfast
+    food"), or as a list's item ("sushi, cheap, riverside"); "I had the fish and chips" and
+    "handmade pasta" name a dish, which the record does not give."""
+    before = tokens[at - 1] if at else ""
+    after = tokens[at + n] if at + n < len(tokens) else ""
+    edges = _ITEM_EDGES
+    return (
+        before in vocab.heads or after in vocab.dish_heads or (before in edges and after in edges)
+    )
+
+
+_ITEM_EDGES = frozenset({"", ",", ".", ";", ":", "!", "?", "and", "or"})
 
 
 # Words a term's reach passes over ("Prices are in the high range": "high" is the price's),
@@ -1092,7 +1039,9 @@ def _nearest(tokens: list[str], at: int, n: int, anchors: frozenset[str]) -> tup
     return min((d for d in near if d is not None), default=(len(tokens) + 1, len(tokens) + 1))
 
 
-def _owns(tokens: list[str], at: int, term: str, vocab: _Vocabulary) -> bool:
+def _owns(
+    tokens: list[str], at: int, term: str, vocab: _Vocabulary, vocabulary: RecordVocabulary
+) -> bool:
     """Whether a band word shared by several vocabularies is this one's: no other's anchor
     stands nearer ("an average customer rating" after "price range" is the rating's)."""
     n = len(term.split())
@@ -1101,7 +1050,7 @@ def _owns(tokens: list[str], at: int, term: str, vocab: _Vocabulary) -> bool:
         other is not vocab
         and term in other.ambiguous
         and _nearest(tokens, at, n, other.anchors) < mine
-        for other in _VOCABULARIES
+        for other in vocabulary.vocabularies
     )
 
 

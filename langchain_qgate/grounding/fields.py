@@ -47,7 +47,7 @@ import re
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from langchain_qgate.grounding._field_values import (
@@ -59,13 +59,13 @@ from langchain_qgate.grounding._field_values import (
 )
 from langchain_qgate.grounding._lexicon import UNAPOSTROPHED_NEGATIONS, UNITS, WEEKDAYS
 from langchain_qgate.grounding._record_words import (
-    FIELD_WORDS,
-    TERM_WORDS,
     TO_BOOT,
     RecordValues,
+    RecordVocabulary,
     boolean_said,
     claim_tokens,
     in_vocabulary,
+    record_vocabulary,
     summary_days,
     unlisted_term,
     vocabulary_term,
@@ -217,8 +217,11 @@ def _norm(word: str) -> str:
     return w
 
 
-# The band words and their fields' names, as ``_words`` spells them ("reviews" -> "review").
-_FIELD_WORDS = frozenset(_norm(w) for w in FIELD_WORDS | TERM_WORDS)
+@cache
+def _field_words(vocabulary: RecordVocabulary) -> frozenset[str]:
+    """The band words and their fields' names, as ``_words`` spells them ("reviews" ->
+    "review")."""
+    return frozenset(_norm(w) for w in vocabulary.field_words | vocabulary.term_words)
 
 
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
@@ -253,14 +256,18 @@ def _named(text: str, q: Quantity, names: list[list[str]]) -> bool:
 
 
 def _describes_field(
-    words: list[str], i: int, figures: set[str] | frozenset[str] = frozenset()
+    words: list[str],
+    i: int,
+    figures: set[str] | frozenset[str] = frozenset(),
+    vocabulary: RecordVocabulary | None = None,
 ) -> bool:
     """Whether ``words[i]``, within three words after "with", is part of a phrase about a
     field ("with prices averaging more than £30", "with a lower price range"; a stated
     figure around it: "with an 8 percent chance of rain", "with a return of 7:10 pm"), not a
     thing the place comes with ("with a garden")."""
     start = max(0, i - 3) + words[max(0, i - 3) : i].index("with")
-    return any(w in _FIELD_WORDS and word_weight(w) > 0 for w in words[start + 1 : i + 2]) or any(
+    named = _field_words(vocabulary or record_vocabulary())
+    return any(w in named and word_weight(w) > 0 for w in words[start + 1 : i + 2]) or any(
         w in figures for w in words[start + 1 : i + 4]
     )
 
@@ -837,7 +844,9 @@ def _overlap(a: Quantity, b: Quantity) -> bool:
     return a.start < b.end and b.start < a.end
 
 
-def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -> FieldDecision:
+def _decide(
+    text: str, table: _Table, carried: set[str], index: EvidenceIndex, lex: RecordVocabulary
+) -> FieldDecision:
     text = normalise_times(untokenise(text))
     toks = claim_tokens(text)
     words = _words(text)
@@ -914,9 +923,9 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
                 return _contradicted(out, f, index, "number", _original(text, m[0]))
 
     # A closed vocabulary's term with a figure ("rated one star", "5 stars") is its field's.
-    record_values = RecordValues(g.value for g in scope)  # tokenised once per claim
+    record_values = RecordValues((g.value for g in scope), lex)  # tokenised once per claim
     for f in scope:
-        if f in stated or not in_vocabulary(f.keys, f.value):
+        if f in stated or not in_vocabulary(f.keys, f.value, lex):
             continue
         term = vocabulary_term(toks, f.keys, f.value, record_values)
         if term is not None and term.agrees and term.has_figure:
@@ -1041,16 +1050,16 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
     blocked = False
     named_by: list[_Field] = []
     for f in scope:
-        if f.quantities and f.numeric and not in_vocabulary(f.keys, f.value):
+        if f.quantities and f.numeric and not in_vocabulary(f.keys, f.value, lex):
             continue  # a band with figures ("£20-25") is also said in words ("mid-priced")
         if f in stated:
-            if in_vocabulary(f.keys, f.value):  # "cheap, with prices under £20": both its
+            if in_vocabulary(f.keys, f.value, lex):  # "cheap, with prices under £20": both its
                 term = vocabulary_term(toks, f.keys, f.value, record_values)
                 if term is not None and term.agrees:
                     covered.update(_words(" ".join(term.words)))
             continue
         if f.truth is not None or (f.value.lower() in ("free", "paid") and f.keys):
-            mention = boolean_said(toks, f.keys, f.context)
+            mention = boolean_said(toks, f.keys, f.context, lex)
             if mention is None:
                 continue
             said, naming = mention
@@ -1076,7 +1085,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
             kind: ContradictionKind = "negation" if term.denies else "entity"
             return _contradicted(out, f, index, kind, _original(text, term.term))
         blocked = blocked or term is not None  # a neighbouring band: unsupported
-        if term is None and in_vocabulary(f.keys, f.value):
+        if term is None and in_vocabulary(f.keys, f.value, lex):
             continue  # "low" alone is no rating: a band's words count next to their key
         hit = [(it, at) for it in f.items if (at := _contains(words, it, typo=True)) >= 0]
         if hit:
@@ -1132,7 +1141,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         if len(f.keys) > 1 and f.truth is None and _contains(words, f.keys[-1:]) >= 0:
             covered.update(f.keys)
     for f in scope:  # "grab coffee" at a ``"coffee shop"``: a word of the record's kind of place
-        if in_vocabulary(f.keys, f.value):
+        if in_vocabulary(f.keys, f.value, lex):
             covered.update(_words(f.value))
     # Every weekday the claim names must be a key of a field that states it.
     days = (word_set & _WEEKDAYS) - covered
@@ -1162,7 +1171,7 @@ def _decide(text: str, table: _Table, carried: set[str], index: EvidenceIndex) -
         near = near or (a_unit and i > 0 and (words[i - 1] in figures or words[i - 1] in UNITS))
         if w in covered or _filler(w) or near or _misspelt(w, covered):
             got += weight
-        elif "with" in words[max(0, i - 3) : i] and not _describes_field(words, i, figures):
+        elif "with" in words[max(0, i - 3) : i] and not _describes_field(words, i, figures, lex):
             added = True  # "... pub with a garden", "with live music"
         elif words[i + 1 : i + 2] == ["friendly"]:
             added = True  # "dog friendly": a thing the record does not give
@@ -1341,15 +1350,20 @@ def _original(text: str, normalised: str) -> str:
     return m[0] if m else normalised
 
 
-def decide_claims(texts: Sequence[str], index: EvidenceIndex) -> list[FieldDecision] | None:
-    """Field decisions for claims in answer order (None when the evidence has no fields)."""
+def decide_claims(
+    texts: Sequence[str], index: EvidenceIndex, vocabulary: RecordVocabulary | None = None
+) -> list[FieldDecision] | None:
+    """Field decisions for claims in answer order (None when the evidence has no fields).
+    ``vocabulary`` holds the closed vocabularies of the domains read (default: the bundled
+    default domains)."""
+    lex = vocabulary or record_vocabulary()
     table = _table(index)
     if table is None:
         return None
     out: list[FieldDecision] = []
     carried: set[str] = set()
     for text in texts:
-        decision = _decide(text, table, carried, index)
+        decision = _decide(text, table, carried, index, lex)
         if decision.records:
             carried = decision.records
         out.append(decision)
@@ -1371,6 +1385,8 @@ def apply_field_decisions(
     index: EvidenceIndex,
     pair_grounds: float = VerifierThresholds().fields_ground,
     loose_support: float | None = None,
+    *,
+    vocabulary: RecordVocabulary | None = None,
 ) -> list[VerifierVerdict]:
     """Replace the prose verdicts of claims the fields decide; keep the others.
 
@@ -1383,7 +1399,8 @@ def apply_field_decisions(
     contradiction the prose path read in a field statement, with no typed conflict behind it,
     is dropped (the claim is then graded on its support: "unsupported" at worst).
     """
-    decisions = decide_claims([it.claim.text for it in items], index) if items else None
+    texts = [it.claim.text for it in items]
+    decisions = decide_claims(texts, index, vocabulary) if items else None
     if decisions is None:
         return list(verdicts)
     out: list[VerifierVerdict] = []

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict
 from langchain_qgate._text import repair_text
 from langchain_qgate.config import GroundingPolicy
 from langchain_qgate.errors import InputTooLargeError, InvalidInputError
+from langchain_qgate.grounding._record_words import record_vocabulary
 from langchain_qgate.grounding.checks import (
     comparable,
     content_stems,
@@ -309,6 +310,7 @@ class HallucinationMonitor:
         # the other signals, and a claim that quotes its evidence word for word is GROUNDED
         # whatever the model reads.
         self.thresholds = VerifierThresholds.from_info(shipped.info)
+        self.record_vocabulary = record_vocabulary(self.policy.record_vocabularies)
         self.grounded_threshold = (
             self.policy.grounded_threshold
             if self.policy.grounded_threshold is not None
@@ -437,7 +439,12 @@ class HallucinationMonitor:
         # halfway between the two grade thresholds)
         loose = (self.fabricated_threshold + self.grounded_threshold) / 2
         verdicts = apply_field_decisions(
-            items, verdicts, index, self.thresholds.fields_ground, loose_support=loose
+            items,
+            verdicts,
+            index,
+            self.thresholds.fields_ground,
+            loose_support=loose,
+            vocabulary=self.record_vocabulary,
         )
         if not claims:
             return GroundingReport(

@@ -77,6 +77,11 @@ EXPECTED: dict[str, list[str]] = {
         "grounded   There are 4 seats left at $612.  [record.seats_left]",
         "fabricated Meals are included.",
     ],
+    '"domain": "shipping"': [
+        "fabricated Parcel JD0148823GB goes by economy.  `record.service_level` says express, "
+        "not economy",
+        "grounded   It weighs 1.8 kg.",
+    ],
     '"OutdoorSeating": False': [
         "grounded   Outdoor seating is not available.  [business.attributes.OutdoorSeating]",
         "grounded   There is no valet, garage or lot parking.",

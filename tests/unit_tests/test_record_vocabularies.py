@@ -1,0 +1,114 @@
+"""Closed vocabularies of record fields are data: bundled domains a policy picks, and a
+user's own file of the same shape (``langchain_qgate/data/record_vocabularies.json``).
+
+Hand-written records and sentences. The field matcher decides these claims, so a hashing
+embedder and no pair model give the decisions the shipped models give.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from langchain_qgate.config import DEFAULT_RECORD_VOCABULARIES, GroundingPolicy
+from langchain_qgate.errors import QGateError
+from langchain_qgate.grounding._record_words import record_vocabulary
+from langchain_qgate.grounding.embeddings import HashingEmbedder
+from langchain_qgate.grounding.monitor import HallucinationMonitor
+from langchain_qgate.schemas import Grade
+
+PARCEL = {"tracking_id": "JD0148823GB", "service_level": "express", "weight_kg": 1.8}
+TRATTORIA = {"name": "Luigi's", "food": "Italian", "area": "city centre"}
+SERVICE_LEVELS = {
+    "vocabularies": [
+        {
+            "name": "service level",
+            "domain": "shipping",
+            "keys": ["servicelevel", "service", "tier"],
+            "classes": [["standard", "economy", "ground"], ["express", "next day", "overnight"]],
+            "single": True,
+        }
+    ]
+}
+
+
+def _monitor(*vocabularies: str) -> HallucinationMonitor:
+    policy = GroundingPolicy(pair_model=None, record_vocabularies=vocabularies)
+    return HallucinationMonitor(embedder=HashingEmbedder(), policy=policy)
+
+
+def _one(monitor: HallucinationMonitor, reply: str, record: dict):
+    verdicts = monitor.verify_grounding(reply, json.dumps(record)).verdicts
+    assert len(verdicts) == 1, [v.claim.text for v in verdicts]
+    return verdicts[0]
+
+
+@pytest.fixture
+def shipping(tmp_path: Path) -> str:
+    path = tmp_path / "shipping.json"
+    path.write_text(json.dumps(SERVICE_LEVELS), encoding="utf-8")
+    return str(path)
+
+
+def test_a_users_vocabulary_file_names_a_changed_value_of_its_field(shipping: str) -> None:
+    without = _one(_monitor("orders"), "Parcel JD0148823GB goes by economy.", PARCEL)
+    assert without.contradiction is None, without.reason
+    v = _one(_monitor("orders", shipping), "Parcel JD0148823GB goes by economy.", PARCEL)
+    assert v.grade is Grade.FABRICATED
+    assert v.contradiction is not None
+    assert v.contradiction.field == "record.service_level"
+    assert v.contradiction.claim_value == "economy"
+
+
+def test_a_term_of_the_fields_own_class_is_accounted_for(shipping: str) -> None:
+    reply = "Parcel JD0148823GB goes overnight."
+    assert "overnight" in _one(_monitor("orders"), reply, PARCEL).reason
+    v = _one(_monitor("orders", shipping), reply, PARCEL)
+    assert v.contradiction is None
+    assert "overnight" not in v.reason, v.reason
+
+
+def test_a_bundled_domain_left_out_reads_none_of_its_terms() -> None:
+    reply = "Luigi's is a pizza place in the city centre."
+    assert _one(_monitor(*DEFAULT_RECORD_VOCABULARIES), reply, TRATTORIA).grade is Grade.GROUNDED
+    v = _one(_monitor("orders", "prices", "ratings"), reply, TRATTORIA)
+    assert v.grade is not Grade.GROUNDED
+    assert "pizza" in v.reason, v.reason
+
+
+def test_the_default_domains_are_the_bundled_files_in_file_order() -> None:
+    names = [v.name for v in record_vocabulary().vocabularies]
+    assert names == [
+        "order status", "carrier", "cuisine", "venue type", "area", "price band", "rating"
+    ]  # fmt: skip
+    assert [v.name for v in record_vocabulary(("ratings", "orders")).vocabularies] == [
+        "order status", "carrier", "rating"
+    ]  # fmt: skip
+    assert record_vocabulary(("orders",)).key_synonyms == {}
+    assert "kids" in record_vocabulary(("listings",)).key_synonyms["family"]
+
+
+def test_an_unknown_domain_is_a_clear_error() -> None:
+    with pytest.raises(QGateError, match="unknown record vocabulary domain"):
+        _monitor("restaurant")  # the domain is "restaurants"
+
+
+def test_a_file_not_shaped_like_a_vocabulary_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"vocabularies": [{"name": "x"}]}', encoding="utf-8")
+    with pytest.raises(QGateError, match="malformed record vocabulary"):
+        _monitor(str(bad))
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json", encoding="utf-8")
+    with pytest.raises(QGateError, match="cannot read the record vocabulary"):
+        _monitor(str(broken))
+    with pytest.raises(QGateError, match="cannot read"):
+        _monitor(str(tmp_path / "missing.json"))
+
+
+def test_record_vocabularies_must_be_names_or_paths() -> None:
+    with pytest.raises(ValueError, match="record_vocabularies"):
+        GroundingPolicy(record_vocabularies="restaurants")  # type: ignore[arg-type]
+    assert GroundingPolicy(record_vocabularies=["orders"]).record_vocabularies == ("orders",)  # type: ignore[arg-type]
