@@ -727,93 +727,135 @@ def vocabulary_term(
     return values.vocabulary_read(tokens, vocab, mine)
 
 
+@dataclass
+class _TermReads:
+    """What the terms of one vocabulary in a claim say of a field's class, as they are read."""
+
+    agree: VocabTerm | None = None
+    differ: VocabTerm | None = None
+    denied: VocabTerm | None = None
+    firm: bool = False  # an agreeing term true of the field's class alone
+
+    def agreeing(self, term: str, words: tuple[str, ...]) -> None:
+        self.agree = _agreeing(self.agree, term, words)
+
+    def differing(self, term: str, far: bool, words: tuple[str, ...]) -> None:
+        self.differ = self.differ or VocabTerm(term, False, far, words)
+
+    def result(self, vocab: _Vocabulary) -> VocabTerm | None:
+        if self.denied is not None:
+            return self.denied
+        if self.agree is None:
+            return self.differ
+        if self.differ is not None and vocab.single:
+            # "a coffee shop and restaurant": a second kind the record does not give it
+            return VocabTerm(self.differ.term, False, False, self.differ.words)
+        if self.differ is not None and not self.firm and vocab.ordered:
+            return self.differ  # "cheap, for fair prices" about £20-25: "fair" is true of both
+        return self.agree
+
+
+@dataclass(frozen=True)
+class _Occurrence:
+    """A term of class ``i`` of ``vocab`` at ``tokens[at : at + n]``; the field's class is
+    ``mine``."""
+
+    tokens: list[str]
+    at: int
+    n: int
+    term: str
+    i: int
+    vocab: _Vocabulary
+    mine: int
+
+
 def _vocabulary_term(
     tokens: list[str], vocab: _Vocabulary, mine: int, values: RecordValues
 ) -> VocabTerm | None:
     """``vocabulary_term`` for the field's vocabulary and class ``mine``."""
-    value_words = values.words
-    agree: VocabTerm | None = None
-    differ: VocabTerm | None = None
-    denied: VocabTerm | None = None
-    shared = {t for t, _ in vocab.also}
-    firm = False  # an agreeing term true of the field's class alone
+    reads = _TermReads()
     for i, cls in enumerate(vocab.classes):
         for term in cls:
             words = _term_tokens(term)
-            for at in _at_spelt(tokens, words, value_words):
-                if values.inside_longer(words):
-                    continue
-                written = tuple(tokens[at : at + len(words)])  # "Chines" for "chinese"
-                anchors = _anchors(tokens, at, len(words), vocab)
-                if term in vocab.ambiguous and not (
-                    anchors and _owns(tokens, at, term, vocab, values.vocabulary)
-                ):
-                    continue
-                if "than" in tokens[max(0, at - 2) : at]:
-                    continue  # "more than the average": a comparison, not the band
-                if _negated(tokens, at, at + len(words) - 1):
-                    if term in vocab.dishes:
-                        continue  # "no pizza" says nothing of an Italian menu as a whole
-                    denial = tuple(t for t in tokens[max(0, at - 3) : at] if _negator(t))
-                    start, stop = _denies(tokens, at, at + len(words)), at + len(words)
-                    if start < 0 and (after := _denied_after(tokens, stop)) > 0:
-                        start, stop, denial = at, after, ()  # "Chinese food is not served"
-                    if i == mine and start >= 0:
-                        # "is not an Italian restaurant" about an Italian one contradicts it,
-                        # the denial as written its term; "isn't cheap" about a cheap place
-                        # is unsupported (a band's edges are people's to draw)
-                        phrase = " ".join(tokens[start:stop])
-                        said = (*denial, *tokens[at:stop])
-                        denied = denied or VocabTerm(phrase, False, not vocab.ordered, said, True)
-                    elif (
-                        (vocab.ordered or vocab.single)
-                        and i != mine
-                        and not (vocab.relational and _related(tokens, at))
-                    ):
-                        # "isn't cheap" about a high price: true of every other band; "isn't
-                        # in the city centre" about a riverside: a field of one value
-                        agree = _agreeing(agree, term, (*denial, *written, *anchors))
-                    continue
-                if vocab.tensed and _expected(tokens, at):
-                    continue
-                if _not_followed_by(vocab, term, tokens, at + len(words)):
-                    continue  # "French fries" at a fast food place
-                if term in vocab.dishes and not _names_class(vocab, tokens, at, len(words)):
-                    continue  # "I had the fish and chips", "handmade pasta": a dish, an addition
-                said = (*written, *anchors)
-                if term in vocab.agree_only and i != mine:
-                    # "by the river" about a city centre: unsupported, never contradicted
-                    differ = differ or VocabTerm(term, False, False, said)
-                    continue
-                if vocab.relational and _related(tokens, at):
-                    outside = _outside(tokens, at)
-                    if i != mine and outside and vocab.single:
-                        # "on the outskirts of the city centre" about a riverside: not there,
-                        # as a denial says it
-                        agree = _agreeing(agree, term, (*outside, *said))
-                        continue
-                    if i != mine:  # "close to the city centre" about a riverside: unsupported
-                        differ = differ or VocabTerm(term, False, False, said)
-                        continue
-                    if not _near_means_in(vocab, tokens, at):
-                        continue  # agrees with a riverside, never contradicts another area
-                    said = (*said, "near", "close")
-                if i == mine or (term, mine) in vocab.also:  # "shipped and in transit"
-                    agree = _agreeing(agree, term, said)
-                    firm = firm or term not in shared
-                    continue
-                far = (not vocab.ordered or abs(i - mine) > 1) and term not in vocab.soft
-                differ = differ or VocabTerm(term, False, far, said)
-    if denied is not None:
-        return denied
-    if agree is not None:
-        if differ is not None and vocab.single:
-            # "a coffee shop and restaurant": a second kind the record does not give it
-            return VocabTerm(differ.term, False, False, differ.words)
-        if differ is not None and not firm and vocab.ordered:
-            return differ  # "cheap, for fair prices" about £20-25: "fair" is true of both
-        return agree
-    return differ
+            for at in _at_spelt(tokens, words, values.words):
+                if not values.inside_longer(words):
+                    _read_term(
+                        reads, _Occurrence(tokens, at, len(words), term, i, vocab, mine), values
+                    )
+    return reads.result(vocab)
+
+
+def _read_term(reads: _TermReads, o: _Occurrence, values: RecordValues) -> None:
+    """Adds what one occurrence of a term says to ``reads``."""
+    tokens, at, term, vocab = o.tokens, o.at, o.term, o.vocab
+    written = tuple(tokens[at : at + o.n])  # "Chines" for "chinese"
+    anchors = _anchors(tokens, at, o.n, vocab)
+    if term in vocab.ambiguous and not (
+        anchors and _owns(tokens, at, term, vocab, values.vocabulary)
+    ):
+        return
+    if "than" in tokens[max(0, at - 2) : at]:
+        return  # "more than the average": a comparison, not the band
+    if _negated(tokens, at, at + o.n - 1):
+        _read_denial(reads, o, (*written, *anchors))
+        return
+    if vocab.tensed and _expected(tokens, at):
+        return
+    if _not_followed_by(vocab, term, tokens, at + o.n):
+        return  # "French fries" at a fast food place
+    if term in vocab.dishes and not _names_class(vocab, tokens, at, o.n):
+        return  # "I had the fish and chips", "handmade pasta": a dish, an addition
+    said = (*written, *anchors)
+    if term in vocab.agree_only and o.i != o.mine:
+        # "by the river" about a city centre: unsupported, never contradicted
+        reads.differing(term, False, said)
+        return
+    if vocab.relational and _related(tokens, at):
+        outside = _outside(tokens, at)
+        if o.i != o.mine and outside and vocab.single:
+            # "on the outskirts of the city centre" about a riverside: not there, as a denial
+            # says it
+            reads.agreeing(term, (*outside, *said))
+            return
+        if o.i != o.mine:  # "close to the city centre" about a riverside: unsupported
+            reads.differing(term, False, said)
+            return
+        if not _near_means_in(vocab, tokens, at):
+            return  # agrees with a riverside, never contradicts another area
+        said = (*said, "near", "close")
+    if o.i == o.mine or (term, o.mine) in vocab.also:  # "shipped and in transit"
+        reads.agreeing(term, said)
+        reads.firm = reads.firm or term not in {t for t, _ in vocab.also}
+        return
+    far = (not vocab.ordered or abs(o.i - o.mine) > 1) and term not in vocab.soft
+    reads.differing(term, far, said)
+
+
+def _read_denial(reads: _TermReads, o: _Occurrence, said: tuple[str, ...]) -> None:
+    """A term the claim negates: a denial of the field's own class, or (for a band or a field
+    of one value) an agreement with every other class."""
+    tokens, at, vocab = o.tokens, o.at, o.vocab
+    if o.term in vocab.dishes:
+        return  # "no pizza" says nothing of an Italian menu as a whole
+    denial = tuple(t for t in tokens[max(0, at - 3) : at] if _negator(t))
+    start, stop = _denies(tokens, at, at + o.n), at + o.n
+    if start < 0 and (after := _denied_after(tokens, stop)) > 0:
+        start, stop, denial = at, after, ()  # "Chinese food is not served"
+    if o.i == o.mine and start >= 0:
+        # "is not an Italian restaurant" about an Italian one contradicts it, the denial as
+        # written its term; "isn't cheap" about a cheap place is unsupported (a band's edges
+        # are people's to draw)
+        phrase = " ".join(tokens[start:stop])
+        words = (*denial, *tokens[at:stop])
+        reads.denied = reads.denied or VocabTerm(phrase, False, not vocab.ordered, words, True)
+    elif (
+        (vocab.ordered or vocab.single)
+        and o.i != o.mine
+        and not (vocab.relational and _related(tokens, at))
+    ):
+        # "isn't cheap" about a high price: true of every other band; "isn't in the city
+        # centre" about a riverside: a field of one value
+        reads.agreeing(o.term, (*denial, *said))
 
 
 # Words that may stand between a negation and the term it denies ("isn't in the city centre",

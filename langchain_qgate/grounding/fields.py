@@ -45,7 +45,7 @@ import datetime
 import itertools
 import re
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
@@ -844,11 +844,37 @@ def _overlap(a: Quantity, b: Quantity) -> bool:
     return a.start < b.end and b.start < a.end
 
 
-def _decide(
+@dataclass
+class _Reading:
+    """One claim read against a table: what the steps of ``_decide`` share and add to."""
+
+    text: str
+    toks: list[str]
+    words: list[str]  # the claim's words, the record's name blanked
+    word_set: set[str]  # every word of the claim, the name's too
+    named: set[str]  # the records the claim names
+    decided: bool  # the claim is about known records (a changed value contradicts)
+    scope: list[_Field]
+    out: FieldDecision
+    index: EvidenceIndex
+    table: _Table
+    lex: RecordVocabulary
+    record_values: RecordValues  # tokenised once per claim
+    found_qs: list[Quantity]
+    claim_qs: list[Quantity]  # the figures that are values (not the record's name's)
+    covered: set[str] = field(default_factory=set)  # claim words the record accounts for
+    used_spans: list[tuple[int, int]] = field(default_factory=list)
+    stated: list[_Field] = field(default_factory=list)
+    free: list[Quantity] = field(default_factory=list)  # figures no step has placed yet
+    blocked: bool = False  # a neighbouring band: unsupported
+    named_by: list[_Field] = field(default_factory=list)  # name fields the claim uses
+
+
+def _reading(
     text: str, table: _Table, carried: set[str], index: EvidenceIndex, lex: RecordVocabulary
-) -> FieldDecision:
+) -> _Reading | FieldDecision:
+    """The claim's words, figures and the fields in scope; a decision when none is."""
     text = normalise_times(untokenise(text))
-    toks = claim_tokens(text)
     words = _words(text)
     word_set = set(words)
     # The records the claim names, else the one the previous claim was about.
@@ -861,7 +887,6 @@ def _decide(
     records = named or carried
     if not records and len(table.by_record) == 1:
         records = set(table.by_record)
-    decided = bool(records)
 
     def in_scope(rec: str) -> bool:
         if not records:
@@ -880,8 +905,6 @@ def _decide(
     if not scope:
         return out
     covered: set[str] = set()
-    used_spans: list[tuple[int, int]] = []
-    stated: list[_Field] = []
     for rec in records:
         for n in table.names.get(rec, []):
             covered.update(n)
@@ -895,264 +918,337 @@ def _decide(
         for q in found_qs
         if not (q.ordinal or q.reference or (q.kind == "number" and _named(text, q, in_names)))
     ]  # a figure of the record's name ("ICE 578", "Le Petit Four") is no value
+    return _Reading(
+        text=text,
+        toks=claim_tokens(text),
+        words=words,
+        word_set=word_set,
+        named=named,
+        decided=bool(records),
+        scope=scope,
+        out=out,
+        index=index,
+        table=table,
+        lex=lex,
+        record_values=RecordValues((g.value for g in scope), lex),
+        found_qs=found_qs,
+        claim_qs=claim_qs,
+        covered=covered,
+    )
 
-    # Text values with figures ("112 Pier St"): stated, or the same words with another figure.
-    for f in scope:
+
+def _text_with_figures(r: _Reading) -> FieldDecision | None:
+    """Text values with figures ("112 Pier St"): stated, or the same words with another
+    figure (a contradiction)."""
+    for f in r.scope:
         if f.numeric or not f.quantities or len(f.words) < 2:
             continue
-        if _contains(words, f.words) >= 0:
-            stated.append(f)
-            covered.update(f.words)
-            for q in claim_qs:
+        if _contains(r.words, f.words) >= 0:
+            r.stated.append(f)
+            r.covered.update(f.words)
+            for q in r.claim_qs:
                 if any(quantities_match(q, e) for e in f.quantities):
-                    used_spans.append((q.start, q.end))
+                    r.used_spans.append((q.start, q.end))
             continue
-        bound = [q for q in claim_qs if within_band(q, f.band, f.quantities, text)]
+        bound = [q for q in r.claim_qs if within_band(q, f.band, f.quantities, r.text)]
         if bound:  # "priced under £20" for ``"less than £20"``
-            stated.append(f)
-            covered.update(f.keys)
-            covered.update(_norm(w) for q in bound for w in bound_words(q, text))
-            used_spans.extend((q.start, q.end) for q in bound)
+            r.stated.append(f)
+            r.covered.update(f.keys)
+            r.covered.update(_norm(w) for q in bound for w in bound_words(q, r.text))
+            r.used_spans.extend((q.start, q.end) for q in bound)
             continue
         letters = [w for w in f.words if not w.isdigit()]
-        if decided and len(letters) >= 2:
+        if r.decided and len(letters) >= 2:
             pattern = r"\b" + r"\W+".join(r"\d+" if w.isdigit() else re.escape(w) for w in f.words)
             # whole words only: "1 out of 5and" (a missing space) is the field's own figure
-            m = re.search(pattern + r"(?!\w)", " ".join(words))
+            m = re.search(pattern + r"(?!\w)", " ".join(r.words))
             if m is not None:
-                return _contradicted(out, f, index, "number", _original(text, m[0]))
+                return _contradicted(r.out, f, r.index, "number", _original(r.text, m[0]))
+    return None
 
-    # A closed vocabulary's term with a figure ("rated one star", "5 stars") is its field's.
-    record_values = RecordValues((g.value for g in scope), lex)  # tokenised once per claim
-    for f in scope:
-        if f in stated or not in_vocabulary(f.keys, f.value, lex):
+
+def _figured_terms(r: _Reading) -> FieldDecision | None:
+    """A closed vocabulary's term with a figure ("rated one star", "5 stars") is its field's;
+    the figures left are the ones the next steps place."""
+    for f in r.scope:
+        if f in r.stated or not in_vocabulary(f.keys, f.value, r.lex):
             continue
-        term = vocabulary_term(toks, f.keys, f.value, record_values)
+        term = vocabulary_term(r.toks, f.keys, f.value, r.record_values)
         if term is not None and term.agrees and term.has_figure:
-            stated.append(f)
-            covered.update(_words(" ".join(term.words)))
-            covered.update(f.keys)
+            r.stated.append(f)
+            r.covered.update(_words(" ".join(term.words)))
+            r.covered.update(f.keys)
             written = set(term.words)  # "five-star": the figure as written, not its raw span
-            used_spans.extend(
-                (q.start, q.end) for q in claim_qs if text[q.start : q.end].lower() in written
+            r.used_spans.extend(
+                (q.start, q.end) for q in r.claim_qs if r.text[q.start : q.end].lower() in written
             )
-    free = [q for q in claim_qs if not any(s <= q.start < e for s, e in used_spans)]
-    spans = _days_covered(toks, words, scope)
-    if spans is not None:  # "every day", "on weekdays", "Fridays and Saturdays": every field
-        times = [q for q in free if q.kind == "time"]
-        pairs = _per_day(text, times, scope) if summary_days(toks) is None else None
-        if pairs is None:
-            outcome = _check_days(times, spans, decided, index)
-        else:  # "11 am to 9 pm on Tuesdays and until 10:30 pm on Fridays": each day its own
-            outcomes = [_check_days(ts, ([f], False), decided, index) for f, ts in pairs]
-            contradictions = [o for o in outcomes if isinstance(o, Contradiction)]
-            outcome = contradictions[0] if contradictions else all(o is True for o in outcomes)
-        if isinstance(outcome, Contradiction):
-            out.contradiction = outcome
-            out.chunk = next(f.chunk for f in spans[0] if f is not None and f.id == outcome.field)
-            out.structured = True
-            return out
-        if not outcome:
-            out.structured = True
-            return out  # holds for some covered days only, or a day lacks its field
-        held = [f for f in spans[0] if f is not None]
-        stated.extend(held)
-        for f in held:
-            covered.update(f.key_set)
-        covered.update(_norm(t) for t in toks)
-        free = [q for q in free if q.kind != "time"]
-    numeric = [f for f in scope if f.quantities and f.numeric]
+    r.free = [q for q in r.claim_qs if not any(s <= q.start < e for s, e in r.used_spans)]
+    return None
 
-    def slot(q: Quantity) -> tuple[list[_Field], list[_Field]]:
-        """The fields that could hold ``q`` (not a single value another figure already
-        states) and the best aligned of them with the claim's words (none when no key word
-        is in it)."""
-        candidates = [
-            f
-            for f in numeric
-            if any(comparable(_for_field(q, f), e) for e in f.quantities)
-            and (
-                f not in stated
-                or len({e.raw for e in f.quantities}) > 1  # a range holds two figures
-                or _value_match(text, q, f) == "same"  # the same figure said twice
-            )
-        ]
-        if q.kind == "money":  # an amount is a money field's where the record has one
-            money = [f for f in candidates if _money_field(f)]
-            if len(money) == 1:
-                return money, money  # the record's only amount is the slot
-            candidates = money or candidates
-        counted = _counted_noun(text, q)  # "0 layovers": what the figure counts names its field
-        named = [f for f in candidates if counted and any(_related(counted, k) for k in f.keys)]
-        if named:
-            return candidates, named
-        scored = [(_alignment(f, word_set), f) for f in candidates]
-        best = max((s for s, _ in scored), default=0)
-        return candidates, [f for s, f in scored if s == best] if best > 0 else []
 
+def _summary_days(r: _Reading) -> FieldDecision | None:
+    """ "every day", "on weekdays", "Fridays and Saturdays": the times said of every field of
+    those days."""
+    spans = _days_covered(r.toks, r.words, r.scope)
+    if spans is None:
+        return None
+    times = [q for q in r.free if q.kind == "time"]
+    pairs = _per_day(r.text, times, r.scope) if summary_days(r.toks) is None else None
+    if pairs is None:
+        outcome = _check_days(times, spans, r.decided, r.index)
+    else:  # "11 am to 9 pm on Tuesdays and until 10:30 pm on Fridays": each day its own
+        outcomes = [_check_days(ts, ([f], False), r.decided, r.index) for f, ts in pairs]
+        contradictions = [o for o in outcomes if isinstance(o, Contradiction)]
+        outcome = contradictions[0] if contradictions else all(o is True for o in outcomes)
+    if isinstance(outcome, Contradiction):
+        r.out.contradiction = outcome
+        r.out.chunk = next(f.chunk for f in spans[0] if f is not None and f.id == outcome.field)
+        r.out.structured = True
+        return r.out
+    if not outcome:
+        r.out.structured = True
+        return r.out  # holds for some covered days only, or a day lacks its field
+    held = [f for f in spans[0] if f is not None]
+    r.stated.extend(held)
+    for f in held:
+        r.covered.update(f.key_set)
+    r.covered.update(_norm(t) for t in r.toks)
+    r.free = [q for q in r.free if q.kind != "time"]
+    return None
+
+
+def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field], list[_Field]]:
+    """The fields that could hold ``q`` (not a single value another figure already states)
+    and the best aligned of them with the claim's words (none when no key word is in it)."""
+    candidates = [
+        f
+        for f in numeric
+        if any(comparable(_for_field(q, f), e) for e in f.quantities)
+        and (
+            f not in r.stated
+            or len({e.raw for e in f.quantities}) > 1  # a range holds two figures
+            or _value_match(r.text, q, f) == "same"  # the same figure said twice
+        )
+    ]
+    if q.kind == "money":  # an amount is a money field's where the record has one
+        money = [f for f in candidates if _money_field(f)]
+        if len(money) == 1:
+            return money, money  # the record's only amount is the slot
+        candidates = money or candidates
+    counted = _counted_noun(r.text, q)  # "0 layovers": what the figure counts names its field
+    by_noun = [f for f in candidates if counted and any(_related(counted, k) for k in f.keys)]
+    if by_noun:
+        return candidates, by_noun
+    scored = [(_alignment(f, r.word_set), f) for f in candidates]
+    best = max((s for s, _ in scored), default=0)
+    return candidates, [f for s, f in scored if s == best] if best > 0 else []
+
+
+def _figures(r: _Reading) -> FieldDecision | None:
+    """Each figure left against the fields of its type: stated by one, or a changed value of
+    the one slot it can fill (a contradiction), or unsupported."""
+    numeric = [f for f in r.scope if f.quantities and f.numeric]
     # First the figures their best-aligned field holds exactly, so a field they state is not
     # taken as the slot of another figure ("the 2020 report lists 1234 employees").
-    for q in list(free):
-        candidates, top = slot(q)
-        same = [f for f in top or candidates if _value_match(text, q, f) == "same"]
-        if not same and top and _alignment(top[0], word_set) < _KEY_NAMED:
+    for q in list(r.free):
+        candidates, top = _slot(r, numeric, q)
+        same = [f for f in top or candidates if _value_match(r.text, q, f) == "same"]
+        if not same and top and _alignment(top[0], r.word_set) < _KEY_NAMED:
             # aligned only through a related word ("weather" for ``wind``): a field holding
             # the figure itself says more
-            same = [f for f in candidates if _value_match(text, q, f) == "same"]
+            same = [f for f in candidates if _value_match(r.text, q, f) == "same"]
         if same:
-            stated.append(same[0])
-            covered.update(same[0].keys)
-            free.remove(q)
-    for q in free:
-        candidates, top = slot(q)
+            r.stated.append(same[0])
+            r.covered.update(same[0].keys)
+            r.free.remove(q)
+    out = r.out
+    for q in r.free:
+        candidates, top = _slot(r, numeric, q)
         if not candidates:  # a value no field of its type holds: unsupported
-            out.structured = out.structured or decided  # the record's, not the prose's to ground
+            out.structured = out.structured or r.decided  # the record's, not the prose's
             return out
-        matches = [(f, _value_match(text, q, f)) for f in (top or candidates)]
+        matches = [(f, _value_match(r.text, q, f)) for f in (top or candidates)]
         same = [f for f, m in matches if m == "same"]
         if same:
-            stated.append(same[0])
-            covered.update(same[0].keys)
+            r.stated.append(same[0])
+            r.covered.update(same[0].keys)
             continue
         if any(m == "bound" for _, m in matches):
-            out.structured = out.structured or decided
+            out.structured = out.structured or r.decided
             return out  # "under £20" against "£20-25": unsupported, never contradicted
         unit = [f for f, m in matches if m == "unit" and f in top]
         values = {f.value for f in top}
         target = unit[0] if unit else (top[0] if len(values) == 1 else None)
         if (
             target is None
-            or not decided
+            or not r.decided
             or q.hedged
-            or _named_by_synonym(text, q, target, unit, word_set)
+            or _named_by_synonym(r.text, q, target, unit, r.word_set)
         ):
             # no single slot for the value, or a hedged one: unsupported, never contradicted;
             # a figure about the record ("a range of up to 150 km") is not the prose's to ground
-            out.structured = out.structured or decided
+            out.structured = out.structured or r.decided
             return out
-        if (unit and target.band != target.value) or _loose_money(text, q, target):
+        if (unit and target.band != target.value) or _loose_money(r.text, q, target):
             return out  # a band in another currency, a bare figure against money: unsupported
-        shown = q.raw
-        claim_unit = _claim_unit(text, q) or _claim_currency(text, q)
-        if claim_unit and q.kind not in ("money", "time", "date"):
-            shown = f"{q.raw} {text[q.end :].split()[0].strip('.,;')}"
-        evidence_value = target.value
-        if unit and (target.unit or target.currency):
-            evidence_value = f"{target.value} {target.unit or target.currency}"
-        return _contradicted(out, target, index, q.kind, shown, evidence_value=evidence_value)
+        return _changed_figure(r, q, target, bool(unit))
+    return None
 
-    # A code ("gate B12", "seat 14C") where the field its key names holds another code.
-    changed = _changed_code(text, scope, word_set) if decided else None
+
+def _changed_figure(r: _Reading, q: Quantity, target: _Field, unit: bool) -> FieldDecision:
+    """The contradiction of a figure the one field it can fill holds otherwise."""
+    shown = q.raw
+    claim_unit = _claim_unit(r.text, q) or _claim_currency(r.text, q)
+    if claim_unit and q.kind not in ("money", "time", "date"):
+        shown = f"{q.raw} {r.text[q.end :].split()[0].strip('.,;')}"
+    evidence_value = target.value
+    if unit and (target.unit or target.currency):
+        evidence_value = f"{target.value} {target.unit or target.currency}"
+    return _contradicted(r.out, target, r.index, q.kind, shown, evidence_value=evidence_value)
+
+
+def _codes(r: _Reading) -> FieldDecision | None:
+    """A code ("gate B12", "seat 14C") where the field its key names holds another code."""
+    changed = _changed_code(r.text, r.scope, r.word_set) if r.decided else None
     if changed is not None:
-        return _contradicted(out, changed[0], index, "entity", changed[1])
+        return _contradicted(r.out, changed[0], r.index, "entity", changed[1])
+    return None
 
-    # Booleans by polarity, closed vocabularies by class, lists by item, other text by words.
-    blocked = False
-    named_by: list[_Field] = []
-    for f in scope:
+
+def _said_in_words(r: _Reading) -> FieldDecision | None:
+    """Booleans by polarity, closed vocabularies by class, lists by item, other text by
+    words."""
+    toks, lex = r.toks, r.lex
+    for f in r.scope:
         if f.quantities and f.numeric and not in_vocabulary(f.keys, f.value, lex):
             continue  # a band with figures ("£20-25") is also said in words ("mid-priced")
-        if f in stated:
+        if f in r.stated:
             if in_vocabulary(f.keys, f.value, lex):  # "cheap, with prices under £20": both its
-                term = vocabulary_term(toks, f.keys, f.value, record_values)
+                term = vocabulary_term(toks, f.keys, f.value, r.record_values)
                 if term is not None and term.agrees:
-                    covered.update(_words(" ".join(term.words)))
+                    r.covered.update(_words(" ".join(term.words)))
             continue
         if f.truth is not None or (f.value.lower() in ("free", "paid") and f.keys):
-            mention = boolean_said(toks, f.keys, f.context, lex)
-            if mention is None:
-                continue
-            said, naming = mention
-            truth = f.truth if f.truth is not None else True
-            if said == truth:
-                stated.append(f)
-                covered.update(f.keys)
-                covered.update(f.words)
-                covered.update(_norm(w) for w in naming)
-                if not said:  # the negation that says it ("isn't", "doesnt": ``_norm`` spells both)
-                    covered.update(w for w in map(_norm, toks) if w.endswith("n't"))
-                continue
-            if decided:
-                return _contradicted(out, f, index, "negation", "true" if said else "false")
+            said = _boolean(r, f)
+            if said is not None:
+                return said
             continue
-        term = vocabulary_term(toks, f.keys, f.value, record_values)
+        term = vocabulary_term(toks, f.keys, f.value, r.record_values)
         if term is not None and term.agrees:
-            stated.append(f)
-            covered.update(_words(" ".join(term.words)))
-            covered.update(f.keys)
+            r.stated.append(f)
+            r.covered.update(_words(" ".join(term.words)))
+            r.covered.update(f.keys)
             continue
-        if term is not None and term.contradicts and decided:
+        if term is not None and term.contradicts and r.decided:
             kind: ContradictionKind = "negation" if term.denies else "entity"
-            return _contradicted(out, f, index, kind, _original(text, term.term))
-        blocked = blocked or term is not None  # a neighbouring band: unsupported
+            return _contradicted(r.out, f, r.index, kind, _original(r.text, term.term))
+        r.blocked = r.blocked or term is not None  # a neighbouring band: unsupported
         if term is None and in_vocabulary(f.keys, f.value, lex):
             continue  # "low" alone is no rating: a band's words count next to their key
-        hit = [(it, at) for it in f.items if (at := _contains(words, it, typo=True)) >= 0]
+        hit = [(it, at) for it in f.items if (at := _contains(r.words, it, typo=True)) >= 0]
         if hit:
-            if "".join(f.keys) in _NAME_KEYS and not f.context and len(scope) > 1:
-                named_by.append(f)
+            if "".join(f.keys) in _NAME_KEYS and not f.context and len(r.scope) > 1:
+                r.named_by.append(f)
                 continue  # the name says which record; it states no fact on its own
-            stated.append(f)
+            r.stated.append(f)
             for it, at in hit:
-                covered.update(words[at : at + len(it)])  # the claim's words, as spelt there
-            covered.update(f.keys)
+                r.covered.update(r.words[at : at + len(it)])  # the claim's words, as spelt
+            r.covered.update(f.keys)
             continue
-        if not decided or f.truth is not None:
-            continue
-        # A sibling record's value of the same field, where this record has another.
-        for other in table.fields:
-            if other.group != f.group or other.record == f.record or other.value == f.value:
-                continue
-            for it in other.items:
-                if (
-                    it
-                    and any(word_weight(w) > 0 for w in it)
-                    and _contains(words, it) >= 0
-                    and not any(_contains(it, mine) >= 0 for mine in f.items)
-                    and not any(_contains(g.words, it) >= 0 for g in scope if g is not f)
-                ):
-                    return _contradicted(out, f, index, "entity", _original(text, " ".join(it)))
+        if r.decided and f.truth is None:
+            sibling = _siblings_value(r, f)
+            if sibling is not None:
+                return sibling
+    return None
 
-    wrong_day = _weekdays(word_set, scope, stated, covered)
-    if wrong_day is not None and decided:
+
+def _boolean(r: _Reading, f: _Field) -> FieldDecision | None:
+    """A boolean field the claim names: stated in its polarity, or contradicted."""
+    mention = boolean_said(r.toks, f.keys, f.context, r.lex)
+    if mention is None:
+        return None
+    said, naming = mention
+    truth = f.truth if f.truth is not None else True
+    if said == truth:
+        r.stated.append(f)
+        r.covered.update(f.keys)
+        r.covered.update(f.words)
+        r.covered.update(_norm(w) for w in naming)
+        if not said:  # the negation that says it ("isn't", "doesnt": ``_norm`` spells both)
+            r.covered.update(w for w in map(_norm, r.toks) if w.endswith("n't"))
+        return None
+    if r.decided:
+        return _contradicted(r.out, f, r.index, "negation", "true" if said else "false")
+    return None
+
+
+def _siblings_value(r: _Reading, f: _Field) -> FieldDecision | None:
+    """A sibling record's value of the same field, where this record has another."""
+    for other in r.table.fields:
+        if other.group != f.group or other.record == f.record or other.value == f.value:
+            continue
+        for it in other.items:
+            if (
+                it
+                and any(word_weight(w) > 0 for w in it)
+                and _contains(r.words, it) >= 0
+                and not any(_contains(it, mine) >= 0 for mine in f.items)
+                and not any(_contains(g.words, it) >= 0 for g in r.scope if g is not f)
+            ):
+                return _contradicted(r.out, f, r.index, "entity", _original(r.text, " ".join(it)))
+    return None
+
+
+def _stated_fields(r: _Reading) -> FieldDecision | None:
+    """Whether any field states the claim; a weekday none holds; a field the record lacks."""
+    out, scope, covered = r.out, r.scope, r.covered
+    wrong_day = _weekdays(r.word_set, scope, r.stated, covered)
+    if wrong_day is not None and r.decided:
         (f, weekday), day = wrong_day
         shown = f"{f.value} (a {weekday.capitalize()})"
-        return _contradicted(out, f, index, "date", day.capitalize(), evidence_value=shown)
-    if not stated:  # "It is called The Cricketers": the name is the fact
-        stated = named_by or [
+        return _contradicted(out, f, r.index, "date", day.capitalize(), evidence_value=shown)
+    if not r.stated:  # "It is called The Cricketers": the name is the fact
+        r.stated = r.named_by or [
             f
             for f in scope
-            if f.record in named and "".join(f.keys) in _NAME_KEYS and not f.context
+            if f.record in r.named and "".join(f.keys) in _NAME_KEYS and not f.context
         ]
-    unlisted = unlisted_term(toks, [f.keys for f in scope], record_values) is not None
-    if not stated:
+    unlisted = unlisted_term(r.toks, [f.keys for f in scope], r.record_values) is not None
+    if not r.stated:
         # No field states the claim, none holds a neighbouring band, the record lacks no field
         # it names ("Children should not visit"): the verifier reads it against the record.
-        out.unstated = not blocked and not unlisted
+        out.unstated = not r.blocked and not unlisted
         return out
     out.structured = True
-    if blocked or unlisted:
+    if r.blocked or unlisted:
         return out  # a neighbouring band, or a value of a field the record lacks: unsupported
-    for f in stated:
+    for f in r.stated:
         covered.update(f.aliases())
-    keys = {k for f in stated for k in f.key_set if k not in _GENERIC_KEYS | _NAMING}
-    covered.update(w for w in word_set - covered if any(_related(w, k) for k in keys))
+    keys = {k for f in r.stated for k in f.key_set if k not in _GENERIC_KEYS | _NAMING}
+    covered.update(w for w in r.word_set - covered if any(_related(w, k) for k in keys))
     for f in scope:  # "The (customer) rating is not child friendly": the record has that field
-        if len(f.keys) > 1 and f.truth is None and _contains(words, f.keys[-1:]) >= 0:
+        if len(f.keys) > 1 and f.truth is None and _contains(r.words, f.keys[-1:]) >= 0:
             covered.update(f.keys)
     for f in scope:  # "grab coffee" at a ``"coffee shop"``: a word of the record's kind of place
-        if in_vocabulary(f.keys, f.value, lex):
+        if in_vocabulary(f.keys, f.value, r.lex):
             covered.update(_words(f.value))
     # Every weekday the claim names must be a key of a field that states it.
-    days = (word_set & _WEEKDAYS) - covered
-    if days and not days <= {k for f in stated for k in f.key_set}:
+    days = (r.word_set & _WEEKDAYS) - covered
+    if days and not days <= {k for f in r.stated for k in f.key_set}:
         return out
+    return None
+
+
+def _coverage(r: _Reading) -> FieldDecision:
+    """Grounded when the stated fields account for the claim's content words; partial (and
+    loose where the words left are common words) otherwise."""
+    out, words, covered = r.out, r.words, r.covered
     total = got = 0.0
     added = False  # a thing the place comes "with" that the record does not give
     unplaced: list[str] = []  # content words no field accounts for
     renamed = False  # one of them names a value of a field the claim names by its key
-    figures = {w for q in claim_qs for w in _words(q.raw)}  # once: linear in the claim
-    read = {w for q in found_qs for w in _words(q.raw)} | covered
+    figures = {w for q in r.claim_qs for w in _words(q.raw)}  # once: linear in the claim
+    read = {w for q in r.found_qs for w in _words(q.raw)} | covered
     for i, w in enumerate(words):
         if w.isdigit() and w not in read:
             return out  # a figure no value reading took ("-3 degrees"): unsupported
@@ -1171,34 +1267,60 @@ def _decide(
         near = near or (a_unit and i > 0 and (words[i - 1] in figures or words[i - 1] in UNITS))
         if w in covered or _filler(w) or near or _misspelt(w, covered):
             got += weight
-        elif "with" in words[max(0, i - 3) : i] and not _describes_field(words, i, figures, lex):
+        elif "with" in words[max(0, i - 3) : i] and not _describes_field(words, i, figures, r.lex):
             added = True  # "... pub with a garden", "with live music"
         elif words[i + 1 : i + 2] == ["friendly"]:
             added = True  # "dog friendly": a thing the record does not give
         else:
             unplaced.append(w)
             # "your savings account" for ``"account_type": "checking"``: another value
-            renamed = renamed or _modifies_key(words, i, scope)
-    if added or _bare_clause(text, covered):
+            renamed = renamed or _modifies_key(words, i, r.scope)
+    if added or _bare_clause(r.text, covered):
         return out  # a thing the record does not list: unsupported, not the verifier's to read
     # Identifiers last: "Order 1043 totals €42.50" cites the total first.
-    ordered = sorted(stated, key=lambda f: "".join(f.keys) in _NAME_KEYS | _ID_KEYS)
+    ordered = sorted(r.stated, key=lambda f: "".join(f.keys) in _NAME_KEYS | _ID_KEYS)
     chunks = list(dict.fromkeys(f.chunk for f in ordered))
     if total and got / total < _COVERED:
         out.partial = chunks
         out.unplaced = unplaced
-        names = _names_in(text) if unplaced else set()
+        names = _names_in(r.text) if unplaced else set()
         out.loose = (
             not renamed
             and not any(_value_like(w, names) for w in unplaced)
             and (
-                text.rstrip().endswith("?")  # an offer of the record by its name
-                or any("".join(f.keys) not in _NAME_KEYS | _ID_KEYS for f in stated)
+                r.text.rstrip().endswith("?")  # an offer of the record by its name
+                or any("".join(f.keys) not in _NAME_KEYS | _ID_KEYS for f in r.stated)
             )
         )  # a value besides the name: "famous for its scones" states none
         return out
     out.grounded = chunks
     return out
+
+
+def _decide(
+    text: str, table: _Table, carried: set[str], index: EvidenceIndex, lex: RecordVocabulary
+) -> FieldDecision:
+    """What the record's fields say of one claim: each step places the claim's values (or
+    finds one changed) and the last weighs the words left."""
+    r = _reading(text, table, carried, index, lex)
+    if isinstance(r, FieldDecision):
+        return r
+    for step in _STEPS:
+        decision = step(r)
+        if decision is not None:
+            return decision
+    return _coverage(r)
+
+
+_STEPS: tuple[Callable[[_Reading], FieldDecision | None], ...] = (
+    _text_with_figures,
+    _figured_terms,
+    _summary_days,
+    _figures,
+    _codes,
+    _said_in_words,
+    _stated_fields,
+)
 
 
 def _weekdays(
@@ -1403,73 +1525,79 @@ def apply_field_decisions(
     decisions = decide_claims(texts, index, vocabulary) if items else None
     if decisions is None:
         return list(verdicts)
-    out: list[VerifierVerdict] = []
-    for item, verdict, decision in zip(items, verdicts, decisions, strict=True):
-        sig = item.signals
-        scores = dict(sig.top)
-        if decision.contradiction is not None:
-            sig.contradiction = decision.contradiction
-            sig.no_contradiction = 0.0
-            sig.top = [(decision.chunk, scores.get(decision.chunk, 1.0))] + [
-                t for t in sig.top if t[0] != decision.chunk
-            ]
-            sig.aligned = decision.chunk
-            out.append(
-                replace(
-                    verdict,
-                    support=min(verdict.support, _CONTRADICTED_SUPPORT),
-                    contradicted=True,
-                    evidence_id=index.chunks[decision.chunk].id,
-                )
-            )
-            continue
-        grounded = decision.grounded
-        if not grounded and decision.partial and sig.pair_entailed >= pair_grounds:
-            grounded = decision.partial  # the rest of its words: the verifier reads the record
-        if not grounded and decision.partial and decision.loose and loose_support is not None:
-            out.append(_inferred_from_values(item, verdict, decision, index, loose_support))
-            continue
-        if grounded:
-            sig.field_grounded = True
-            sig.top = [(i, scores.get(i, 1.0)) for i in grounded]  # the fields only
-            sig.aligned = grounded[0]
-            sig.contradiction = None
-            sig.missing = []
-            out.append(
-                replace(
-                    verdict,
-                    support=max(verdict.support, _GROUNDED_SUPPORT),
-                    contradicted=False,
-                    evidence_id=index.chunks[grounded[0]].id,
-                )
-            )
-            continue
-        if (
-            decision.structured
-            and sig.top
-            and _is_field(index, index.chunks[sig.top[0][0]].id)
-            and not (decision.unstated and sig.pair_entailed >= pair_grounds)
-        ):
-            # About a record, stated by none of its fields: prose similarity to "key: value"
-            # statements is no support ("offers home delivery" next to ``listing.name``), unless
-            # the verifier reads the record as entailing it ("Children should not visit").
-            capped = min(verdict.support, _UNSTATED_SUPPORT)
-            verdict = replace(verdict, support=capped)  # noqa: PLW2901
-        found = sig.contradiction
-        read = found.evidence_id if found is not None else verdict.evidence_id
-        if found is None and verdict.contradicted and sig.top:
-            read = read or index.chunks[sig.top[0][0]].id
-        if (
-            (verdict.contradicted or found is not None)
-            and (found is None or found.field is None)
-            and read
-            and _is_field(index, read)
-        ):
-            sig.contradiction = None  # prose slot alignment does not read field statements
-            out.append(replace(verdict, contradicted=False))
-            continue
-        out.append(verdict)
-    return out
+    return [
+        _applied(
+            item, verdict, decision, index, pair_grounds=pair_grounds, loose_support=loose_support
+        )
+        for item, verdict, decision in zip(items, verdicts, decisions, strict=True)
+    ]
+
+
+def _applied(
+    item: VerificationItem,
+    verdict: VerifierVerdict,
+    decision: FieldDecision,
+    index: EvidenceIndex,
+    *,
+    pair_grounds: float,
+    loose_support: float | None,
+) -> VerifierVerdict:
+    """One claim's verdict with its field decision applied (see ``apply_field_decisions``)."""
+    sig = item.signals
+    scores = dict(sig.top)
+    if decision.contradiction is not None:
+        sig.contradiction = decision.contradiction
+        sig.no_contradiction = 0.0
+        sig.top = [(decision.chunk, scores.get(decision.chunk, 1.0))] + [
+            t for t in sig.top if t[0] != decision.chunk
+        ]
+        sig.aligned = decision.chunk
+        return replace(
+            verdict,
+            support=min(verdict.support, _CONTRADICTED_SUPPORT),
+            contradicted=True,
+            evidence_id=index.chunks[decision.chunk].id,
+        )
+    grounded = decision.grounded
+    if not grounded and decision.partial and sig.pair_entailed >= pair_grounds:
+        grounded = decision.partial  # the rest of its words: the verifier reads the record
+    if not grounded and decision.partial and decision.loose and loose_support is not None:
+        return _inferred_from_values(item, verdict, decision, index, loose_support)
+    if grounded:
+        sig.field_grounded = True
+        sig.top = [(i, scores.get(i, 1.0)) for i in grounded]  # the fields only
+        sig.aligned = grounded[0]
+        sig.contradiction = None
+        sig.missing = []
+        return replace(
+            verdict,
+            support=max(verdict.support, _GROUNDED_SUPPORT),
+            contradicted=False,
+            evidence_id=index.chunks[grounded[0]].id,
+        )
+    if (
+        decision.structured
+        and sig.top
+        and _is_field(index, index.chunks[sig.top[0][0]].id)
+        and not (decision.unstated and sig.pair_entailed >= pair_grounds)
+    ):
+        # About a record, stated by none of its fields: prose similarity to "key: value"
+        # statements is no support ("offers home delivery" next to ``listing.name``), unless
+        # the verifier reads the record as entailing it ("Children should not visit").
+        verdict = replace(verdict, support=min(verdict.support, _UNSTATED_SUPPORT))
+    found = sig.contradiction
+    read = found.evidence_id if found is not None else verdict.evidence_id
+    if found is None and verdict.contradicted and sig.top:
+        read = read or index.chunks[sig.top[0][0]].id
+    if (
+        (verdict.contradicted or found is not None)
+        and (found is None or found.field is None)
+        and read
+        and _is_field(index, read)
+    ):
+        sig.contradiction = None  # prose slot alignment does not read field statements
+        return replace(verdict, contradicted=False)
+    return verdict
 
 
 def _inferred_from_values(
