@@ -22,6 +22,12 @@ UNITS: dict[str, str] = {
 }  # fmt: skip
 """Units of measure as written after a figure, each to one spelling ("kilo" -> "kg"); the one
 table for prose (``slots``) and records (``fields``)."""
+MEASURES: dict[str, tuple[str, ...]] = {
+    "deg": ("temperature", "temp"), "degf": ("temperature", "temp"),
+    "degc": ("temperature", "temp"), "kg": ("weight",), "lb": ("weight",),
+    "km": ("distance",), "mi": ("distance",), "kmh": ("speed",), "mph": ("speed",),
+}  # fmt: skip
+"""The key words naming what a unit measures ("89 degrees" fills ``temperature``)."""
 
 
 def word_set(text: str) -> frozenset[str]:

@@ -29,7 +29,7 @@ from typing import Literal
 
 from langchain_qgate.grounding._lexicon import word_set
 
-__all__ = ["Relation", "kin", "relation"]
+__all__ = ["Relation", "is_lemma", "kin", "kind_of", "relation"]
 
 Relation = Literal["same", "broader", "narrower", "opposite"]
 
@@ -205,6 +205,26 @@ def relation(claim_words: str, evidence_words: str) -> Relation | None:
     if evidence & _ancestors(claim, rel):
         return "narrower"
     return None
+
+
+@lru_cache(maxsize=1 << 14)
+def kind_of(word: str, other: str) -> bool:
+    """Whether the most common sense of ``word`` is directly a kind of ``other`` ("rain" and
+    "rainfall" of "precipitation"): a claim word naming a field by a narrower word. The first
+    sense and its own hypernyms only: every sense, or hypernyms of hypernyms, reach too far
+    ("bus" is a kind of "traveler" through a rare sense, a "bedroom" of "area" through "room",
+    "HDL" of "unit")."""
+    rel = _load()
+    forms = _forms(word, rel)
+    first = list(rel.senses(forms[0]))[:1] if forms else []
+    if not first:
+        return False
+    return bool(set(rel.broader(first[0])) & _senses(other, rel))
+
+
+def is_lemma(word: str) -> bool:
+    """Whether WordNet lists ``word`` as written ("leaving" yes, "portlanding" no)."""
+    return word in _load().lemmas
 
 
 def kin(word: str, other: str) -> bool:

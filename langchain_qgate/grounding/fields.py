@@ -48,6 +48,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from langchain_qgate.grounding._field_values import (
@@ -57,7 +58,7 @@ from langchain_qgate.grounding._field_values import (
     normalise_value,
     within_band,
 )
-from langchain_qgate.grounding._lexicon import UNAPOSTROPHED_NEGATIONS, UNITS, WEEKDAYS
+from langchain_qgate.grounding._lexicon import MEASURES, UNAPOSTROPHED_NEGATIONS, UNITS, WEEKDAYS
 from langchain_qgate.grounding._record_words import (
     TO_BOOT,
     RecordValues,
@@ -70,7 +71,7 @@ from langchain_qgate.grounding._record_words import (
     unlisted_term,
     vocabulary_term,
 )
-from langchain_qgate.grounding._word_relations import kin
+from langchain_qgate.grounding._word_relations import is_lemma, kin, kind_of
 from langchain_qgate.grounding.checks import (
     _NUMBER_WORD_VALUES,
     Quantity,
@@ -752,7 +753,9 @@ def _related(word: str, key: str, synonyms: bool = True) -> bool:
     """Whether a claim word names a key word in other words: the same stem ("departs" for
     ``departure``, "arrives" for ``arrival``) or, with ``synonyms``, a WordNet synonym
     ("leaving" for ``departure``, "layovers" for ``stops``, "costs" for ``price``; also
-    "called" for ``phone``, so a synonym alone never names the field a contradiction cites)."""
+    "called" for ``phone``, so a synonym alone never names the field a contradiction cites),
+    or a word whose most common sense is a kind of the key word ("rain" for
+    ``precipitation``: as strong as the stem)."""
     if word == key or len(word) < 3 or word_weight(word) <= 0 or word_weight(key) <= 0:
         return word == key
     if word in _NUMBER_WORD_VALUES or key in _NUMBER_WORD_VALUES:
@@ -760,7 +763,9 @@ def _related(word: str, key: str, synonyms: bool = True) -> bool:
     n = min(len(word), len(key))
     if n >= _STEM_SHARED and word[:_STEM_SHARED] == key[:_STEM_SHARED]:
         return True
-    return synonyms and not word.isdigit() and kin(word, key)
+    if word.isdigit():
+        return False
+    return kind_of(word, key) or (synonyms and kin(word, key))
 
 
 def _named_by_synonym(
@@ -769,7 +774,9 @@ def _named_by_synonym(
     """Whether field ``f`` is the slot of figure ``q`` only through a WordNet synonym of its
     key ("called" for ``phone_number``): too weak to name it in a contradiction. A unit, the
     record's only money field and what the figure counts ("0 *layovers*") are strong."""
-    if unit or (q.kind == "money" and _money_field(f)):
+    if unit or (q.kind == "money" and _money_field(f)) or q.kind in ("time", "date"):
+        return False  # a clock or a date fills only a field of its type: the type names it
+    if _measured(text, q, [f]):
         return False
     counted = _counted_noun(text, q)
     if counted and any(_related(counted, k) for k in f.keys):
@@ -912,6 +919,7 @@ def _reading(
             if at >= 0:  # the name says which record; its words are no field's value
                 words = [*words[:at], *([""] * len(n)), *words[at + len(n) :]]
     in_names = [n for rec in records for n in table.names.get(rec, [])]
+    word_set |= _key_forms(words)
     found_qs = _claim_quantities(text)
     claim_qs = [
         _as_number(text, q)
@@ -935,6 +943,19 @@ def _reading(
         claim_qs=claim_qs,
         covered=covered,
     )
+
+
+def _key_forms(words: list[str]) -> set[str]:
+    """The forms a key may take of the claim's words: two words written as one ("pick up" is
+    ``pickup``, "take off" ``takeoff``) and a verb's noun in -ing ("leaves" is "leaving", a
+    synonym of ``departure``)."""
+    joined = {a + b for a, b in pairwise(words) if a.isalpha() and b.isalpha()}
+    verbs = {
+        (w[:-1] if w.endswith("e") else w) + "ing"
+        for w in words
+        if w.isalpha() and len(w) > 3 and word_weight(w) > 0 and not w.endswith("ing")
+    }
+    return joined | {v for v in verbs if is_lemma(v)}  # not "portlanding"
 
 
 def _text_with_figures(r: _Reading) -> FieldDecision | None:
@@ -1041,7 +1062,21 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
         return candidates, by_noun
     scored = [(_alignment(f, r.word_set), f) for f in candidates]
     best = max((s for s, _ in scored), default=0)
-    return candidates, [f for s, f in scored if s == best] if best > 0 else []
+    if best > 0:
+        return candidates, [f for s, f in scored if s == best]
+    measured = _measured(r.text, q, candidates)  # "89 degrees": the temperature
+    if len(measured) == 1:
+        return candidates, measured
+    if q.kind in ("time", "date") and len(candidates) == 1:
+        return candidates, candidates  # the record's one field of the figure's type
+    return candidates, []
+
+
+def _measured(text: str, q: Quantity, fields: list[_Field]) -> list[_Field]:
+    """The fields whose key names what the figure's unit measures ("89 degrees" for
+    ``temperature``)."""
+    words = MEASURES.get(_claim_unit(text, q), ())
+    return [f for f in fields if any(w in f.keys for w in words)] if words else []
 
 
 def _figures(r: _Reading) -> FieldDecision | None:
@@ -1053,7 +1088,9 @@ def _figures(r: _Reading) -> FieldDecision | None:
     for q in list(r.free):
         candidates, top = _slot(r, numeric, q)
         same = [f for f in top or candidates if _value_match(r.text, q, f) == "same"]
-        if not same and top and _alignment(top[0], r.word_set) < _KEY_NAMED:
+        counted = _counted_noun(r.text, q)  # "1 layover" is no count of ``passengers``
+        by_noun = bool(top) and bool(counted) and any(_related(counted, k) for k in top[0].keys)
+        if not same and top and _alignment(top[0], r.word_set) < _KEY_NAMED and not by_noun:
             # aligned only through a related word ("weather" for ``wind``): a field holding
             # the figure itself says more
             same = [f for f in candidates if _value_match(r.text, q, f) == "same"]
@@ -1082,7 +1119,7 @@ def _figures(r: _Reading) -> FieldDecision | None:
         if (
             target is None
             or not r.decided
-            or q.hedged
+            or (q.hedged and not _far_off(r, q, target))
             or _named_by_synonym(r.text, q, target, unit, r.word_set)
         ):
             # no single slot for the value, or a hedged one: unsupported, never contradicted;
@@ -1093,6 +1130,31 @@ def _figures(r: _Reading) -> FieldDecision | None:
             return out  # a band in another currency, a bare figure against money: unsupported
         return _changed_figure(r, q, target, bool(unit))
     return None
+
+
+_APPROXIMATELY = re.compile(
+    r"\b(?:about|around|approximately|approx\.?|roughly|nearly|almost|close to|circa)\s*$",
+    re.I,
+)
+_APPROXIMATION = 0.2  # "about 88" is no approximation of 70
+
+
+def _far_off(r: _Reading, q: Quantity, f: _Field) -> bool:
+    """Whether an approximate figure ("about 88 degrees") is far from every figure of the
+    field it names by its key word or unit (more than a fifth of it). A bound ("over 50,000
+    km") is never far off: it is read as a bound; nor is a figure the field is only the likely
+    slot of ("about 2.6 pounds" is no price of $1,099.99)."""
+    if not _APPROXIMATELY.search(r.text[max(0, q.start - 16) : q.start]):
+        return False
+    if _alignment(f, r.word_set) < _KEY_NAMED and f not in _measured(r.text, q, [f]):
+        return False
+    return all(
+        abs(a - b) > _APPROXIMATION * max(abs(b), 1.0)
+        for e in f.quantities
+        if comparable(q, e)
+        for a in q.values()
+        for b in e.values()
+    ) and any(comparable(q, e) for e in f.quantities)
 
 
 def _changed_figure(r: _Reading, q: Quantity, target: _Field, unit: bool) -> FieldDecision:

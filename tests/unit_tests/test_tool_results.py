@@ -208,3 +208,49 @@ def test_a_figure_with_a_thousands_separator_is_one_figure_in_an_address(monitor
     v = _one(monitor, "Bay Dental is at 4,446 Stevenson Boulevard.", office)
     _names(v, "record.address")
     assert v.contradiction.claim_value == "4446 Stevenson Boulevard"
+
+
+BERGEN = {"city": "Bergen", "precipitation": "30", "humidity": "80", "temperature": "12"}
+
+
+def test_a_word_for_a_kind_of_the_key_names_its_field(monitor) -> None:
+    v = _one(monitor, "There is a 60 percent chance of rain in Bergen.", BERGEN)
+    _names(v, "record.precipitation")
+    v = _one(monitor, "There is a 30 percent chance of rain in Bergen.", BERGEN)
+    assert v.contradiction is None, v.reason
+
+
+def test_a_unit_names_what_it_measures(monitor) -> None:
+    v = _one(monitor, "It is 18 degrees in Bergen.", BERGEN)
+    _names(v, "record.temperature")
+    assert _one(monitor, "It is 12 degrees in Bergen.", BERGEN).contradiction is None
+
+
+def test_the_records_only_field_of_a_clock_is_the_slot_of_a_time(monitor) -> None:
+    v = _one(monitor, "Harbour Lights plays Pier Hall at 9 pm.", CONCERT)
+    _names(v, "record.time")
+    v = _one(monitor, "Harbour Lights plays Pier Hall at 8 pm.", CONCERT)
+    assert v.grade is Grade.GROUNDED, v.reason
+
+
+def test_an_approximation_far_from_the_field_it_names_is_contradicted(monitor) -> None:
+    v = _one(monitor, "The temperature in Bergen is about 20 degrees.", BERGEN)
+    _names(v, "record.temperature")
+    for near in ("about 13 degrees", "over 10 degrees", "over 20 degrees"):
+        v = _one(monitor, f"The temperature in Bergen is {near}.", BERGEN)
+        assert v.contradiction is None, (near, v.reason)  # near enough, or a bound
+
+
+def test_a_figure_whose_noun_names_a_field_is_no_other_fields_value(monitor) -> None:
+    fare = {"airline": "Delta", "number_stops": "0", "passengers": "1", "price": "323"}
+    v = _one(monitor, "The Delta flight has 1 layover.", fare)
+    _names(v, "record.number_stops")
+
+
+def test_a_phrasal_verb_and_a_verbs_noun_name_keys(monitor) -> None:
+    car = {"car_model": "Civic", "pickup_date": "2025-03-09", "dropoff_date": "2025-03-12"}
+    v = _one(monitor, "You can pick up the Civic on March 10th.", car)
+    _names(v, "record.pickup_date")
+    flight = {"airline": "Delta", "departure_time": "06:35", "arrival_time": "09:10"}
+    v = _one(monitor, "The Delta flight leaves at 7 am.", flight)
+    _names(v, "record.departure_time")
