@@ -340,37 +340,65 @@ def month_days(text: str) -> list[Quantity]:
     return out
 
 
-def extract_quantities(text: str) -> list[Quantity]:
-    """Find dates, money, percentages and plain numbers in ``text``, normalised.
+class _Taken:
+    """The spans taken so far, merged into disjoint sorted runs [starts[i], ends[i]): a span
+    is free iff the last run starting before its end stops before its start. O(log n) per
+    check, so thousands of numbers ("[1,[1,[1,...") stay linear-ish, not quadratic."""
 
-    Years (1000-2099) standing alone are dates; ordinal-free small integers written as words
-    ("five", "twenty-two") are numbers.
-    """
-    out: list[Quantity] = []
-    # The spans taken so far, merged into disjoint sorted runs [starts[i], ends[i]): a span is
-    # free iff the last run starting before its end stops before its start. O(log n) per
-    # check, so thousands of numbers ("[1,[1,[1,...") stay linear-ish, not quadratic.
-    starts: list[int] = []
-    ends: list[int] = []
+    def __init__(self) -> None:
+        self.out: list[Quantity] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
 
-    def free(s: int, e: int) -> bool:
-        i = bisect.bisect_left(starts, e) - 1
-        return i < 0 or ends[i] <= s
+    def free(self, s: int, e: int) -> bool:
+        i = bisect.bisect_left(self.starts, e) - 1
+        return i < 0 or self.ends[i] <= s
 
-    def add(q: Quantity) -> None:
-        out.append(q)
+    def add(self, q: Quantity) -> None:
+        self.out.append(q)
+        starts, ends = self.starts, self.ends
         lo = bisect.bisect_left(ends, q.start)  # first run that reaches q.start
         hi = bisect.bisect_right(starts, q.end)  # runs starting at or before q.end
         merged = lo < hi  # runs lo..hi-1 overlap or touch q: one run replaces them
         starts[lo:hi] = [min(q.start, starts[lo]) if merged else q.start]
         ends[lo:hi] = [max(q.end, ends[hi - 1]) if merged else q.end]
 
+
+def extract_quantities(text: str) -> list[Quantity]:
+    """Find dates, money, percentages and plain numbers in ``text``, normalised.
+
+    Years (1000-2099) standing alone are dates; ordinal-free small integers written as words
+    ("five", "twenty-two") are numbers.
+    """
+    taken = _Taken()
     references = list(_REFERENCE.finditer(text))
     text = _blank(text, [m.span() for m in references])
     for m in references:
         if m.lastgroup == "part":
             for q in _part_numbers(m):
-                add(q)
+                taken.add(q)
+    _dates(text, taken)
+    _times(text, taken)
+    for m in _NUMBER.finditer(text):
+        num = m["num"]
+        if num and taken.free(m.start("num"), m.end("num")):
+            found = _number(m, text)
+            if found is not None:
+                taken.add(found)
+    for m in _ORDINAL_WORD.finditer(text):
+        # A rank before a content word ("its second studio album"), not "first of all".
+        if taken.free(m.start(1), m.end(1)) and (
+            word_weight(m[2].lower()) > 0.0 or m[2].lower() in ("and", "or")
+        ):
+            value = float(_ORDINALS[m[1].lower()])
+            taken.add(Quantity("number", value, m[1], m.start(1), m.end(1), ordinal=True))
+    out = taken.out
+    out.sort(key=lambda q: q.start)
+    return out
+
+
+def _dates(text: str, taken: _Taken) -> None:
+    free, add = taken.free, taken.add
     for m in _DATE_ISO.finditer(text):
         y, mo, d = int(m[1]), int(m[2]), int(m[3])
         add(Quantity("date", y * 10_000 + mo * 100 + d, m[0], m.start(), m.end()))
@@ -391,6 +419,9 @@ def extract_quantities(text: str) -> list[Quantity]:
         if free(m.start(1), m.end(1)) and m[1].lower() not in ("may", "mar"):
             add(Quantity("date", _MONTHS[m[1].lower()] * 100, m[1], m.start(1), m.end(1)))
 
+
+def _times(text: str, taken: _Taken) -> None:
+    free, add = taken.free, taken.add
     for m in _TIME_12H.finditer(text):
         hour = int(m[1]) % 12 + (12 if m[3].lower() == "p" else 0)
         add(Quantity("time", hour * 60 + int(m[2] or 0), m[0].strip(), m.start(), m.end()))
@@ -411,100 +442,89 @@ def extract_quantities(text: str) -> list[Quantity]:
                 minutes, alt = clock
                 add(Quantity("time", minutes, text[start : m.end()], start, m.end(), alt=alt))
 
-    for m in _NUMBER.finditer(text):
-        num = m["num"]
-        if not num or not free(m.start("num"), m.end("num")):
-            continue
-        is_word = not num[0].isdigit()
-        digits = _GROUP_SEPARATORS.sub("", num)
-        value = _words_value(num) if is_word else float(digits)
-        if value is None:
-            continue
-        # "56.000" is 56 in English and 56,000 in much of Europe; "12 737" may be 12,737 or
-        # 12 and 737: keep both readings.
-        alt = float(num.replace(".", "")) if _DOT_THOUSANDS.fullmatch(num) else None
-        if not is_word and alt is None and digits != num.replace(",", ""):
-            alt = float(_GROUP_SEPARATORS.split(num, maxsplit=1)[0])
-        scale_word = (m["scale"] or "").lower()
-        # Single letters are only scales right after a digit ("$10M", "5k"), never words.
-        if scale_word in ("m", "b", "t", "k") and (is_word or m["scale"] is None):
-            scale_word = ""
-        if len(scale_word) == 1 and m.start("scale") != m.end("num"):
-            scale_word = ""
-        scale = _SCALES.get(scale_word, 1.0)
-        exact = None
-        if not math.isfinite(value * scale):
-            # Over 1.8e308 ("1" followed by 309 digits): inf, with the exact value beside it.
-            exact = None if is_word else exact_value(digits, scale)
-            if exact is None:
-                continue
-            alt = None
-        end = m.end("scale") if scale_word else m.end("num")
-        start = m.start("num")
-        currency = ""
-        if m["cur"]:
-            currency = _CURRENCY_SYMBOL.get(m["cur"], m["cur"] if m["cur"].isalpha() else "USD")
-            start = m.start("cur")
-        if m["curw"]:
-            currency = _CURRENCY_WORD.get(m["curw"].lower(), "USD")
-            end = m.end("curw")
-        if m["pct"]:
-            end = m.end("pct")
-        unit = _UNIT_SUFFIX.match(text, end)
-        shown_end = unit.end() if unit and not m["pct"] and not m["curw"] else end
-        if not is_word and text[m.end("num") : m.end("num") + 1] == "s":
-            continue  # "1990s", "80s": a span of values, not one value
-        suffix = None if is_word else _ORDINAL_SUFFIX.match(text, m.end("num"))
-        if suffix is not None and not (scale_word or currency or m["pct"]):
-            # "15th", "2nd": a rank, not an amount.
-            stop = suffix.end()
-            add(Quantity("number", value, text[start:stop], start, stop, ordinal=True))
-            continue
-        precision = 2 if is_word else _sig_digits(num)
-        kind: QuantityKind
-        if m["pct"]:
-            kind = "percent"
-        elif currency:
-            kind = "money"
-        elif (
-            not is_word
-            and scale == 1.0
-            and re.fullmatch(r"1[0-9]{3}|20[0-9]{2}", num)
-            and not (text[end : end + 1] == "s" or text[max(0, start - 1) : start] == "#")
-        ):
-            kind = "date"
-            add(Quantity("date", value * 10_000, text[start:end], start, end))
-            continue
-        else:
-            kind = "number"
-        if is_word and value <= 1 and not scale_word:
-            continue  # "one of the", "zero-shot": too ambiguous to check
-        shown = text[start:shown_end].strip()
-        hedged = _HEDGE_BEFORE.search(text[max(0, start - 24) : start]) is not None
-        add(
-            Quantity(
-                kind,
-                value * scale,
-                shown,
-                start,
-                end,
-                precision,
-                currency,
-                alt=alt * scale if alt is not None else None,
-                hedged=hedged,
-                exact=exact,
-                reference=kind == "number" and _named_number(text, start, end, num),
-            )
-        )
-    for m in _ORDINAL_WORD.finditer(text):
-        # A rank before a content word ("its second studio album"), not "first of all".
-        if free(m.start(1), m.end(1)) and (
-            word_weight(m[2].lower()) > 0.0 or m[2].lower() in ("and", "or")
-        ):
-            value = float(_ORDINALS[m[1].lower()])
-            add(Quantity("number", value, m[1], m.start(1), m.end(1), ordinal=True))
-    out.sort(key=lambda q: q.start)
-    return out
+
+def _scale_of(m: re.Match[str], is_word: bool) -> str:
+    scale_word = (m["scale"] or "").lower()
+    # Single letters are only scales right after a digit ("$10M", "5k"), never words.
+    if scale_word in ("m", "b", "t", "k") and (is_word or m["scale"] is None):
+        scale_word = ""
+    if len(scale_word) == 1 and m.start("scale") != m.end("num"):
+        scale_word = ""
+    return scale_word
+
+
+def _number(m: re.Match[str], text: str) -> Quantity | None:
+    """The quantity of one ``_NUMBER`` match: money, a percentage, a year, a rank or a number
+    (None: not a value to check, "1990s", "one of the")."""
+    num = m["num"]
+    is_word = not num[0].isdigit()
+    digits = _GROUP_SEPARATORS.sub("", num)
+    value = _words_value(num) if is_word else float(digits)
+    if value is None:
+        return None
+    # "56.000" is 56 in English and 56,000 in much of Europe; "12 737" may be 12,737 or
+    # 12 and 737: keep both readings.
+    alt = float(num.replace(".", "")) if _DOT_THOUSANDS.fullmatch(num) else None
+    if not is_word and alt is None and digits != num.replace(",", ""):
+        alt = float(_GROUP_SEPARATORS.split(num, maxsplit=1)[0])
+    scale_word = _scale_of(m, is_word)
+    scale = _SCALES.get(scale_word, 1.0)
+    exact = None
+    if not math.isfinite(value * scale):
+        # Over 1.8e308 ("1" followed by 309 digits): inf, with the exact value beside it.
+        exact = None if is_word else exact_value(digits, scale)
+        if exact is None:
+            return None
+        alt = None
+    end = m.end("scale") if scale_word else m.end("num")
+    start = m.start("num")
+    currency = ""
+    if m["cur"]:
+        currency = _CURRENCY_SYMBOL.get(m["cur"], m["cur"] if m["cur"].isalpha() else "USD")
+        start = m.start("cur")
+    if m["curw"]:
+        currency = _CURRENCY_WORD.get(m["curw"].lower(), "USD")
+        end = m.end("curw")
+    if m["pct"]:
+        end = m.end("pct")
+    unit = _UNIT_SUFFIX.match(text, end)
+    shown_end = unit.end() if unit and not m["pct"] and not m["curw"] else end
+    if not is_word and text[m.end("num") : m.end("num") + 1] == "s":
+        return None  # "1990s", "80s": a span of values, not one value
+    suffix = None if is_word else _ORDINAL_SUFFIX.match(text, m.end("num"))
+    if suffix is not None and not (scale_word or currency or m["pct"]):
+        # "15th", "2nd": a rank, not an amount.
+        stop = suffix.end()
+        return Quantity("number", value, text[start:stop], start, stop, ordinal=True)
+    kind: QuantityKind
+    if m["pct"]:
+        kind = "percent"
+    elif currency:
+        kind = "money"
+    elif (
+        not is_word
+        and scale == 1.0
+        and re.fullmatch(r"1[0-9]{3}|20[0-9]{2}", num)
+        and not (text[end : end + 1] == "s" or text[max(0, start - 1) : start] == "#")
+    ):
+        return Quantity("date", value * 10_000, text[start:end], start, end)
+    else:
+        kind = "number"
+    if is_word and value <= 1 and not scale_word:
+        return None  # "one of the", "zero-shot": too ambiguous to check
+    return Quantity(
+        kind,
+        value * scale,
+        text[start:shown_end].strip(),
+        start,
+        end,
+        2 if is_word else _sig_digits(num),
+        currency,
+        alt=alt * scale if alt is not None else None,
+        hedged=_HEDGE_BEFORE.search(text[max(0, start - 24) : start]) is not None,
+        exact=exact,
+        reference=kind == "number" and _named_number(text, start, end, num),
+    )
 
 
 def _round_sig(x: float, digits: int) -> float:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from langchain_qgate.grounding._compound import sentence_subject
 from langchain_qgate.grounding.checks import (
+    Quantity,
     comparable,
     content_stems,
     coverage,
@@ -27,6 +29,7 @@ from langchain_qgate.grounding.checks import (
     untokenise,
 )
 from langchain_qgate.grounding.slots import (
+    Passage,
     Value,
     all_found,
     answer_conflict,
@@ -168,34 +171,8 @@ def _contradiction(
     about = value_free_stems(claim)
     if sum(about.values()) <= 0.0:
         return None, ""
-    # Passages about the same thing first; among equals, the one stating more of the claim's
-    # values ("In fiscal year 2024, ... revenue of €48.2 million" before "... in fiscal 2023").
-    # (A passage is prepared for alignment only when it shares enough words to be used.)
-    scored = [(coverage(about, index.stems(i)), i) for i, _ in top]
-    ranked = sorted(
-        scored,
-        key=lambda t: (
-            -round(t[0], 2),
-            -sum(found_in(v, index.passage(t[1])) for v in claim.values)
-            if t[0] >= _RIVAL_COVERAGE
-            else 0,
-        ),
-    )
+    ranked = _ranked(claim, about, index, top)
     candidates = [(c, i) for c, i in ranked if c >= _ALIGNED_COVERAGE]
-
-    def settled(value: Value) -> bool:
-        # Evidence that states the claim's value anywhere makes a rival in one passage about
-        # another thing said with the same words, not a contradiction (a count only when it
-        # counts the same unit: "four games" does not settle "four league titles").
-        if value.quantity is None:
-            return _entity_found(value.text, index)
-        q = value.quantity
-        where = {j for j, e in index.all_quantities if quantities_match(q, e)}
-        return any(
-            o.unit == value.unit and o.quantity is not None and quantities_match(q, o.quantity)
-            for j in where
-            for o in index.passage(j).values
-        )
 
     def conflict(i: int, *, aligned: bool) -> Contradiction | None:
         chunk = index.chunks[i]
@@ -205,36 +182,17 @@ def _contradiction(
             evidence_id=chunk.id,
             quote=chunk.text,
             given=asked,
-            settled=settled,
+            settled=partial(_settled, index=index),
             aligned=aligned,
         )
 
     negated = False
-    family = "negation"
     negated_at = candidates[0][1] if candidates else -1
     if candidates:
         said = passage(untokenise(asserted)) if asserted is not claim_text else claim
-        best_cov, best = candidates[0]
-        # "X was not the first woman to ..." against "X became the second woman to ...": a
-        # negated value the passage replaces with another one agrees with it.
-        denied_other = any(v.negated and not found_in(v, index.passage(best)) for v in said.values)
-        whole = asserted is claim_text
-        info = field_info(index.chunks[best])
-        negated = (
-            best_cov >= _NEGATION_COVERAGE
-            # a field's "key: value" has no polarity of its own: fields.py reads booleans
-            and (info is None or info.get("kind") != "value")
-            and len(value_free_stems(said)) >= 2
-            and not polar
-            and not denied_other
-            and negation_clash(said, index.passage(best), asserted_negation=whole)
-            # ... and no other passage that states the claim says it with the same polarity
-            # (a copied sentence next to a neighbour that words it the other way).
-            and not any(
-                c >= _STATED_COVERAGE
-                and not negation_clash(said, index.passage(i), asserted_negation=whole)
-                for c, i in candidates[1:]
-            )
+        best = candidates[0][1]
+        negated = not polar and _negation_against(
+            said, candidates, index, whole=asserted is claim_text
         )
         # A passage that states the claim with all its values and the same polarity settles it.
         for c, i in candidates:
@@ -249,17 +207,9 @@ def _contradiction(
         found = _answer_contradiction(asserted, claim_text, index, ranked, asked=asked)
         if found is not None:
             return found, "short_answer"
-    # "born in 1997" against "Anne Rice (born ...; October 4, 1941) is ...": the dates after
-    # the name a passage opens on (it shares no other word with the claim).
-    for _, i in ranked:
-        if not opens_with_parenthesis(index.views[i]):
-            continue
-        chunk = index.chunks[i]
-        found = lifespan_conflict(
-            claim, index.passage(i), evidence_id=chunk.id, quote=chunk.text, given=asked
-        )
-        if found is not None:
-            return found, "lifespan"
+    found = _lifespan(claim, index, ranked, asked)
+    if found is not None:
+        return found, "lifespan"
     # A count of the same unit in the same context, in a passage sharing fewer words ("comes
     # with a 24-month warranty" against "the 36-month warranty covers parts and labour").
     for c, i in ranked:
@@ -275,8 +225,84 @@ def _contradiction(
             evidence_value="",
             evidence_id=chunk.id,
             quote=chunk.text,
-        ), family
+        ), "negation"
     return None, ""
+
+
+def _ranked(
+    claim: Passage, about: dict[str, float], index: EvidenceIndex, top: list[tuple[int, float]]
+) -> list[tuple[float, int]]:
+    """Passages about the same thing first; among equals, the one stating more of the claim's
+    values ("In fiscal year 2024, ... revenue of €48.2 million" before "... in fiscal 2023").
+    (A passage is prepared for alignment only when it shares enough words to be used.)"""
+    scored = [(coverage(about, index.stems(i)), i) for i, _ in top]
+    return sorted(
+        scored,
+        key=lambda t: (
+            -round(t[0], 2),
+            -sum(found_in(v, index.passage(t[1])) for v in claim.values)
+            if t[0] >= _RIVAL_COVERAGE
+            else 0,
+        ),
+    )
+
+
+def _settled(value: Value, *, index: EvidenceIndex) -> bool:
+    """Evidence that states the claim's value anywhere makes a rival in one passage about
+    another thing said with the same words, not a contradiction (a count only when it counts
+    the same unit: "four games" does not settle "four league titles")."""
+    if value.quantity is None:
+        return _entity_found(value.text, index)
+    q = value.quantity
+    where = {j for j, e in index.all_quantities if quantities_match(q, e)}
+    return any(
+        o.unit == value.unit and o.quantity is not None and quantities_match(q, o.quantity)
+        for j in where
+        for o in index.passage(j).values
+    )
+
+
+def _negation_against(
+    said: Passage, candidates: list[tuple[float, int]], index: EvidenceIndex, *, whole: bool
+) -> bool:
+    """Whether the passage about the same thing says the claim with the other polarity, and
+    no other passage that states the claim says it with the same one (a copied sentence next
+    to a neighbour that words it the other way)."""
+    best_cov, best = candidates[0]
+    # "X was not the first woman to ..." against "X became the second woman to ...": a
+    # negated value the passage replaces with another one agrees with it.
+    denied_other = any(v.negated and not found_in(v, index.passage(best)) for v in said.values)
+    info = field_info(index.chunks[best])
+    return (
+        best_cov >= _NEGATION_COVERAGE
+        # a field's "key: value" has no polarity of its own: fields.py reads booleans
+        and (info is None or info.get("kind") != "value")
+        and len(value_free_stems(said)) >= 2
+        and not denied_other
+        and negation_clash(said, index.passage(best), asserted_negation=whole)
+        and not any(
+            c >= _STATED_COVERAGE
+            and not negation_clash(said, index.passage(i), asserted_negation=whole)
+            for c, i in candidates[1:]
+        )
+    )
+
+
+def _lifespan(
+    claim: Passage, index: EvidenceIndex, ranked: list[tuple[float, int]], asked: str
+) -> Contradiction | None:
+    """ "born in 1997" against "Anne Rice (born ...; October 4, 1941) is ...": the dates
+    after the name a passage opens on (it shares no other word with the claim)."""
+    for _, i in ranked:
+        if not opens_with_parenthesis(index.views[i]):
+            continue
+        chunk = index.chunks[i]
+        found = lifespan_conflict(
+            claim, index.passage(i), evidence_id=chunk.id, quote=chunk.text, given=asked
+        )
+        if found is not None:
+            return found
+    return None
 
 
 def compute_signals(
@@ -304,7 +330,37 @@ def compute_signals(
         sig.entities_ok = 0.0
         return sig
     sig.similarity = max(0.0, top[0][1])
+    c = _asserted(claim_text, question, index, top)
+    per_chunk_cov = _coverage_signals(sig, c, index, top)
+    aligned_cov, aligned = max(per_chunk_cov, key=lambda entry: _alignment(entry, c, index))
+    sig.coverage_best = aligned_cov
+    sig.aligned = aligned
+    _value_signals(sig, c, index)
+    _disagreement(sig, c, index, top, aligned_cov=aligned_cov, aligned=aligned)
+    return sig
 
+
+@dataclass
+class _Asserted:
+    """What a claim asserts beyond the question, read once for every signal."""
+
+    claim_text: str
+    asserted: str  # the answer of a "question + short answer" claim, else the claim
+    asked: str  # the question ("" without one)
+    quantities: list[Quantity]  # the values the claim asserts (not the question's)
+    bare: str  # the asserted text without its values
+    polar: bool  # a bare "yes" / "no"
+    stems: dict[str, float]  # content stems and their weights
+    subject: set[str]  # stems of a subject an open chunk does not name
+
+    @property
+    def answer(self) -> bool:
+        return self.asserted is not self.claim_text
+
+
+def _asserted(
+    claim_text: str, question: str | None, index: EvidenceIndex, top: list[tuple[int, float]]
+) -> _Asserted:
     # What the claim asserts beyond the question: a "question + short answer" claim asserts
     # only the answer, and values or names the question already gave are not the claim's.
     asserted = claim_text
@@ -330,93 +386,110 @@ def compute_signals(
     # A retrieved chunk that opens on a subject it does not name ("It was discovered in
     # 1935.", a sentence cut from its page) may be about the subject the claim names.
     subject = _open_subject_stems(asserted, index, top) if asserted is claim_text else set()
+    return _Asserted(claim_text, asserted, asked, claim_quantities, bare, polar, stems, subject)
+
+
+def _coverage_signals(
+    sig: ClaimSignals, c: _Asserted, index: EvidenceIndex, top: list[tuple[int, float]]
+) -> list[tuple[float, int]]:
+    """Lexical coverage of the claim's content stems by the top chunks and by all evidence,
+    and the words no evidence holds; returns each top chunk's coverage."""
     topk_stems: set[str] = set()
     per_chunk_cov: list[tuple[float, int]] = []
     for i, _ in top:
-        chunk_stems = index.stems(i) | subject if index.open[i] else index.stems(i)
+        chunk_stems = index.stems(i) | c.subject if index.open[i] else index.stems(i)
         topk_stems |= chunk_stems
-        per_chunk_cov.append((coverage(stems, chunk_stems), i))
-    all_stems = index.all_stems | subject
-    sig.coverage_topk = coverage(stems, topk_stems)
-    sig.coverage_all = coverage(stems, all_stems)
-    missing_weights = [w for s, w in stems.items() if s not in all_stems]
+        per_chunk_cov.append((coverage(c.stems, chunk_stems), i))
+    all_stems = index.all_stems | c.subject
+    sig.coverage_topk = coverage(c.stems, topk_stems)
+    sig.coverage_all = coverage(c.stems, all_stems)
+    missing_weights = [w for s, w in c.stems.items() if s not in all_stems]
     sig.novel_ok = 1.0 - max(missing_weights, default=0.0)
     seen: set[str] = set()
-    for tok in tokens(bare):
+    for tok in tokens(c.bare):
         st = stem(tok.lower())
-        if st in stems and st not in all_stems and st not in seen:
+        if st in c.stems and st not in all_stems and st not in seen:
             seen.add(st)
             sig.missing.append(tok)
+    return per_chunk_cov
 
-    # The chunk that talks about the same thing: best coverage, plus credit for stating the
-    # claim's values; ties go to the most similar (``top`` is in similarity order).
-    def alignment(entry: tuple[float, int]) -> float:
-        cov, i = entry
-        if not claim_quantities:
-            return cov
-        found = sum(
-            any(quantities_match(q, e) for e in index.chunk_quantities(i)) for q in claim_quantities
-        )
-        return cov + 0.5 * found / len(claim_quantities)
 
-    aligned_cov, aligned = max(per_chunk_cov, key=alignment)
-    sig.coverage_best = aligned_cov
-    sig.aligned = aligned
+def _alignment(entry: tuple[float, int], c: _Asserted, index: EvidenceIndex) -> float:
+    """The chunk that talks about the same thing: best coverage, plus credit for stating the
+    claim's values; ties go to the most similar (``top`` is in similarity order)."""
+    cov, i = entry
+    if not c.quantities:
+        return cov
+    found = sum(
+        any(quantities_match(q, e) for e in index.chunk_quantities(i)) for q in c.quantities
+    )
+    return cov + 0.5 * found / len(c.quantities)
 
-    # Quantities and names: each must appear somewhere in the evidence.
-    if claim_quantities:
+
+def _value_signals(sig: ClaimSignals, c: _Asserted, index: EvidenceIndex) -> None:
+    """Quantities and names: each must appear somewhere in the evidence."""
+    if c.quantities:
         evidence_q = index.all_quantities
         unmatched = [
-            q for q in claim_quantities if not any(quantities_match(q, e) for _, e in evidence_q)
+            q for q in c.quantities if not any(quantities_match(q, e) for _, e in evidence_q)
         ]
-        sig.quantities_ok = 1.0 - len(unmatched) / len(claim_quantities)
-    entities = [e for e, _, _ in extract_entities(asserted) if not stated_in(e, asked)]
+        sig.quantities_ok = 1.0 - len(unmatched) / len(c.quantities)
+    entities = [e for e, _, _ in extract_entities(c.asserted) if not stated_in(e, c.asked)]
     if entities:
         missing_entities = [
             e
             for e in entities
             if not _entity_found(e, index)
-            and not (subject and {stem(t.lower()) for t in tokens(e)} <= subject)
+            and not (c.subject and {stem(t.lower()) for t in tokens(e)} <= c.subject)
         ]
         sig.entities_ok = 1.0 - len(missing_entities) / len(entities)
     # "I saw them live in 2019": the speaker is the subject, and only evidence that speaks of
     # itself in the first person can say what the speaker did; other evidence names no one.
-    if _SPEAKER.match(asserted) and not _FIRST_PERSON.search(index.all_entities_text):
+    if _SPEAKER.match(c.asserted) and not _FIRST_PERSON.search(index.all_entities_text):
         sig.entities_ok = 0.0
 
-    # A contradiction: another value in the same slot of a passage about the same thing, or the
-    # opposite polarity (see ``slots``). Only a "question + answer" claim has values the
-    # question gave; a claim of the answer's own asserts every value it states, and the answer
-    # of a "question + answer" claim is also read alone: a question never hides a contradiction.
-    answer = asserted is not claim_text
+
+def _disagreement(
+    sig: ClaimSignals,
+    c: _Asserted,
+    index: EvidenceIndex,
+    top: list[tuple[int, float]],
+    *,
+    aligned_cov: float,
+    aligned: int,
+) -> None:
+    """A contradiction: another value in the same slot of a passage about the same thing, or
+    the opposite polarity (see ``slots``). Only a "question + answer" claim has values the
+    question gave; a claim of the answer's own asserts every value it states, and the answer
+    of a "question + answer" claim is also read alone: a question never hides a
+    contradiction."""
     sig.contradiction, sig.rule_family = _contradiction(
-        claim_text, asserted, index, top, asked=asked if answer else "", polar=polar
+        c.claim_text, c.asserted, index, top, asked=c.asked if c.answer else "", polar=c.polar
     )
-    if sig.contradiction is None and answer and not polar:
+    if sig.contradiction is None and c.answer and not c.polar:
         sig.contradiction, sig.rule_family = _contradiction(
-            asserted, asserted, index, top, asked="", polar=False
+            c.asserted, c.asserted, index, top, asked="", polar=False
         )
     if sig.contradiction is not None:
         sig.no_contradiction = 0.0
     # Weaker disagreement lowers support without being reported as a contradiction: another
     # value of the claim's kind in the chunk about the same thing, or a negation about what
     # both say (the claim is then unsupported, never "contradicted").
-    if aligned_cov >= _ALIGNED_COVERAGE and claim_quantities:
+    if aligned_cov >= _ALIGNED_COVERAGE and c.quantities:
         here = index.chunk_quantities(aligned)
         if any(
             any(comparable(q, e) for e in here)
             and not any(quantities_match(q, e) for _, e in index.all_quantities)
-            for q in claim_quantities
+            for q in c.quantities
         ):
             sig.values_consistent = 0.0  # a value no evidence states, another one in its place
     if sig.contradiction is not None or (
         aligned_cov >= _LOOSE_NEGATION_COVERAGE
-        and len(stems) >= 2
-        and not polar
-        and _polarity_differs(asserted, asserted is claim_text, index, aligned)
+        and len(c.stems) >= 2
+        and not c.polar
+        and _polarity_differs(c.asserted, not c.answer, index, aligned)
     ):
         sig.negation_consistent = 0.0
-    return sig
 
 
 def _answer_contradiction(

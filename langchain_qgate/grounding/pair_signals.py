@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from langchain_qgate.grounding._compound import sentence_subject, split_compound
@@ -110,6 +111,8 @@ def apply_pair_model(
     ]
     pairs = [(claim, text) for claim, ws in zip(claims, plan, strict=True) for _, text in ws]
     probs = model.predict(pairs) if pairs else None
+    cuts = _Cuts(contradict, overrule, substitute, denied, no_support)
+    cut = getattr(model, "truncated", None)
     row = 0
     for claim, sig, ws in zip(claims, signals, plan, strict=True):
         sig.rule_contradiction = sig.contradiction
@@ -117,63 +120,100 @@ def apply_pair_model(
             continue
         part = probs[row : row + len(ws)]
         row += len(ws)
-        entailed = float(part[:, 0].max())
-        at = int(part[:, 1].argmax())
-        contradicted = float(part[at, 1])
-        sig.pair_entailed = entailed
-        sig.pair_contradicted = contradicted
-        sig.pair_not_contradicted = 1.0 - contradicted
-        sig.pair_window = ws[at][0]
-        if (
-            sig.contradiction is not None
-            and sig.rule_family in OVERRULED_FAMILIES
-            and _overruled(
-                claim, sig.contradiction.evidence_id, ws, part, index, (overrule, denied)
-            )
-        ):
-            sig.contradiction = None
-            sig.no_contradiction = 1.0
-        sig.pair_record = any(is_record_window(index, i) for i, _ in ws)
-        cut = getattr(model, "truncated", None)
+        _read_windows(claim, sig, ws, part, index, cuts)
         sig.pair_cut = cut is not None and any(cut((claim, text)) for _, text in ws)
-        if (
-            sig.contradiction is None
-            and contradicted >= contradict
-            and entailed < no_support
-            and not is_record_window(index, ws[at][0])
-        ):
-            chunk = index.chunks[ws[at][0]]
-            sig.contradiction = Contradiction(
-                kind="statement",
-                claim_value=claim,
-                evidence_value="",
-                evidence_id=chunk.id,
-                quote=chunk.text,
-            )
-            sig.no_contradiction = 0.0
-        elsewhere = entailed  # P(entailed) of the windows other than the changed one
-        for k in sorted(range(len(ws)), key=lambda j: -float(part[j, 1])):
-            i, text = ws[k]
-            if is_record_window(index, i):
-                continue
-            found = local_change(claim, text, index.chunks[i].id)
-            if found is not None:
-                sig.pair_change, local = found
-                sig.pair_change_opposite = local.opposite
-                sig.pair_change_p = float(part[k, 1]) if local.names_or_figures else 0.0
-                elsewhere = max((float(part[j, 0]) for j in range(len(ws)) if j != k), default=0.0)
-                sig.pair_change_elsewhere = elsewhere
-                break
-        if (
-            sig.contradiction is None
-            and sig.pair_change is not None
-            and (
-                (sig.pair_change_opposite and elsewhere < no_support)
-                or (sig.pair_change_p >= substitute and entailed < no_support)
-            )
-        ):
-            sig.contradiction = sig.pair_change
-            sig.no_contradiction = 0.0
+
+
+@dataclass(frozen=True)
+class _Cuts:
+    """The verifier's cut-offs ``apply_pair_model`` settles contradictions with."""
+
+    contradict: float
+    overrule: float
+    substitute: float
+    denied: float
+    no_support: float
+
+
+def _read_windows(  # noqa: PLR0917
+    claim: str,
+    sig: ClaimSignals,
+    ws: list[tuple[int, str]],
+    part: Any,
+    index: EvidenceIndex,
+    cuts: _Cuts,
+) -> None:
+    """One claim's pair features from the verifier's probabilities on its windows, and its
+    contradiction settled."""
+    entailed = float(part[:, 0].max())
+    at = int(part[:, 1].argmax())
+    contradicted = float(part[at, 1])
+    sig.pair_entailed = entailed
+    sig.pair_contradicted = contradicted
+    sig.pair_not_contradicted = 1.0 - contradicted
+    sig.pair_window = ws[at][0]
+    if (
+        sig.contradiction is not None
+        and sig.rule_family in OVERRULED_FAMILIES
+        and _overruled(
+            claim, sig.contradiction.evidence_id, ws, part, index, (cuts.overrule, cuts.denied)
+        )
+    ):
+        sig.contradiction = None
+        sig.no_contradiction = 1.0
+    sig.pair_record = any(is_record_window(index, i) for i, _ in ws)
+    if (
+        sig.contradiction is None
+        and contradicted >= cuts.contradict
+        and entailed < cuts.no_support
+        and not is_record_window(index, ws[at][0])
+    ):
+        chunk = index.chunks[ws[at][0]]
+        sig.contradiction = Contradiction(
+            kind="statement",
+            claim_value=claim,
+            evidence_value="",
+            evidence_id=chunk.id,
+            quote=chunk.text,
+        )
+        sig.no_contradiction = 0.0
+    elsewhere = _changed_window(claim, sig, ws, part, index, entailed)
+    if (
+        sig.contradiction is None
+        and sig.pair_change is not None
+        and (
+            (sig.pair_change_opposite and elsewhere < cuts.no_support)
+            or (sig.pair_change_p >= cuts.substitute and entailed < cuts.no_support)
+        )
+    ):
+        sig.contradiction = sig.pair_change
+        sig.no_contradiction = 0.0
+
+
+def _changed_window(  # noqa: PLR0917
+    claim: str,
+    sig: ClaimSignals,
+    ws: list[tuple[int, str]],
+    part: Any,
+    index: EvidenceIndex,
+    entailed: float,
+) -> float:
+    """The window that says the claim with one local change, most contradicting first, into
+    the pair-change features; returns P(entailed) of the windows other than the changed one
+    (``entailed`` when none is)."""
+    for k in sorted(range(len(ws)), key=lambda j: -float(part[j, 1])):
+        i, text = ws[k]
+        if is_record_window(index, i):
+            continue
+        found = local_change(claim, text, index.chunks[i].id)
+        if found is not None:
+            sig.pair_change, local = found
+            sig.pair_change_opposite = local.opposite
+            sig.pair_change_p = float(part[k, 1]) if local.names_or_figures else 0.0
+            elsewhere = max((float(part[j, 0]) for j in range(len(ws)) if j != k), default=0.0)
+            sig.pair_change_elsewhere = elsewhere
+            return elsewhere
+    return entailed
 
 
 def _overruled(  # noqa: PLR0917

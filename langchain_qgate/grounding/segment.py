@@ -296,126 +296,143 @@ def segment_text(text: str, *, skip_code: bool = False) -> list[Segment]:
         Segments in text order with exact, whitespace-trimmed spans. Markdown markers
         (bullets, numbers, ``#``, ``>``) and horizontal rules are not part of any span.
     """
-    out: list[Segment] = []
-    # Current prose block: [block_start, block_end), kind, item flag, last line text.
-    block_start = -1
-    block_end = -1
-    block_kind: SegmentKind = "sentence"
-    block_item = False
-    last_line = ""
-    in_list = False  # last non-blank block was a list item (indented text continues it)
-    prev_blank = True
-    fence: str | None = None
-    fence_start = -1
-    code_start = -1  # open indented code block
-    code_end = -1
-
-    def flush() -> None:
-        nonlocal block_start
-        if block_start >= 0:
-            _split_block(text, block_start, block_end, block_kind, block_item, out=out)
-            block_start = -1
-
-    def flush_code() -> None:
-        nonlocal code_start
-        if code_start >= 0:
-            if not skip_code:
-                _split_block(text, code_start, code_end, "code", False, out=out)
-            code_start = -1
-
+    scan = _Scan(text, skip_code)
     pos = 0
     n = len(text)
     while pos <= n:
         nl = text.find("\n", pos)
         line_end = n if nl < 0 else nl
-        line = text[pos:line_end]
-        line_begin = pos
-        pos = line_end + 1
-        if nl < 0:
-            pos = n + 1
+        scan.line(pos, line_end, next_start=line_end + 1 if nl >= 0 else n)
+        pos = line_end + 1 if nl >= 0 else n + 1
+    scan.flush()
+    scan.flush_code()
+    if scan.fence is not None and not skip_code and scan.fence_start < n:
+        _split_block(text, scan.fence_start, n, "code", False, out=scan.out)
+    return scan.out
 
-        if fence is not None:
+
+class _Scan:
+    """The state of ``segment_text`` between lines."""
+
+    def __init__(self, text: str, skip_code: bool) -> None:
+        self.text, self.skip_code = text, skip_code
+        self.out: list[Segment] = []
+        # Current prose block: [block_start, block_end), kind, item flag, last line text.
+        self.block_start = -1
+        self.block_end = -1
+        self.block_kind: SegmentKind = "sentence"
+        self.block_item = False
+        self.last_line = ""
+        self.in_list = False  # last non-blank block was a list item (indented text continues)
+        self.prev_blank = True
+        self.fence: str | None = None
+        self.fence_start = -1
+        self.code_start = -1  # open indented code block
+        self.code_end = -1
+
+    def flush(self) -> None:
+        if self.block_start >= 0:
+            _split_block(
+                self.text,
+                self.block_start,
+                self.block_end,
+                self.block_kind,
+                self.block_item,
+                out=self.out,
+            )
+            self.block_start = -1
+
+    def flush_code(self) -> None:
+        if self.code_start >= 0:
+            if not self.skip_code:
+                _split_block(self.text, self.code_start, self.code_end, "code", False, out=self.out)
+            self.code_start = -1
+
+    def line(self, line_begin: int, line_end: int, *, next_start: int) -> None:
+        """Reads one line: a fence, a blank, indented code, or a block's line."""
+        line = self.text[line_begin:line_end]
+        if self.fence is not None:
             stripped = line.strip()
-            if stripped.startswith(fence) and stripped.strip(fence[0]) == "":
-                if not skip_code:
-                    _split_block(text, fence_start, line_begin, "code", False, out=out)
-                fence = None
-                prev_blank = True
-            continue
+            if stripped.startswith(self.fence) and stripped.strip(self.fence[0]) == "":
+                if not self.skip_code:
+                    _split_block(
+                        self.text, self.fence_start, line_begin, "code", False, out=self.out
+                    )
+                self.fence = None
+                self.prev_blank = True
+            return
         # Fast path: a line starting with a letter has no markdown marker or indentation.
         plain = line[:1].isalpha() and line[1:2] != ")"
         fm = None if plain else _FENCE.match(line)
         if fm:
-            flush()
-            flush_code()
-            fence = fm.group(1)
-            fence_start = line_end + 1 if nl >= 0 else n
-            in_list = False
-            continue
+            self.flush()
+            self.flush_code()
+            self.fence = fm.group(1)
+            self.fence_start = next_start
+            self.in_list = False
+            return
         if not plain and not line.strip():
-            flush()
-            if code_start >= 0:
-                continue  # blank lines inside an indented code block
-            prev_blank = True
-            continue
+            self.flush()
+            if self.code_start >= 0:
+                return  # blank lines inside an indented code block
+            self.prev_blank = True
+            return
         if (
-            skip_code
+            self.skip_code
             and not plain
-            and (code_start >= 0 or (prev_blank and not in_list))
+            and (self.code_start >= 0 or (self.prev_blank and not self.in_list))
             and _INDENTED.match(line)
         ):
-            flush()
-            if code_start < 0:
-                code_start = line_begin
-            code_end = line_end
-            prev_blank = False
-            continue
-        flush_code()
-        was_blank = prev_blank
-        prev_blank = False
-        if plain:
-            pass
-        elif _RULE.match(line):
-            flush()
-            continue
-        hm = None if plain else _HEADING.match(line)
-        if hm:
-            flush()
-            in_list = False
-            _split_block(text, line_begin + hm.end(), line_end, "heading", False, out=out)
-            continue
-        qm = None if plain else _QUOTE.match(line)
-        if qm:
-            flush()
-            in_list = False
-            _split_block(text, line_begin + qm.end(), line_end, "quote", False, out=out)
-            continue
-        if not plain and _TABLE.match(line):
-            flush()
-            in_list = False
-            _split_block(text, line_begin, line_end, "table", False, out=out)
-            continue
-        im = None if plain else _ITEM.match(line)
-        if im:
-            flush()
-            in_list = True
-            block_start, block_end = line_begin + im.end(), line_end
-            block_kind, block_item, last_line = "sentence", True, line
-            continue
-        if block_start >= 0 and _continues(last_line, line):
-            block_end = line_end
-            last_line = line
-            continue
-        flush()
+            self.flush()
+            if self.code_start < 0:
+                self.code_start = line_begin
+            self.code_end = line_end
+            self.prev_blank = False
+            return
+        self.flush_code()
+        was_blank = self.prev_blank
+        self.prev_blank = False
+        if not plain and self._marked(line, line_begin, line_end):
+            return
+        if self.block_start >= 0 and _continues(self.last_line, line):
+            self.block_end = line_end
+            self.last_line = line
+            return
+        self.flush()
         if was_blank:
-            in_list = False
-        block_start, block_end = line_begin, line_end
-        block_kind, block_item, last_line = "sentence", False, line
-    flush()
-    flush_code()
-    if fence is not None and not skip_code and fence_start < n:
-        _split_block(text, fence_start, n, "code", False, out=out)
-    return out
+            self.in_list = False
+        self.block_start, self.block_end = line_begin, line_end
+        self.block_kind, self.block_item, self.last_line = "sentence", False, line
+
+    def _marked(self, line: str, line_begin: int, line_end: int) -> bool:
+        """A rule, heading, quote, table row or list item: read, and True."""
+        if _RULE.match(line):
+            self.flush()
+            return True
+        marked: tuple[tuple[re.Pattern[str], SegmentKind], ...] = (
+            (_HEADING, "heading"),
+            (_QUOTE, "quote"),
+        )
+        for pattern, kind in marked:
+            m = pattern.match(line)
+            if m:
+                self.flush()
+                self.in_list = False
+                _split_block(self.text, line_begin + m.end(), line_end, kind, False, out=self.out)
+                return True
+        if _TABLE.match(line):
+            self.flush()
+            self.in_list = False
+            _split_block(self.text, line_begin, line_end, "table", False, out=self.out)
+            return True
+        im = _ITEM.match(line)
+        if im:
+            self.flush()
+            self.in_list = True
+            self.block_start, self.block_end = line_begin + im.end(), line_end
+            self.block_kind, self.block_item, self.last_line = "sentence", True, line
+            return True
+        return False
 
 
 def split_sentences(text: str, *, skip_code: bool = False) -> list[tuple[int, int]]:
