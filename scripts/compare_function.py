@@ -10,6 +10,9 @@ tables and rules, with ``--markdown N``); each output is compared by ``repr``:
         --module langchain_qgate.grounding.checks --function extract_quantities
     python scripts/compare_function.py --old-root /tmp/before --markdown 5000 \\
         --module langchain_qgate.grounding.segment --function segment_text --kwargs skip_code
+
+With ``--pairs N``, a function of (claim, evidence sentence) is called on each sentence of a
+row's response against each of the first N sentences of its context (``substitution``).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import json
 import random
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 _MARKDOWN = [
@@ -45,6 +49,28 @@ def texts(benchdata: Path, markdown: int) -> list[str]:
     return out
 
 
+def pairs(benchdata: Path, per_row: int) -> list[tuple[str, str]]:
+    from langchain_qgate.grounding.segment import split_sentences
+
+    out: list[tuple[str, str]] = []
+    for path in [
+        *sorted(benchdata.glob("*.jsonl")),
+        *sorted((ROOT / "tests/data").glob("*.jsonl")),
+    ]:
+        for line in path.open(encoding="utf-8"):
+            if not line.strip():
+                continue
+            row = json.loads(line)
+            claim = next((row[k] for k in ("response", "claim") if isinstance(row.get(k), str)), "")
+            context = next(
+                (row[k] for k in ("context", "evidence") if isinstance(row.get(k), str)), ""
+            )
+            claims = [claim[a:b] for a, b in split_sentences(claim)]
+            sentences = [context[a:b] for a, b in split_sentences(context)][:per_row]
+            out += [(c, s) for c in claims for s in sentences]
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--old-root", type=Path, required=True)
@@ -52,6 +78,7 @@ def main() -> int:
     ap.add_argument("--function", required=True)
     ap.add_argument("--kwargs", nargs="*", default=[], help="boolean keywords tried both ways")
     ap.add_argument("--markdown", type=int, default=0)
+    ap.add_argument("--pairs", type=int, default=0, help="sentences of context per row")
     ap.add_argument("--benchdata", type=Path, default=ROOT.parent / "shared" / "benchdata")
     args = ap.parse_args()
     path = args.old_root / (args.module.replace(".", "/") + ".py")
@@ -66,14 +93,17 @@ def main() -> int:
         getattr(importlib.import_module(args.module), args.function),
     )
     calls = [{}] + [{k: True} for k in args.kwargs]
-    corpus = texts(args.benchdata, args.markdown)
+    corpus: list[Any] = (
+        pairs(args.benchdata, args.pairs) if args.pairs else texts(args.benchdata, args.markdown)
+    )
     differ = 0
-    for text in corpus:
+    for item in corpus:
+        given = item if isinstance(item, tuple) else (item,)
         for kw in calls:
-            if repr(before(text, **kw)) != repr(after(text, **kw)):
+            if repr(before(*given, **kw)) != repr(after(*given, **kw)):
                 differ += 1
                 if differ <= 3:
-                    print("differs:", kw, repr(text[:120]))
+                    print("differs:", kw, repr(str(item)[:120]))
     print(
         f"{args.module}.{args.function}: {len(corpus)} texts x {len(calls)} calls, {differ} differ"
     )

@@ -61,7 +61,8 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from langchain_qgate.grounding._frequency import frequencies, same_rate
 from langchain_qgate.grounding._lexicon import (
@@ -483,69 +484,110 @@ def substitution(claim: str, sentence: str) -> LocalChange | None:
     if _flip(c, e, ops, restated, clauses):
         return LocalChange([("not", "")] if _negated(c) else [("", "not")], opposite=True)
     content = sum(1 for w in cs if w not in _STOP)
-    matched = changed = 0
-    changes: list[Change] = []
-    opposite, names_or_figures, moved = False, True, False
+    t = _Tally()
     for tag, i1, i2, j1, j2 in ops:
         claim_content = [w for w, s in zip(c[i1:i2], cs[i1:i2], strict=True) if s not in _STOP]
         if tag == "replace" and any(w.lower() in _PRONOUNS for w in c[i1:i2] + e[j1:j2]):
             return None  # "It" for "Next calendar date": a reference, of unknown referent
         if tag == "equal":
-            matched += len(claim_content)
+            t.matched += len(claim_content)
         elif tag == "insert" or not claim_content:
             continue  # evidence words the claim leaves out, or function words only
         elif tag == "delete":
             return None  # claim content with no counterpart: an addition, not a swap
-        else:  # replace
-            evidence_side = e[j1:j2]
-            if i2 == len(c) and len(evidence_side) > _MAX_REPLACED:  # the sentence goes on
-                evidence_side = evidence_side[: i2 - i1]
-            if len(evidence_side) > _MAX_REPLACED or all(stem(w) in _STOP for w in evidence_side):
-                return None
-            claim_side = c[i1:i2]
-            kind = _word_swap(claim_side, evidence_side, i1, j1)
-            figure = kind is None and _figure_swap(claim_side, evidence_side)
-            if figure and _counts_groups(e[j2 : j2 + 2]) != _counts_groups(c[i2 : i2 + 2]):
-                return None  # "38 chromosomes" for "19 chromosome pairs": other things counted
-            if any(clauses[q] in home and not j1 <= q < j2 for q in _occurrences(cs[i1:i2], es)):
-                return None  # the claim's word is in a clause it restates: a reordering
-            # a value for a value in one clause ("Prescott, Arizona" for "Prescott ([...]; ...)
-            # is a city in Yavapai County, Arizona" is none)
-            slot = len(set(clauses[j1:j2])) == 1 and abs((j2 - j1) - (i2 - i1)) <= 1
-            if (
-                (kind is not None or figure)
-                and slot
-                and _moved(c, cs, (i1, i2), es, clauses=clauses, home=home | set(clauses[j1:j2]))
-            ):
-                moved = True  # the claim's value is another slot's in this sentence
-            if kind == "name" and any(spelt_alike(a, b) for a in claim_side for b in evidence_side):
-                return None  # "Thelfall" for "Threlfall": the same name misspelt
-            if kind is not None:
-                meaning = relation(_content(claim_side), _content(evidence_side))
-                if kind == "name" and meaning not in ("broader", "narrower"):
-                    meaning = None  # "Red" in "Red Sea" is no colour: only places nest
-                if meaning in ("same", "broader", "narrower"):
-                    return None
-                opposite = opposite or meaning == "opposite"
-                names_or_figures = names_or_figures and kind == "name"
-            elif not figure:
-                return None
-            changed += len(claim_content)
-            changes.append((" ".join(claim_side), " ".join(evidence_side)))
-    if changed > _MAX_CHANGED or matched < max(2, _MIN_MATCHED_SHARE * content):
+        elif not _replaced(t, _Pair(c, cs, e, es, clauses, home), (i1, i2, j1, j2)):
+            return None
+        else:
+            t.changed += len(claim_content)
+    if t.changed > _MAX_CHANGED or t.matched < max(2, _MIN_MATCHED_SHARE * content):
         return None
-    if not changes:  # every claim word matched: a denial of the claim, or no change
-        lead = e[max(0, first - _DENIAL_REACH) : first]
-        trail = e[last : last + _DENIAL_REACH]
-        # "the idea that ... is a myth", "some sources claim that ..., but this is incorrect"
-        told = len(lead) >= 2 and lead[-1].lower() == "that" and lead[-2].lower() in _REPORTED
-        denied = bool(_DENIAL.search(" ".join(lead))) or (
-            told and bool(_DENIAL.search(" ".join(trail)))
-        )
-        if denied and not _negated(c):
-            return LocalChange([("", "denied")], opposite=True)
-        return _skipped_role(c, e, ops)  # "written by Tom Baker" for "... and illustrated by"
+    if not t.changes:  # every claim word matched: a denial of the claim, or no change
+        return _denied_or_skipped(c, e, ops, first, last)
     # a value moved is a change of fact when it is the only one ('Anna Kovac won' for 'Sofia
     # Rossi won ..., beating Anna Kovac'), not within a reworded clause ('scored a goal' for
     # '... scored the opening goal, and Petrov added a second')
-    return LocalChange(changes, opposite or (moved and len(changes) == 1), names_or_figures)
+    return LocalChange(
+        t.changes, t.opposite or (t.moved and len(t.changes) == 1), t.names_or_figures
+    )
+
+
+@dataclass
+class _Tally:
+    """What the restatement's replaced spans add up to."""
+
+    matched: int = 0
+    changed: int = 0
+    changes: list[Change] = field(default_factory=list)
+    opposite: bool = False
+    names_or_figures: bool = True
+    moved: bool = False
+
+
+@dataclass(frozen=True)
+class _Pair:
+    """The claim's and the sentence's words and stems, the sentence's clauses, and the
+    clauses the claim restates."""
+
+    c: list[str]
+    cs: list[str]
+    e: list[str]
+    es: list[str]
+    clauses: list[int]
+    home: set[int]
+
+
+def _replaced(t: _Tally, p: _Pair, span: tuple[int, int, int, int]) -> bool:
+    """Adds one replaced span to ``t``; False when it is no local change of a value."""
+    i1, i2, j1, j2 = span
+    c, cs, e, es, clauses, home = p.c, p.cs, p.e, p.es, p.clauses, p.home
+    evidence_side = e[j1:j2]
+    if i2 == len(c) and len(evidence_side) > _MAX_REPLACED:  # the sentence goes on
+        evidence_side = evidence_side[: i2 - i1]
+    if len(evidence_side) > _MAX_REPLACED or all(stem(w) in _STOP for w in evidence_side):
+        return False
+    claim_side = c[i1:i2]
+    kind = _word_swap(claim_side, evidence_side, i1, j1)
+    figure = kind is None and _figure_swap(claim_side, evidence_side)
+    if figure and _counts_groups(e[j2 : j2 + 2]) != _counts_groups(c[i2 : i2 + 2]):
+        return False  # "38 chromosomes" for "19 chromosome pairs": other things counted
+    if any(clauses[q] in home and not j1 <= q < j2 for q in _occurrences(cs[i1:i2], es)):
+        return False  # the claim's word is in a clause it restates: a reordering
+    # a value for a value in one clause ("Prescott, Arizona" for "Prescott ([...]; ...) is a
+    # city in Yavapai County, Arizona" is none)
+    slot = len(set(clauses[j1:j2])) == 1 and abs((j2 - j1) - (i2 - i1)) <= 1
+    if (
+        (kind is not None or figure)
+        and slot
+        and _moved(c, cs, (i1, i2), es, clauses=clauses, home=home | set(clauses[j1:j2]))
+    ):
+        t.moved = True  # the claim's value is another slot's in this sentence
+    if kind == "name" and any(spelt_alike(a, b) for a in claim_side for b in evidence_side):
+        return False  # "Thelfall" for "Threlfall": the same name misspelt
+    if kind is not None:
+        meaning = relation(_content(claim_side), _content(evidence_side))
+        if kind == "name" and meaning not in ("broader", "narrower"):
+            meaning = None  # "Red" in "Red Sea" is no colour: only places nest
+        if meaning in ("same", "broader", "narrower"):
+            return False
+        t.opposite = t.opposite or meaning == "opposite"
+        t.names_or_figures = t.names_or_figures and kind == "name"
+    elif not figure:
+        return False
+    t.changes.append((" ".join(claim_side), " ".join(evidence_side)))
+    return True
+
+
+def _denied_or_skipped(
+    c: list[str], e: list[str], ops: list[Any], first: int, last: int
+) -> LocalChange | None:
+    """Every claim word matched: the sentence denies the claim ("the idea that ... is a
+    myth", "some sources claim that ..., but this is incorrect"), or skips a role of it."""
+    lead = e[max(0, first - _DENIAL_REACH) : first]
+    trail = e[last : last + _DENIAL_REACH]
+    told = len(lead) >= 2 and lead[-1].lower() == "that" and lead[-2].lower() in _REPORTED
+    denied = bool(_DENIAL.search(" ".join(lead))) or (
+        told and bool(_DENIAL.search(" ".join(trail)))
+    )
+    if denied and not _negated(c):
+        return LocalChange([("", "denied")], opposite=True)
+    return _skipped_role(c, e, ops)  # "written by Tom Baker" for "... and illustrated by"

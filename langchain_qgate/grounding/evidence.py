@@ -193,32 +193,13 @@ def to_sources(evidence: EvidenceInput) -> list[_Source | EvidenceChunk | Struct
                 for d in docs:
                     visit(d)
                 return
-            if (fields := recognise(item)) is not None:  # JSON content or artifact
-                out.append(fields)
-                return
-            text = content_to_text(item.content)
-            if text.strip():
-                meta = {"tool": item.name} if item.name else {}
-                out.append(_Source(f"tool-{item.tool_call_id}", text, meta))
+            out.extend(_from_tool_message(item))
         elif isinstance(item, BaseMessage):
             text = content_to_text(item.content)
             if text.strip():
                 out.append(_Source(_hash_id(text), text))
         elif isinstance(item, Mapping):
-            text = item.get("page_content", item.get("content", item.get("text")))
-            if not isinstance(text, str):
-                raise InvalidInputError(
-                    "evidence", "a mapping needs a string 'page_content', 'content' or 'text' field"
-                )
-            raw_meta = item.get("metadata") or {}
-            if not isinstance(raw_meta, Mapping):
-                raise InvalidInputError(
-                    "evidence",
-                    f"a mapping's 'metadata' must be a mapping, got {type(raw_meta).__name__}",
-                )
-            meta = dict(raw_meta)
-            sid = item.get("id") or meta.get("id") or meta.get("source")
-            out.append(_Source(str(sid) if sid else _hash_id(text), text, meta))
+            out.append(_from_mapping(item))
         elif isinstance(item, EvidenceIndex):
             out.extend(item.chunks)
         else:
@@ -230,6 +211,35 @@ def to_sources(evidence: EvidenceInput) -> list[_Source | EvidenceChunk | Struct
 
     visit(evidence)
     return out
+
+
+def _from_tool_message(item: Any) -> list[_Source | StructuredSource]:
+    """A tool result without documents: its fields (JSON content or artifact), else its text."""
+    if (fields := recognise(item)) is not None:
+        return [fields]
+    text = content_to_text(item.content)
+    if not text.strip():
+        return []
+    meta = {"tool": item.name} if item.name else {}
+    return [_Source(f"tool-{item.tool_call_id}", text, meta)]
+
+
+def _from_mapping(item: Mapping[str, Any]) -> _Source:
+    """A document as a mapping: its text field, metadata and id."""
+    text = item.get("page_content", item.get("content", item.get("text")))
+    if not isinstance(text, str):
+        raise InvalidInputError(
+            "evidence", "a mapping needs a string 'page_content', 'content' or 'text' field"
+        )
+    raw_meta = item.get("metadata") or {}
+    if not isinstance(raw_meta, Mapping):
+        raise InvalidInputError(
+            "evidence",
+            f"a mapping's 'metadata' must be a mapping, got {type(raw_meta).__name__}",
+        )
+    meta = dict(raw_meta)
+    sid = item.get("id") or meta.get("id") or meta.get("source")
+    return _Source(str(sid) if sid else _hash_id(text), text, meta)
 
 
 def _chunk_spans(text: str) -> list[tuple[int, int]]:
