@@ -165,6 +165,32 @@ def flag(verdict: ClaimVerdict) -> FlaggedClaim | None:
     )
 
 
+def _confidence_parts(  # noqa: PLR0917
+    confidence: CalibratedConfidence,
+    failed: list[Dimension],
+    confidence_threshold: float,
+    flagged: bool,
+    issues: list[str],
+    actions: list[str],
+) -> None:
+    """The issue and action of stated confidence above the evidence's, or of a confidence
+    too low to pass."""
+    if confidence.overconfident and confidence.raw is not None:
+        issues.append(
+            f"You stated {confidence.raw:.0%} confidence but the evidence supports about "
+            f"{confidence.calibrated:.0%}."
+        )
+        actions.append("State your confidence in line with the evidence; hedge uncertain claims.")
+    elif "confidence" in failed and "grounding" not in failed:
+        # with grounding also failed, the grounding lines already say what is unsupported
+        issues.append(
+            f"The answer is unlikely to be supported (confidence {confidence.calibrated:.2f}, "
+            f"needs {confidence_threshold:.2f})."
+        )
+        if not flagged:
+            actions.append("Say only what the evidence states, and hedge the rest.")
+
+
 def build_guidance_parts(
     report: GroundingReport,
     confidence: CalibratedConfidence,
@@ -228,23 +254,7 @@ def build_guidance_parts(
             actions.append("Base the answer on the evidence you were given.")
 
     if "confidence" in failed or confidence.overconfident:
-        if confidence.overconfident and confidence.raw is not None:
-            issues.append(
-                f"You stated {confidence.raw:.0%} confidence but the evidence supports about "
-                f"{confidence.calibrated:.0%}."
-            )
-            actions.append(
-                "State your confidence in line with the evidence; hedge uncertain claims."
-            )
-        elif "confidence" in failed and "grounding" not in failed:
-            # with grounding also failed, the grounding lines already say what is unsupported
-            issues.append(
-                f"The answer is unlikely to be supported (confidence {confidence.calibrated:.2f}, "
-                f"needs {confidence_threshold:.2f})."
-            )
-            if not flagged:
-                actions.append("Say only what the evidence states, and hedge the rest.")
-
+        _confidence_parts(confidence, failed, confidence_threshold, bool(flagged), issues, actions)
     if load is not None and load.action is not LoadAction.CONTINUE:
         if "load" in failed:
             issues.append(f"The work is over budget ({load.reason}).")

@@ -11,7 +11,7 @@ pass) written under it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import BaseMessage
@@ -236,6 +236,41 @@ def _short(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _draw_attempt(ax: Any, col: int, a: Any, text_width: int) -> None:
+    """One attempt's column: a dot per claim in its grade's colour, a cross where it is
+    contradicted, the claim's text beside it."""
+    for row, c in enumerate(a.claims):
+        ax.scatter(col, row, s=140, color=GRADE_COLORS.get(c.grade, "black"), zorder=3)
+        if c.contradicted:
+            ax.scatter(col, row, s=90, marker="x", color="black", zorder=4)
+        ax.annotate(
+            _short(c.text, text_width),
+            (col, row),
+            xytext=(10, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=7.5,
+        )
+    if not a.claims:
+        note = "(grading not recorded)"
+        ax.annotate(note, (col, 0), xytext=(10, 0), textcoords="offset points",
+                    va="center", fontsize=7.5, color="grey")  # fmt: skip
+    if col:
+        ax.axvline(col - 0.04, color="lightgrey", lw=0.8, zorder=1)
+
+
+def _legend(attempts: Sequence[Any], line: Any) -> list[Any]:
+    """A legend entry per grade drawn, and one for the contradiction cross if drawn."""
+    handles = [
+        line([], [], marker="o", ls="", color=color, label=grade)
+        for grade, color in GRADE_COLORS.items()
+        if any(c.grade == grade for a in attempts for c in a.claims)
+    ]
+    if any(c.contradicted for a in attempts for c in a.claims):
+        handles.append(line([], [], marker="x", ls="", color="black", label="contradicted"))
+    return handles
+
+
 def plot_attempt_timeline(
     attempts: list[GateAttempt],
     *,
@@ -277,24 +312,7 @@ def plot_attempt_timeline(
         _, ax = plt.subplots(figsize=(3.4 * len(attempts) + 0.6, 0.55 * rows + 1.9))
     fig = ax.figure if isinstance(ax.figure, Figure) else ax.figure.figure  # a subfigure's root
     for col, a in enumerate(attempts):
-        for row, c in enumerate(a.claims):
-            ax.scatter(col, row, s=140, color=GRADE_COLORS.get(c.grade, "black"), zorder=3)
-            if c.contradicted:
-                ax.scatter(col, row, s=90, marker="x", color="black", zorder=4)
-            ax.annotate(
-                _short(c.text, text_width),
-                (col, row),
-                xytext=(10, 0),
-                textcoords="offset points",
-                va="center",
-                fontsize=7.5,
-            )
-        if not a.claims:
-            note = "(grading not recorded)"
-            ax.annotate(note, (col, 0), xytext=(10, 0), textcoords="offset points",
-                        va="center", fontsize=7.5, color="grey")  # fmt: skip
-        if col:
-            ax.axvline(col - 0.04, color="lightgrey", lw=0.8, zorder=1)
+        _draw_attempt(ax, col, a, text_width)
     ax.set_xlim(-0.3, len(attempts) - 0.05)
     ax.set_ylim(rows - 0.4, -0.8)
     ax.set_yticks([])
@@ -310,13 +328,7 @@ def plot_attempt_timeline(
     )
     for side in ("top", "right", "left"):
         ax.spines[side].set_visible(False)
-    handles = [
-        Line2D([], [], marker="o", ls="", color=color, label=grade)
-        for grade, color in GRADE_COLORS.items()
-        if any(c.grade == grade for a in attempts for c in a.claims)
-    ]
-    if any(c.contradicted for a in attempts for c in a.claims):
-        handles.append(Line2D([], [], marker="x", ls="", color="black", label="contradicted"))
+    handles = _legend(attempts, Line2D)
     if handles:
         ax.legend(handles=handles, loc="upper left", ncols=len(handles), fontsize=7.5,
                   frameon=False, bbox_to_anchor=(0, 1.0))  # fmt: skip

@@ -181,9 +181,7 @@ def find_duplicate(
             degraded=True,
             reason="embedding failed; stored without the duplicate check",
         )
-    dim = int(np.asarray(vector).reshape(-1).shape[0])
-    usable = [DedupCandidate(*c) for c in candidates]
-    usable = [c for c in usable if c.vector.reshape(-1).shape[0] == dim]
+    usable = _same_dimension(vector, candidates)
     if not usable:
         return DuplicateCheck(
             is_duplicate=False, threshold=threshold, reason="no active episode in the window"
@@ -214,6 +212,24 @@ def find_duplicate(
             )
         if not vetoed:
             vetoed = tuple(sorted(missing))
+    return _kept(best_key, best_score, threshold, len(usable), vetoed)
+
+
+def _same_dimension(
+    vector: NDArray[np.float32],
+    candidates: Sequence[DedupCandidate | tuple[str, NDArray[np.float32]]],
+) -> list[DedupCandidate]:
+    """The candidates of the new vector's dimension (another model's are ignored)."""
+    dim = int(np.asarray(vector).reshape(-1).shape[0])
+    usable = [DedupCandidate(*c) for c in candidates]
+    return [c for c in usable if c.vector.reshape(-1).shape[0] == dim]
+
+
+def _kept(
+    best_key: str, best_score: float, threshold: float, n: int, vetoed: tuple[str, ...]
+) -> DuplicateCheck:
+    """No duplicate: the closest episode is under the threshold, or every one above it lacks
+    a detail of the new episode (``vetoed``)."""
     if vetoed:
         shown = ", ".join(vetoed[:5])
         reason = (
@@ -226,7 +242,7 @@ def find_duplicate(
         is_duplicate=False,
         score=round(best_score, 6),
         match_key=best_key,
-        candidates=len(usable),
+        candidates=n,
         threshold=threshold,
         new_details=vetoed,
         reason=reason,
