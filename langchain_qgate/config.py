@@ -128,7 +128,9 @@ class GroundingPolicy:
 
     def __post_init__(self) -> None:
         vocabularies = self.record_vocabularies
-        if isinstance(vocabularies, str) or not all(isinstance(v, str) for v in vocabularies):
+        if not isinstance(vocabularies, list | tuple) or not all(
+            isinstance(v, str) for v in vocabularies
+        ):
             raise ValueError(
                 "GroundingPolicy.record_vocabularies must be a sequence of domain names or "
                 f".json paths, got {vocabularies!r}"

@@ -111,4 +111,7 @@ def test_a_file_not_shaped_like_a_vocabulary_is_a_clear_error(tmp_path: Path) ->
 def test_record_vocabularies_must_be_names_or_paths() -> None:
     with pytest.raises(ValueError, match="record_vocabularies"):
         GroundingPolicy(record_vocabularies="restaurants")  # type: ignore[arg-type]
+    for wrong in (5, None, ("orders", 3), {"orders": True}):
+        with pytest.raises(ValueError, match="record_vocabularies"):
+            GroundingPolicy(record_vocabularies=wrong)  # type: ignore[arg-type]
     assert GroundingPolicy(record_vocabularies=["orders"]).record_vocabularies == ("orders",)  # type: ignore[arg-type]
