@@ -261,43 +261,11 @@ def _filter(
     lang = resolve_language(lang, policy, grounding)
     unreadable = is_unreadable(lang)
 
-    failed: list[Dimension] = []
     n_contra = len(contradicted_claims(grounding))
     too_many_contra = policy.max_contradictions is not None and n_contra > policy.max_contradictions
-    if score < policy.grounding_threshold or too_many_contra:
-        failed.append("grounding")
-    if _confidence_fails(conf, policy):
-        failed.append("confidence")
-    if assessment is not None and assessment.action is LoadAction.ABORT:
-        failed.append("load")
-    if unreadable:  # grounding and confidence read the text as English: they decide nothing
-        kept: list[Dimension] = ["grounding"] if lang.action == "reject" else []
-        failed = [*kept, *(d for d in failed if d == "load")]
+    failed = _failed(policy, score, conf, assessment, lang, too_many_contra=too_many_contra)
 
-    claims, sources = _claims_and_sources(grounding)
-    reasons = [lang.reason if not lang.supported else "", grounding.reason]
-    base = {
-        "profile": policy.profile,
-        "score": score,
-        "report_score": grounding.score,
-        "grounding_threshold": policy.grounding_threshold,
-        "confidence": conf.calibrated,
-        "raw_confidence": conf.raw,
-        "confidence_threshold": policy.confidence_threshold,
-        "overconfident": conf.overconfident,
-        "confidence_gap": conf.gap,
-        "confidence_reason": conf.reason,
-        "load_action": assessment.action if assessment else None,
-        "load_reason": assessment.reason if assessment else "",
-        "failed_dimensions": failed,
-        "claims": mark_unread_claims(claims, lang) if unreadable else claims,
-        "sources": sources,
-        "retries_used": retries_used,
-        "max_retries": policy.max_retries,
-        "contradictions": n_contra,
-        "reason": "; ".join(r for r in reasons if r),
-        "language": lang,
-    }
+    base = _base(policy, grounding, conf, assessment, lang, failed, score, retries_used, n_contra)
     if not failed and unreadable:  # on_unsupported_language="warn": delivered unverified
         warning = unread_warning(lang, score)
         meta = QualityMetadata(decision="pass_with_warning", passed=False, warning=warning, **base)
@@ -337,6 +305,82 @@ def _filter(
         why = language_exhaustion_reason(lang, retries_used, policy)
     else:
         why = _exhaustion_reason(failed, retries_used, policy, assessment)
+    return _spent(policy, text, why, base, guidance, grounding, issues, flagged)
+
+
+def _base(  # noqa: PLR0917
+    policy: GatePolicy,
+    grounding: GroundingReport,
+    conf: CalibratedConfidence,
+    assessment: LoadAssessment | None,
+    lang: LanguageCheck,
+    failed: list[Dimension],
+    score: float,
+    retries_used: int,
+    n_contra: int,
+) -> dict[str, Any]:
+    """The metadata every decision carries."""
+    claims, sources = _claims_and_sources(grounding)
+    reasons = [lang.reason if not lang.supported else "", grounding.reason]
+    return {
+        "profile": policy.profile,
+        "score": score,
+        "report_score": grounding.score,
+        "grounding_threshold": policy.grounding_threshold,
+        "confidence": conf.calibrated,
+        "raw_confidence": conf.raw,
+        "confidence_threshold": policy.confidence_threshold,
+        "overconfident": conf.overconfident,
+        "confidence_gap": conf.gap,
+        "confidence_reason": conf.reason,
+        "load_action": assessment.action if assessment else None,
+        "load_reason": assessment.reason if assessment else "",
+        "failed_dimensions": failed,
+        "claims": mark_unread_claims(claims, lang) if is_unreadable(lang) else claims,
+        "sources": sources,
+        "retries_used": retries_used,
+        "max_retries": policy.max_retries,
+        "contradictions": n_contra,
+        "reason": "; ".join(r for r in reasons if r),
+        "language": lang,
+    }
+
+
+def _failed(
+    policy: GatePolicy,
+    score: float,
+    conf: CalibratedConfidence,
+    assessment: LoadAssessment | None,
+    lang: LanguageCheck,
+    *,
+    too_many_contra: bool,
+) -> list[Dimension]:
+    """The dimensions that fail; on text the checks cannot read, only load and a language
+    rejection do."""
+    failed: list[Dimension] = []
+    if score < policy.grounding_threshold or too_many_contra:
+        failed.append("grounding")
+    if _confidence_fails(conf, policy):
+        failed.append("confidence")
+    if assessment is not None and assessment.action is LoadAction.ABORT:
+        failed.append("load")
+    if is_unreadable(lang):  # grounding and confidence read the text as English: no say
+        kept: list[Dimension] = ["grounding"] if lang.action == "reject" else []
+        failed = [*kept, *(d for d in failed if d == "load")]
+    return failed
+
+
+def _spent(  # noqa: PLR0917
+    policy: GatePolicy,
+    text: str,
+    why: str,
+    base: dict[str, Any],
+    guidance: RetryGuidance,
+    grounding: GroundingReport,
+    issues: list[str],
+    flagged: list[FlaggedClaim],
+) -> GateDecision:
+    """The decision once the retry budget is spent: a warning, an escalation or a raise."""
     if policy.on_exhausted == "pass_with_warning":
         warning = _warning(why, flagged)
         meta = QualityMetadata(decision="pass_with_warning", passed=False, warning=warning, **base)
