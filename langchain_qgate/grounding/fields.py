@@ -778,10 +778,15 @@ def _named_by_synonym(
         return False  # a clock or a date fills only a field of its type: the type names it
     if _measured(text, q, [f]):
         return False
-    counted = _counted_noun(text, q)
-    if counted and any(_related(counted, k) for k in f.keys):
+    if _counts_for(text, q, f):
         return False
     return _alignment(f, claim_words, synonyms=False) == 0
+
+
+def _counts_for(text: str, q: Quantity, f: _Field) -> bool:
+    """Whether what the figure counts names field ``f`` ("0 *layovers*": ``number_stops``)."""
+    counted = _counted_noun(text, q)
+    return bool(counted) and any(_related(counted, k) for k in f.keys)
 
 
 def _alignment(f: _Field, claim_words: set[str], synonyms: bool = True) -> int:
@@ -1056,8 +1061,7 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
         if len(money) == 1:
             return money, money  # the record's only amount is the slot
         candidates = money or candidates
-    counted = _counted_noun(r.text, q)  # "0 layovers": what the figure counts names its field
-    by_noun = [f for f in candidates if counted and any(_related(counted, k) for k in f.keys)]
+    by_noun = [f for f in candidates if _counts_for(r.text, q, f)]  # "0 layovers"
     if by_noun:
         return candidates, by_noun
     scored = [(_alignment(f, r.word_set), f) for f in candidates]
@@ -1088,8 +1092,7 @@ def _figures(r: _Reading) -> FieldDecision | None:
     for q in list(r.free):
         candidates, top = _slot(r, numeric, q)
         same = [f for f in top or candidates if _value_match(r.text, q, f) == "same"]
-        counted = _counted_noun(r.text, q)  # "1 layover" is no count of ``passengers``
-        by_noun = bool(top) and bool(counted) and any(_related(counted, k) for k in top[0].keys)
+        by_noun = bool(top) and _counts_for(r.text, q, top[0])  # "1 layover" is no passenger
         if not same and top and _alignment(top[0], r.word_set) < _KEY_NAMED and not by_noun:
             # aligned only through a related word ("weather" for ``wind``): a field holding
             # the figure itself says more
@@ -1148,13 +1151,10 @@ def _far_off(r: _Reading, q: Quantity, f: _Field) -> bool:
         return False
     if _alignment(f, r.word_set) < _KEY_NAMED and f not in _measured(r.text, q, [f]):
         return False
-    return all(
-        abs(a - b) > _APPROXIMATION * max(abs(b), 1.0)
-        for e in f.quantities
-        if comparable(q, e)
-        for a in q.values()
-        for b in e.values()
-    ) and any(comparable(q, e) for e in f.quantities)
+    held = [b for e in f.quantities if comparable(q, e) for b in e.values()]
+    return bool(held) and all(
+        abs(a - b) > _APPROXIMATION * max(abs(b), 1.0) for a in q.values() for b in held
+    )
 
 
 def _changed_figure(r: _Reading, q: Quantity, target: _Field, unit: bool) -> FieldDecision:
