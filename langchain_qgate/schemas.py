@@ -21,6 +21,8 @@ __all__ = [
     "ContradictionKind",
     "EvidenceChunk",
     "EvidenceLink",
+    "Finding",
+    "FindingKind",
     "Grade",
     "GroundingReport",
 ]
@@ -140,6 +142,9 @@ class Contradiction(_Model):
         evidence_id: The chunk that disagrees.
         quote: The disagreeing evidence text.
         field: The structured field that disagrees (``listing.hours.Tuesday``), if any.
+        check: The check that found it: a built-in one (``slot_aligned``, ``negation``,
+            ``records``, ``verifier``, ... : ``langchain_qgate.BUILTIN_CHECKS``) or a user's
+            own (``GroundingPolicy.checks``); ``None`` when not recorded.
     """
 
     kind: ContradictionKind
@@ -148,6 +153,7 @@ class Contradiction(_Model):
     evidence_id: str
     quote: str
     field: str | None = None
+    check: str | None = None
 
     def describe(self) -> str:
         """One sentence naming both values, e.g. ``the evidence says 2020, not 2019``.
@@ -188,6 +194,52 @@ class Contradiction(_Model):
         return found.group(1) if found else ""
 
 
+FindingKind = Literal["contradiction", "unsupported", "supported"]
+"""What a check found: the evidence says otherwise, no evidence holds what the claim says, or
+the evidence states it."""
+
+
+class Finding(_Model):
+    """What one check found about one claim (``langchain_qgate.Check``).
+
+    Attributes:
+        kind: ``contradiction`` (the evidence gives another value: the claim is FABRICATED
+            and the contradiction named), ``unsupported`` (the evidence holds nothing that
+            states it: FABRICATED, never "contradicted") or ``supported`` (cited; the grade is
+            left to the other signals).
+        reason: A short concrete reason, shown in the verdict.
+        claim_value: The value as the claim states it.
+        evidence_value: The value the evidence gives instead (a contradiction).
+        evidence_id: The chunk the finding rests on, when there is one.
+        quote: That chunk's text (filled from ``evidence_id`` when left empty).
+        field: A structured field path the finding is about, if any.
+        value_kind: The kind of value, for a contradiction (``entity`` by default).
+        check: The check's name (filled in by the registry).
+    """
+
+    kind: FindingKind
+    reason: str = ""
+    claim_value: str = ""
+    evidence_value: str = ""
+    evidence_id: str | None = None
+    quote: str = ""
+    field: str | None = None
+    value_kind: ContradictionKind = "entity"
+    check: str = ""
+
+    def contradiction(self) -> Contradiction:
+        """The finding as the verdict's ``Contradiction``."""
+        return Contradiction(
+            kind=self.value_kind,
+            claim_value=self.claim_value,
+            evidence_value=self.evidence_value,
+            evidence_id=self.evidence_id or "",
+            quote=self.quote,
+            field=self.field,
+            check=self.check or None,
+        )
+
+
 class ClaimVerdict(_Model):
     """The grade of one claim and why.
 
@@ -203,6 +255,7 @@ class ClaimVerdict(_Model):
         premises: For inferred claims, indexes of the grounded claims it rests on.
         verifier: Name of the verifier that produced the final grade.
         signals: The numeric signals behind the verdict (for explanation and debugging).
+        findings: What the user's own checks (``GroundingPolicy.checks``) found about it.
     """
 
     claim: Claim
@@ -216,6 +269,7 @@ class ClaimVerdict(_Model):
     premises: list[int] = Field(default_factory=list)
     verifier: str = "deterministic"
     signals: dict[str, float] = Field(default_factory=dict)
+    findings: list[Finding] = Field(default_factory=list)
 
     @property
     def contradicted(self) -> bool:

@@ -71,6 +71,7 @@ def dump(files: list[Path], out: Path, limit: int | None, split: str = "report")
                     "grades": [v.grade.value for v in report.verdicts],
                     "contradicted": bool(report.contradictions),
                     "decision": meta.decision,
+                    "reasons": [v.reason for v in report.verdicts],
                 }
                 fh.write(json.dumps(line) + "\n")
             print(f"{path.stem}: done", file=sys.stderr)

@@ -161,8 +161,10 @@ def _contradiction(
     *,
     asked: str,
     polar: bool,
+    off: frozenset[str] = frozenset(),
 ) -> tuple[Contradiction | None, str]:
-    """A slot-aligned value conflict or a negation clash with a passage restating the claim.
+    """A slot-aligned value conflict or a negation clash with a passage restating the claim,
+    and the check that found it (``config.BUILTIN_CHECKS``; the ones in ``off`` are skipped).
 
     The full claim is compared (words the question gave included); values the question states
     (``asked``, as whole words) are not the claim's own and never conflict.
@@ -191,28 +193,30 @@ def _contradiction(
     if candidates:
         said = passage(untokenise(asserted)) if asserted is not claim_text else claim
         best = candidates[0][1]
-        negated = not polar and _negation_against(
-            said, candidates, index, whole=asserted is claim_text
+        negated = (
+            "negation" not in off
+            and not polar
+            and _negation_against(said, candidates, index, whole=asserted is claim_text)
         )
         # A passage that states the claim with all its values and the same polarity settles it.
         for c, i in candidates:
             stated = c >= _STATED_COVERAGE and all_found(claim, index.passage(i), asked)
             if stated and (i != best or not negated):
                 return None, ""
-        for _, i in candidates:
+        for _, i in candidates if "slot_aligned" not in off else ():
             found = conflict(i, aligned=True)
             if found is not None:
                 return found, "slot_aligned"
-    if asserted is not claim_text and not polar:
+    if asserted is not claim_text and not polar and "short_answer" not in off:
         found = _answer_contradiction(asserted, claim_text, index, ranked, asked=asked)
         if found is not None:
             return found, "short_answer"
-    found = _lifespan(claim, index, ranked, asked)
+    found = _lifespan(claim, index, ranked, asked) if "lifespan" not in off else None
     if found is not None:
         return found, "lifespan"
     # A count of the same unit in the same context, in a passage sharing fewer words ("comes
     # with a 24-month warranty" against "the 36-month warranty covers parts and labour").
-    for c, i in ranked:
+    for c, i in ranked if "slot_rival" not in off else ():
         if _RIVAL_COVERAGE <= c < _ALIGNED_COVERAGE:
             found = conflict(i, aligned=False)
             if found is not None:
@@ -312,13 +316,15 @@ def compute_signals(
     neighbours: NDArray[np.int64],
     *,
     question: str | None = None,
+    off: frozenset[str] = frozenset(),
 ) -> ClaimSignals:
     """Compute the signals of ``claim_text`` given its nearest chunks (``neighbours``).
 
     With a ``question``, the words the claim shares with the question are given, not
     asserted: lexical support is measured on what the answer adds. The question never hides
     a contradiction: only a "question + short answer" claim has values the question gave
-    (values it states as whole words), and its answer is also checked on its own.
+    (values it states as whole words), and its answer is also checked on its own. The
+    built-in checks named in ``off`` name no contradiction.
     """
     claim_text = untokenise(claim_text)
     question = untokenise(question) if question else question
@@ -336,7 +342,7 @@ def compute_signals(
     sig.coverage_best = aligned_cov
     sig.aligned = aligned
     _value_signals(sig, c, index)
-    _disagreement(sig, c, index, top, aligned_cov=aligned_cov, aligned=aligned)
+    _disagreement(sig, c, index, top, aligned_cov=aligned_cov, aligned=aligned, off=off)
     return sig
 
 
@@ -457,6 +463,7 @@ def _disagreement(
     *,
     aligned_cov: float,
     aligned: int,
+    off: frozenset[str] = frozenset(),
 ) -> None:
     """A contradiction: another value in the same slot of a passage about the same thing, or
     the opposite polarity (see ``slots``). Only a "question + answer" claim has values the
@@ -464,13 +471,20 @@ def _disagreement(
     of a "question + answer" claim is also read alone: a question never hides a
     contradiction."""
     sig.contradiction, sig.rule_family = _contradiction(
-        c.claim_text, c.asserted, index, top, asked=c.asked if c.answer else "", polar=c.polar
+        c.claim_text,
+        c.asserted,
+        index,
+        top,
+        asked=c.asked if c.answer else "",
+        polar=c.polar,
+        off=off,
     )
     if sig.contradiction is None and c.answer and not c.polar:
         sig.contradiction, sig.rule_family = _contradiction(
-            c.asserted, c.asserted, index, top, asked="", polar=False
+            c.asserted, c.asserted, index, top, asked="", polar=False, off=off
         )
     if sig.contradiction is not None:
+        sig.contradiction = sig.contradiction.model_copy(update={"check": sig.rule_family})
         sig.no_contradiction = 0.0
     # Weaker disagreement lowers support without being reported as a contradiction: another
     # value of the claim's kind in the chunk about the same thing, or a negation about what

@@ -1608,7 +1608,7 @@ def _applied(
     sig = item.signals
     scores = dict(sig.top)
     if decision.contradiction is not None:
-        sig.contradiction = decision.contradiction
+        sig.contradiction = decision.contradiction.model_copy(update={"check": "records"})
         sig.no_contradiction = 0.0
         sig.top = [(decision.chunk, scores.get(decision.chunk, 1.0))] + [
             t for t in sig.top if t[0] != decision.chunk

@@ -103,15 +103,17 @@ def apply_pair_model(
     substitute: float = SUBSTITUTION_THRESHOLD,
     denied: float = VerifierThresholds().denied,
     no_support: float = VerifierThresholds().no_support,
+    off: frozenset[str] = frozenset(),
 ) -> None:
     """Fill the pair features of ``signals`` in place and settle contradictions (see above).
-    The cut-offs are the verifier's (``thresholds.VerifierThresholds``)."""
+    The cut-offs are the verifier's (``thresholds.VerifierThresholds``); the built-in checks
+    named in ``off`` (``verifier``, ``local_change``) name no contradiction."""
     plan: list[list[tuple[int, str]]] = [
         pair_windows(sig, index, windows) if sig.top else [] for sig in signals
     ]
     pairs = [(claim, text) for claim, ws in zip(claims, plan, strict=True) for _, text in ws]
     probs = model.predict(pairs) if pairs else None
-    cuts = _Cuts(contradict, overrule, substitute, denied, no_support)
+    cuts = _Cuts(contradict, overrule, substitute, denied, no_support, off)
     cut = getattr(model, "truncated", None)
     row = 0
     for claim, sig, ws in zip(claims, signals, plan, strict=True):
@@ -133,6 +135,7 @@ class _Cuts:
     substitute: float
     denied: float
     no_support: float
+    off: frozenset[str] = frozenset()
 
 
 def _read_windows(  # noqa: PLR0917
@@ -164,6 +167,7 @@ def _read_windows(  # noqa: PLR0917
     sig.pair_record = any(is_record_window(index, i) for i, _ in ws)
     if (
         sig.contradiction is None
+        and "verifier" not in cuts.off
         and contradicted >= cuts.contradict
         and entailed < cuts.no_support
         and not is_record_window(index, ws[at][0])
@@ -175,18 +179,20 @@ def _read_windows(  # noqa: PLR0917
             evidence_value="",
             evidence_id=chunk.id,
             quote=chunk.text,
+            check="verifier",
         )
         sig.no_contradiction = 0.0
     elsewhere = _changed_window(claim, sig, ws, part, index, entailed)
     if (
         sig.contradiction is None
         and sig.pair_change is not None
+        and "local_change" not in cuts.off
         and (
             (sig.pair_change_opposite and elsewhere < cuts.no_support)
             or (sig.pair_change_p >= cuts.substitute and entailed < cuts.no_support)
         )
     ):
-        sig.contradiction = sig.pair_change
+        sig.contradiction = sig.pair_change.model_copy(update={"check": "local_change"})
         sig.no_contradiction = 0.0
 
 

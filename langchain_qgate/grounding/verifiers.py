@@ -22,7 +22,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from langchain_qgate.grounding.features import FEATURE_NAMES, ClaimSignals
-from langchain_qgate.schemas import Claim, EvidenceChunk
+from langchain_qgate.schemas import Claim, EvidenceChunk, Finding
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -42,12 +42,14 @@ __all__ = [
 
 @dataclass(frozen=True)
 class VerificationItem:
-    """One claim to verify with its nearest evidence and deterministic signals."""
+    """One claim to verify with its nearest evidence, deterministic signals and what the
+    user's own checks found (``GroundingPolicy.checks``)."""
 
     claim: Claim
     evidence: list[EvidenceChunk]
     signals: ClaimSignals = field(default_factory=ClaimSignals)
     question: str | None = None
+    findings: list[Finding] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

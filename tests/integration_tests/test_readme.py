@@ -70,6 +70,13 @@ EXPECTED: dict[str, list[str]] = {
         "fabricated Nordlicht shipped 1,500 robots in 2024.",
         "the evidence says 1,150, not 1,500",
     ],
+    'value_check("sku"': [
+        "grounded   The Aero 14 (SKU AE-1400) weighs 1.2 kg.  <- supported by catalogue#0\n",
+        "fabricated The Aero 14 is SKU AE-1401.  <- contradicted: `product.sku` says AE-1400, "
+        "not AE-1401\n",
+        "built-in checks: slot_aligned, short_answer, lifespan, slot_rival, negation, verifier, "
+        "local_change, records\n",
+    ],
     "flight_status = {": [
         "fabricated Flight BA117 now leaves at 10:25 am from gate B12.  [record.departure.gate]",
         "`record.departure.gate` says B14, not B12",

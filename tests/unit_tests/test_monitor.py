@@ -385,6 +385,6 @@ def test_wrong_rank_is_contradicted(monitor) -> None:
     ],
 )
 def test_text_addressed_to_the_checker_is_recognised(sentence, addressed) -> None:
-    from langchain_qgate.grounding.monitor import _ADDRESSED_TO_GATE
+    from langchain_qgate.grounding.aggregate import _ADDRESSED_TO_GATE
 
     assert bool(_ADDRESSED_TO_GATE.search(sentence)) is addressed

@@ -352,7 +352,7 @@ def test_a_word_for_word_quote_is_grounded_whatever_the_model_reads() -> None:
 def test_a_restated_subject_quotes_only_a_pronoun_or_another_form_of_the_name(
     claim: str, quoted: bool
 ) -> None:
-    from langchain_qgate.grounding.monitor import _quoted
+    from langchain_qgate.grounding.aggregate import _quoted
 
     chunks = ["The Aurora X2 has a range of up to 120 km on one charge.",
               "Children under 12 should not take aspirin."]  # fmt: skip
