@@ -880,6 +880,7 @@ class _Reading:
     free: list[Quantity] = field(default_factory=list)  # figures no step has placed yet
     blocked: bool = False  # a neighbouring band: unsupported
     named_by: list[_Field] = field(default_factory=list)  # name fields the claim uses
+    compared: list[tuple[Quantity, _Field]] = field(default_factory=list)  # "18, below the range"
 
 
 def _reading(
@@ -1049,7 +1050,8 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
     candidates = [
         f
         for f in numeric
-        if any(comparable(_for_field(q, f), e) for e in f.quantities)
+        if not any(cq is q and cf is f for cq, cf in r.compared)  # compared with, not held
+        and any(comparable(_for_field(q, f), e) for e in f.quantities)
         and (
             f not in r.stated
             or len({e.raw for e in f.quantities}) > 1  # a range holds two figures
@@ -1081,6 +1083,79 @@ def _measured(text: str, q: Quantity, fields: list[_Field]) -> list[_Field]:
     ``temperature``)."""
     words = MEASURES.get(_claim_unit(text, q), ())
     return [f for f in fields if any(w in f.keys for w in words)] if words else []
+
+
+# A comparison word, then the field it compares with within three words ("below the normal
+# range", "within range", "over the limit"); bounded repetition: linear time.
+_COMPARISON = re.compile(
+    r"\b(?P<op>below|under|beneath|lower than|less than|above|over|higher than|more than"
+    r"|greater than|exceeds|exceeding|exceed|within|inside|outside|out of|in)\s+"
+    r"(?P<rest>(?:[^\W_]+\s+){0,2}[^\W_]+)",
+    re.I,
+)
+_BELOW = frozenset({"below", "under", "beneath", "lower than", "less than"})
+_ABOVE = frozenset({"above", "over", "higher than", "more than", "greater than", "exceeds"}) | {
+    "exceeding",
+    "exceed",
+}
+_OUTSIDE = frozenset({"outside", "out of"})
+
+
+def _holds(op: str, value: float, low: float, high: float) -> bool:
+    """Whether ``value`` stands as ``op`` says against the figures ``low``..``high``."""
+    if op in _BELOW:
+        return value < low
+    if op in _ABOVE:
+        return value > high
+    if op in _OUTSIDE:
+        return value < low or value > high
+    return low <= value <= high  # within, inside, in
+
+
+def _comparisons(r: _Reading) -> FieldDecision | None:
+    """A figure compared with a field by its key ("18 ng/mL, which is below the normal range"
+    for ``reference_range: "30-100"``): the field is what the figure is compared with, never
+    its slot. A comparison the field's figures bear out states the field; one they do not is
+    unsupported (never a contradiction of the field's value)."""
+    for m in _COMPARISON.finditer(r.text):
+        op = " ".join(m["op"].lower().split())
+        rest = _words(m["rest"])
+        if any(c.isdigit() for c in m["rest"]):
+            continue  # "more than 2 stops", "over 10 degrees": a bound, read by the figures
+        fields = [
+            f
+            for f in r.scope
+            if f.quantities and f.numeric and f not in r.stated and set(f.keys) & set(rest)
+        ]
+        if len(fields) != 1 or (op == "in" and not _range_like(fields[0])):
+            continue  # "in Chicago", "over the weekend": no field compared
+        f = fields[0]
+        near = [
+            q
+            for q in r.free
+            if not m.start() <= q.start < m.end()
+            and any(comparable(_for_field(q, f), e) for e in f.quantities)
+            and _value_match(r.text, q, f) != "same"  # "in the price range £20-25": its value
+        ]
+        if not near:
+            continue
+        q = min(near, key=lambda q: min(abs(q.start - m.start()), abs(q.end - m.start())))
+        held = [b for e in f.quantities if comparable(_for_field(q, f), e) for b in e.values()]
+        if not all(_holds(op, a, min(held), max(held)) for a in q.values()):
+            r.out.structured = True
+            return r.out  # the record's figures do not bear it out: unsupported
+        r.compared.append((q, f))
+        r.stated.append(f)
+        r.covered.update(f.keys)
+        r.covered.update(_words(m[0]))
+    return None
+
+
+def _range_like(f: _Field) -> bool:
+    """A field holding two figures, or named a range, a limit or a band."""
+    return len({e.raw for e in f.quantities}) > 1 or bool(
+        set(f.keys) & {"range", "limit", "band", "bounds"}
+    )
 
 
 def _figures(r: _Reading) -> FieldDecision | None:
@@ -1378,6 +1453,7 @@ _STEPS: tuple[Callable[[_Reading], FieldDecision | None], ...] = (
     _text_with_figures,
     _figured_terms,
     _summary_days,
+    _comparisons,
     _figures,
     _codes,
     _said_in_words,

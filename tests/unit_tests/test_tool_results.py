@@ -254,3 +254,36 @@ def test_a_phrasal_verb_and_a_verbs_noun_name_keys(monitor) -> None:
     flight = {"airline": "Delta", "departure_time": "06:35", "arrival_time": "09:10"}
     v = _one(monitor, "The Delta flight leaves at 7 am.", flight)
     _names(v, "record.departure_time")
+
+
+LAB = {"analyte": "ferritin", "result": 9, "unit": "ug/L", "reference_range": "15-150"}
+CARD = {"card": "Visa", "balance": 1200, "credit_limit": 5000}
+DINER = {"name": "Quayside Grill", "price_range": "$20-$30"}
+
+
+def test_a_figure_compared_with_a_range_is_no_value_of_the_range(monitor) -> None:
+    # 9 is the result, and it is below 15-150: never "the range says 15-150, not 9"
+    (below,) = _verdicts(monitor, "Your ferritin came back at 9 ug/L, below the normal range.", LAB)
+    assert below.contradiction is None
+    assert below.grade is Grade.GROUNDED
+    (under,) = _verdicts(monitor, "Your balance of $1,200 is well under the credit limit.", CARD)
+    assert under.contradiction is None
+    assert under.grade is Grade.GROUNDED
+
+
+def test_a_comparison_the_record_does_not_bear_out_is_unsupported(monitor) -> None:
+    for reply, record in (
+        ("Your ferritin came back at 9 ug/L, within the normal range.", LAB),
+        ("Your ferritin came back at 9 ug/L, above the normal range.", LAB),
+        ("Your balance of $1,200 is over your credit limit.", CARD),
+    ):
+        (v,) = _verdicts(monitor, reply, record)
+        assert v.contradiction is None, reply
+        assert v.grade is Grade.FABRICATED, reply
+
+
+def test_a_range_stated_after_in_the_is_the_fields_value(monitor) -> None:
+    (v,) = _verdicts(monitor, "Quayside Grill is in the price range $20-$30.", DINER)
+    assert v.grade is Grade.GROUNDED
+    (changed,) = _verdicts(monitor, "Quayside Grill is in the price range $40-$50.", DINER)
+    assert changed.grade is Grade.FABRICATED
