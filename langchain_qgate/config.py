@@ -7,7 +7,7 @@ leaf: it imports nothing from the package.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -158,8 +158,8 @@ class GroundingPolicy:
     pair_model: str | None = "bundled"
     pair_windows: int = 3
     record_vocabularies: tuple[str, ...] = DEFAULT_RECORD_VOCABULARIES
-    checks: tuple[Callable[..., Any], ...] = ()
-    disabled_checks: frozenset[str] = frozenset()
+    checks: Sequence[Callable[..., Any]] = ()
+    disabled_checks: Collection[str] = frozenset()
 
     def __post_init__(self) -> None:
         self._check_checks()

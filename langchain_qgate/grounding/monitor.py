@@ -175,7 +175,7 @@ class HallucinationMonitor:
             thresholds=self.thresholds,
             weights=self.policy.weights,
             vocabulary=self.record_vocabulary,
-            off=self.policy.disabled_checks,
+            off=frozenset(self.policy.disabled_checks),
         )
 
     @property
@@ -250,7 +250,7 @@ class HallucinationMonitor:
         rows = index.candidates(texts, max(k, self.policy.top_k)) if k is not None else None
         vecs = index.embed_queries(texts, embedder=self.embedder, rows=rows)
         scores, neighbours = index.search(vecs, self.policy.top_k, rows=rows)
-        off = self.policy.disabled_checks
+        off = frozenset(self.policy.disabled_checks)
         all_signals = [
             compute_signals(claim.text, index, scores[row], neighbours[row], question=q, off=off)
             if len(index)
