@@ -47,6 +47,7 @@ import re
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from difflib import SequenceMatcher
 from functools import cache, lru_cache
 from itertools import pairwise
 from typing import TYPE_CHECKING
@@ -73,6 +74,7 @@ from langchain_qgate.grounding._record_words import (
 )
 from langchain_qgate.grounding._word_relations import is_lemma, kin, kind_of
 from langchain_qgate.grounding.checks import (
+    _MONTHS,
     _NUMBER_WORD_VALUES,
     Quantity,
     comparable,
@@ -874,6 +876,7 @@ class _Reading:
     record_values: RecordValues  # tokenised once per claim
     found_qs: list[Quantity]
     claim_qs: list[Quantity]  # the figures that are values (not the record's name's)
+    reply_words: frozenset[str] = frozenset()  # every word of the reply, each claim's
     covered: set[str] = field(default_factory=set)  # claim words the record accounts for
     used_spans: list[tuple[int, int]] = field(default_factory=list)
     stated: list[_Field] = field(default_factory=list)
@@ -1252,6 +1255,123 @@ def _codes(r: _Reading) -> FieldDecision | None:
     return None
 
 
+_NAME_TOKEN = re.compile(r"[^\W_]+(?:['&.-][^\W_]+)*")
+_NAME_JOINS = frozenset({"of", "the", "and", "de", "la", "le", "du", "del", "on", "at"})
+# Words after which a reply puts a result by its name ("How about Hate Me by Eurielle?").
+_OFFERS_NAME = (("how", "about"), ("what", "about"), ("called",), ("named",), ("try",))
+
+
+def _name_runs(text: str) -> list[tuple[int, int, bool]]:
+    """Spans of names where a reply puts a result by its name: at the start of the claim
+    ("1 Hotel Brooklyn Bridge is a 4 star hotel") or after an offer ("How about Hate Me?", the
+    flag True): words written with a capital or as figures, with "of", "the", ... between
+    them."""
+    toks = [(m[0], m.start(), m.end()) for m in _NAME_TOKEN.finditer(text)]
+    low = [t.lower() for t, _, _ in toks]
+    first = "".join(t[0][0] for t in toks[:2])  # "Hate Me", "1 Hotel Brooklyn Bridge"
+    lead = bool(first) and (first[0].isupper() or (first[0].isdigit() and first[1:].isupper()))
+    starts = [(0, False)] if lead else []
+    for cue in _OFFERS_NAME:
+        n = len(cue)
+        starts += [(i + n, True) for i in range(len(low) - n) if tuple(low[i : i + n]) == cue]
+    runs = []
+    reach = 0  # runs never overlap: the scan stays linear in the claim
+    for i, offered in sorted(starts):
+        if i < reach:
+            continue
+        j = i
+        while j < len(toks) and (
+            toks[j][0][0].isupper()
+            or toks[j][0][0].isdigit()
+            or (low[j] in _NAME_JOINS and j + 1 < len(toks) and toks[j + 1][0][0].isupper())
+        ):
+            j += 1
+        if j > i and (j == len(toks) or not toks[j][0][0].isupper()):
+            runs.append((toks[i][1], toks[j - 1][2], offered))
+        reach = j
+    return runs
+
+
+def _another_name(r: _Reading) -> FieldDecision | None:
+    """A single result's name field whose value the reply never uses, and a claim that puts
+    another name where a reply names its result: a changed name ("How about Hate Me?" about
+    ``"song_name": "Sick Love"``), not an addition."""
+    if not r.decided or len({f.record for f in r.scope}) != 1:
+        return None
+    named = [
+        f
+        for f in r.scope
+        if not f.context
+        and not f.quantities
+        and ("".join(f.keys) in _NAME_KEYS or (f.keys and f.keys[-1] in ("name", "title")))
+    ]
+    if len(named) != 1:
+        return None
+    name = named[0]
+    own = [w for w in name.words if word_weight(w) > 0] or name.words  # "After" is a title
+    if any(w in r.reply_words for w in own):
+        return None  # the reply uses the record's name (or a word of it)
+    stated = {w for f in r.scope for w in f.words}
+    for start, end, offered in _name_runs(r.text):
+        words = [w for w in _words(r.text[start:end]) if word_weight(w) > 0]
+        if not words or any(w in stated or w in _WEEKDAYS or w in _MONTHS for w in words):
+            continue
+        if not offered and r.text[end:].lstrip().startswith(","):
+            continue  # "Sure, ...", "Mark, your table is booked": no subject
+        if _said_otherwise(r.text[start:end], name.value):
+            continue  # the record's name, misspelt, joined or with figures for its words
+        if offered or _states_a_value(r, name, r.text[:start] + " " + r.text[end:]):
+            return _contradicted(r.out, name, r.index, "entity", r.text[start:end])
+    return None
+
+
+_SAME_NAME = 0.8  # share of characters two spellings of one name have in common, at least
+_NAME_CHARS = 120  # longer names are not compared (quadratic in their length)
+
+
+def _squashed(name: str) -> str:
+    """A name as letters and figures only, its figures and number words as numbers and a
+    leading "the" dropped ("The Twenty Two" and "22" alike)."""
+    text = name.lower()
+    for q in reversed(extract_quantities(text)):
+        text = text[: q.start] + " " + format(q.values()[0], "g") + " " + text[q.end :]
+    words = _words(text)
+    if words[:1] == ["the"]:
+        words = words[1:]
+    return "".join(words)
+
+
+def _said_otherwise(said: str, name: str) -> bool:
+    """Whether ``said`` is ``name`` written another way: misspelt ("Watermen"), joined or split
+    ("TheWaterman", "Blue Note"/"BlueNote"), with figures for number words ("22" for "Twenty
+    Two") or one inside the other ("Nando's" for "Nando's Restaurant")."""
+    if len(said) > 2 * _NAME_CHARS or len(name) > 2 * _NAME_CHARS:
+        return False  # no name: read once, not compared
+    a, b = _squashed(said), _squashed(name)
+    if not a or not b or len(a) > _NAME_CHARS or len(b) > _NAME_CHARS:
+        return False
+    return a in b or b in a or SequenceMatcher(None, a, b).ratio() >= _SAME_NAME
+
+
+def _states_a_value(r: _Reading, name: _Field, rest: str) -> bool:
+    """Whether the claim, its name aside, states a value of another field ("... is a nice 4
+    star hotel"): the name is then its result's, not a place nearby ("Times Square is a short
+    walk away")."""
+    words = _words(rest)
+    figures = extract_quantities(rest)
+    for f in r.scope:
+        if f is name:
+            continue
+        if any(quantities_match(q, e) for q in figures for e in f.quantities):
+            return True
+        if any(
+            it and any(word_weight(w) > 0 for w in it) and _contains(words, it) >= 0
+            for it in f.items
+        ):
+            return True
+    return False
+
+
 def _said_in_words(r: _Reading) -> FieldDecision | None:
     """Booleans by polarity, closed vocabularies by class, lists by item, other text by
     words."""
@@ -1435,13 +1555,20 @@ def _coverage(r: _Reading) -> FieldDecision:
 
 
 def _decide(
-    text: str, table: _Table, carried: set[str], index: EvidenceIndex, lex: RecordVocabulary
+    text: str,
+    table: _Table,
+    carried: set[str],
+    index: EvidenceIndex,
+    lex: RecordVocabulary,
+    *,
+    reply_words: frozenset[str] = frozenset(),
 ) -> FieldDecision:
     """What the record's fields say of one claim: each step places the claim's values (or
     finds one changed) and the last weighs the words left."""
     r = _reading(text, table, carried, index, lex)
     if isinstance(r, FieldDecision):
         return r
+    r.reply_words = reply_words
     for step in _STEPS:
         decision = step(r)
         if decision is not None:
@@ -1450,6 +1577,7 @@ def _decide(
 
 
 _STEPS: tuple[Callable[[_Reading], FieldDecision | None], ...] = (
+    _another_name,
     _text_with_figures,
     _figured_terms,
     _summary_days,
@@ -1622,8 +1750,9 @@ def decide_claims(
         return None
     out: list[FieldDecision] = []
     carried: set[str] = set()
+    reply_words = frozenset(w for text in texts for w in _words(text))
     for text in texts:
-        decision = _decide(text, table, carried, index, lex)
+        decision = _decide(text, table, carried, index, lex, reply_words=reply_words)
         if decision.records:
             carried = decision.records
         out.append(decision)

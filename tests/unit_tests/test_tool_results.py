@@ -287,3 +287,48 @@ def test_a_range_stated_after_in_the_is_the_fields_value(monitor) -> None:
     assert v.grade is Grade.GROUNDED
     (changed,) = _verdicts(monitor, "Quayside Grill is in the price range $40-$50.", DINER)
     assert changed.grade is Grade.FABRICATED
+
+
+AKA = {"hotel_name": "Aka Central Park", "star_rating": "4", "price_per_night": "300"}
+SONG = {"song_name": "Sick Love", "artist": "Red Hot Chili Peppers", "album": "The Getaway"}
+FILM = {"title": "After", "genre": "Romance", "aggregate_rating": "5.8"}
+
+
+def test_another_name_where_the_reply_puts_its_result_is_a_changed_name(monitor) -> None:
+    v = _one(monitor, "How about Hate Me by Red Hot Chili Peppers?", SONG)
+    _names(v, "record.song_name")
+    assert v.contradiction.claim_value == "Hate Me"
+    v = _one(monitor, "1 Hotel Brooklyn Bridge is a nice 4 star hotel.", AKA)
+    _names(v, "record.hotel_name")
+    assert _one(monitor, "How about Sick Love by Red Hot Chili Peppers?", SONG).grade is (
+        Grade.GROUNDED
+    )
+
+
+def test_a_name_beside_the_result_is_no_changed_name(monitor) -> None:
+    for reply in (
+        "Times Square is a short walk away.",  # states no value of the result
+        "Central Park is a 4 star hotel.",  # a word of the record's name: the reply uses it
+        "Sure, how about a 5.8 star romance called After?",  # an interjection, a title
+    ):
+        for v in _verdicts(monitor, reply, FILM if "After" in reply else AKA):
+            assert v.contradiction is None, (reply, v.reason)
+    two = {"results": [AKA, {**AKA, "hotel_name": "The Jane"}]}
+    for v in _verdicts(monitor, "1 Hotel Brooklyn Bridge is a nice 4 star hotel.", two):
+        assert v.contradiction is None, v.reason  # more than one result: whose name?
+
+
+BISTRO = {"restaurant_name": "The Twenty Two", "city": "Leeds", "rating": "4.5"}
+INN = {"hotel_name": "The Waterman", "star_rating": "3", "price_per_night": "95"}
+
+
+def test_the_records_name_written_another_way_is_no_changed_name(monitor) -> None:
+    for reply, record in (
+        ("How about 22 in Leeds?", BISTRO),  # figures for its number words
+        ("How about TheWaterman, a 3 star hotel?", INN),  # joined
+        ("Watermen is a 3 star hotel.", INN),  # misspelt
+    ):
+        for v in _verdicts(monitor, reply, record):
+            assert v.contradiction is None, (reply, v.reason)
+    v = _one(monitor, "How about Ferryman Lodge, a 3 star hotel?", INN)
+    _names(v, "record.hotel_name")
