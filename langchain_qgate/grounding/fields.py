@@ -1325,6 +1325,77 @@ def _another_name(r: _Reading) -> FieldDecision | None:
     return None
 
 
+_RUN_JOINS = frozenset({"of", "the", "and", "de", "la", "le", "du", "del"})
+_CALENDAR = _WEEKDAYS | frozenset(_MONTHS)
+
+
+def _capital_runs(text: str) -> list[tuple[int, int]]:
+    """Spans of two or more words written with a capital or as figures, with "of", "the", ...
+    between them ("American Airlines", "Banc of California Stadium"); one pass."""
+    toks = [(m[0], m.start(), m.end()) for m in _NAME_TOKEN.finditer(text)]
+    runs: list[tuple[int, int]] = []
+    i = 0
+    while i < len(toks):
+        j = i
+        while (
+            j < len(toks)
+            and toks[j][0].lower() not in _CALENDAR
+            and (
+                toks[j][0][0].isupper()
+                or (
+                    j > i
+                    and toks[j][0].lower() in _RUN_JOINS
+                    and j + 1 < len(toks)
+                    and toks[j + 1][0][0].isupper()
+                    and toks[j + 1][0].lower() not in _CALENDAR
+                )
+            )
+        ):
+            j += 1
+        if j - i >= 2:
+            runs.append((toks[i][1], toks[j - 1][2]))
+        i = max(j, i + 1)
+    return runs
+
+
+def _another_of_its_kind(r: _Reading) -> FieldDecision | None:
+    """A name of the same kind as a field's ("American Airlines" about ``"airlines": "Delta
+    Airlines"``, "Dodger Stadium" about ``"event_location": "Banc of California Stadium"``):
+    a run of capitalised words that ends on the last word of a single result's multi-word
+    name, shares no other word with the record and is not that name written another way, is
+    a changed value of that field."""
+    if not r.decided or len({f.record for f in r.scope}) != 1:
+        return None
+    lowered = r.text.lower()
+    kinds = [
+        f
+        for f in r.scope
+        if not f.quantities
+        and f.truth is None
+        and len(f.words) >= 2
+        and not any(c.isdigit() for c in f.value)
+        and all(w[:1].isupper() for w in f.value.split() if w.lower() not in _NAME_JOINS)
+        and f.value.lower() not in lowered
+    ]
+    if not kinds:
+        return None
+    stated = {w for f in r.scope for w in f.words}
+    for start, end in _capital_runs(r.text):
+        said = _words(r.text[start:end])
+        if said[:1] == ["the"] or said[:1] == ["a"] or said[:1] == ["an"]:
+            said = said[1:]
+        if len(said) < 2:
+            continue
+        for f in kinds:
+            if said[-1] != f.words[-1] or any(w in stated for w in said[:-1]):
+                continue
+            if _said_otherwise(r.text[start:end], f.value):
+                continue
+            shown = r.text[start:end]
+            return _contradicted(r.out, f, r.index, "entity", shown)
+    return None
+
+
 _SAME_NAME = 0.8  # share of characters two spellings of one name have in common, at least
 _NAME_CHARS = 120  # longer names are not compared (quadratic in their length)
 
@@ -1578,6 +1649,7 @@ def _decide(
 
 _STEPS: tuple[Callable[[_Reading], FieldDecision | None], ...] = (
     _another_name,
+    _another_of_its_kind,
     _text_with_figures,
     _figured_terms,
     _summary_days,

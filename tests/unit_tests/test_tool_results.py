@@ -332,3 +332,29 @@ def test_the_records_name_written_another_way_is_no_changed_name(monitor) -> Non
             assert v.contradiction is None, (reply, v.reason)
     v = _one(monitor, "How about Ferryman Lodge, a 3 star hotel?", INN)
     _names(v, "record.hotel_name")
+
+
+FERRY = {"operator": "Northern Star Ferries", "departure_time": "08:15", "fare": "18"}
+GIG = {"artist": "The Lanterns", "venue": "Riverside Concert Hall", "date": "2025-06-14"}
+
+
+def test_a_name_of_the_same_kind_as_a_fields_value_is_a_changed_value(monitor) -> None:
+    v = _one(monitor, "Blue Line Ferries has a sailing at 8:15 am for $18.", FERRY)
+    _names(v, "record.operator")
+    assert v.contradiction.claim_value == "Blue Line Ferries"
+    v = _one(monitor, "The Lanterns play at Kingsway Hall on June 14th.", GIG)
+    _names(v, "record.venue")
+
+
+def test_the_fields_own_name_shortened_or_respelt_is_no_other_of_its_kind(monitor) -> None:
+    for reply, record in (
+        ("Northern Star Ferries has a sailing at 8:15 am for $18.", FERRY),
+        ("Northern Star has a sailing at 8:15 am for $18.", FERRY),
+        ("NorthernStar Ferries has a sailing at 8:15 am for $18.", FERRY),
+        ("The Lanterns play at Riverside Hall on June 14th.", GIG),  # shares a word: its own
+    ):
+        for v in _verdicts(monitor, reply, record):
+            assert v.contradiction is None, (reply, v.reason)
+    two = {"results": [FERRY, {**FERRY, "operator": "Harbour Ferries"}]}
+    for v in _verdicts(monitor, "Blue Line Ferries has a sailing at 8:15 am.", two):
+        assert v.contradiction is None, v.reason  # more than one result: whose operator?
