@@ -199,7 +199,11 @@ class GroundingPolicy:
         """``checks``: callables with distinct names that are not built-in ones;
         ``disabled_checks``: names of built-in checks (``ValueError`` otherwise)."""
         disabled = self.disabled_checks
-        if isinstance(disabled, str) or not all(isinstance(n, str) for n in disabled):
+        if (
+            isinstance(disabled, str | Mapping)
+            or not isinstance(disabled, Collection)
+            or not all(isinstance(n, str) for n in disabled)
+        ):
             raise ValueError(
                 "GroundingPolicy.disabled_checks must be a set of built-in check names, "
                 f"got {disabled!r}"

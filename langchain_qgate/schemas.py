@@ -228,9 +228,10 @@ class Finding(_Model):
     check: str = ""
 
     def contradiction(self) -> Contradiction:
-        """The finding as the verdict's ``Contradiction``."""
+        """The finding as the verdict's ``Contradiction`` (one that names no values reads as
+        the evidence saying otherwise, quoting its chunk)."""
         return Contradiction(
-            kind=self.value_kind,
+            kind=self.value_kind if self.claim_value or self.evidence_value else "statement",
             claim_value=self.claim_value,
             evidence_value=self.evidence_value,
             evidence_id=self.evidence_id or "",

@@ -309,6 +309,9 @@ def _grade(
     elif contradiction is not None:
         grade = Grade.FABRICATED
         reason = f"contradicted: {contradiction.describe()}"
+        mine = next((f for f in item.findings if f.kind == "contradiction"), None)
+        if mine is not None and mine.reason:
+            reason += f" ({mine.check}: {mine.reason})"
         support = min(support, cut.fabricated * 0.5)
     elif unread and (
         support >= cut.fabricated or any(f.kind == "unsupported" for f in item.findings)

@@ -1329,9 +1329,10 @@ _RUN_JOINS = frozenset({"of", "the", "and", "de", "la", "le", "du", "del"})
 _CALENDAR = _WEEKDAYS | frozenset(_MONTHS)
 
 
-def _capital_runs(text: str) -> list[tuple[int, int]]:
-    """Spans of two or more words written with a capital or as figures, with "of", "the", ...
-    between them ("American Airlines", "Banc of California Stadium"); one pass."""
+def _capital_runs(text: str, *, single: bool = False) -> list[tuple[int, int]]:
+    """Spans of two or more words (``single``: one or more) written with a capital, the first
+    also as a figure ("1290 San Tomas Road"), with "of", "the", ... between them ("American
+    Airlines", "Banc of California Stadium"); one pass."""
     toks = [(m[0], m.start(), m.end()) for m in _NAME_TOKEN.finditer(text)]
     runs: list[tuple[int, int]] = []
     i = 0
@@ -1342,6 +1343,7 @@ def _capital_runs(text: str) -> list[tuple[int, int]]:
             and toks[j][0].lower() not in _CALENDAR
             and (
                 toks[j][0][0].isupper()
+                or (single and j == i and toks[j][0][0].isdigit())
                 or (
                     j > i
                     and toks[j][0].lower() in _RUN_JOINS
@@ -1352,7 +1354,7 @@ def _capital_runs(text: str) -> list[tuple[int, int]]:
             )
         ):
             j += 1
-        if j - i >= 2:
+        if j - i >= (1 if single else 2):
             runs.append((toks[i][1], toks[j - 1][2]))
         i = max(j, i + 1)
     return runs
@@ -1393,6 +1395,64 @@ def _another_of_its_kind(r: _Reading) -> FieldDecision | None:
                 continue
             shown = r.text[start:end]
             return _contradicted(r.out, f, r.index, "entity", shown)
+    return None
+
+
+# Where a reply puts a place: "in Concord" (a town, a city), "at Union Station" (a station, a
+# venue, an address), "from Pleasant Hill". The key words of the fields such a place is the
+# value of, by preposition; general English, no domain's words.
+_PLACE_AT = re.compile(r"\b(?:at|from)\s+(?:the\s+)?(?=[A-Z0-9])")
+_PLACE_IN = re.compile(r"\b(?:in|from)\s+(?=[A-Z])")
+_IN_KEYS = frozenset({"city", "town", "location"})
+_AT_KEYS = frozenset({"location", "venue", "station", "airport", "address"})
+
+
+def _place_field(r: _Reading, keys: frozenset[str], used: set[str]) -> _Field | None:
+    """The one field of the result a place said this way fills and the reply does not use."""
+    fields = [
+        f
+        for f in r.scope
+        if (not f.quantities or "address" in f.keys)
+        and f.truth is None
+        and f.keys
+        and f.keys[-1] in keys
+        and not set(f.words) & used
+    ]
+    return fields[0] if len(fields) == 1 else None
+
+
+def _another_place(r: _Reading) -> FieldDecision | None:
+    """A place the reply puts its result in or at ("How about La Pinata in Pittsburg?" about
+    ``"location": "Burlingame"``; "available at Salesforce Transit Center" about
+    ``"pickup_location": "SFO International Airport"``): in a single result with one place
+    field of that kind whose value the reply never uses, a place with a word no field holds
+    (and no word of another field) is a changed value of it; the record's place said another
+    way or more closely ("Downtown San Jose" for "San Jose") is not."""
+    if not r.decided or len({f.record for f in r.scope}) != 1:
+        return None
+    reply = set(r.reply_words) if r.reply_words else set(r.words)
+    runs = _capital_runs(r.text, single=True)
+    for pattern, keys in ((_PLACE_IN, _IN_KEYS), (_PLACE_AT, _AT_KEYS)):
+        for m in pattern.finditer(r.text):
+            run = next(((s, e) for s, e in runs if s == m.end()), None)
+            if run is None:
+                continue
+            said = r.text[run[0] : run[1]]
+            words = [w for w in _words(said) if w not in _RUN_JOINS]
+            if not words or (words[0].isdigit() and len(words) < 2):
+                continue  # "at 6 pm": a time, no place
+            if any(w in _CALENDAR for w in words):
+                continue
+            f = _place_field(r, keys, reply - set(words))
+            if f is None or _said_otherwise(said, f.value):
+                continue
+            elsewhere = {w for g in r.scope if g is not f for w in g.words}
+            if all(w in f.words for w in words) or any(w in elsewhere for w in words):
+                continue  # the record's own words: its place, or another field's value
+            inside = keys is _AT_KEYS and not words[0].isdigit() and len(f.words) > 1
+            if inside and words[-1] != f.words[-1]:
+                continue  # "at Terminal 2" of an airport: a place inside it, maybe
+            return _contradicted(r.out, f, r.index, "entity", said)
     return None
 
 
@@ -1650,6 +1710,7 @@ def _decide(
 _STEPS: tuple[Callable[[_Reading], FieldDecision | None], ...] = (
     _another_name,
     _another_of_its_kind,
+    _another_place,
     _text_with_figures,
     _figured_terms,
     _summary_days,

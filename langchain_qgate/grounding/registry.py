@@ -74,7 +74,8 @@ def run_checks(
     for check in checks:
         name = check_name(check)
         try:
-            found = list(check(claim, evidence) or ())
+            returned = check(claim, evidence)
+            found = [returned] if isinstance(returned, Finding) else list(returned or ())
         except QGateError:
             raise
         except Exception as exc:
@@ -130,7 +131,7 @@ class _ValueCheck:
                 out.append(
                     Finding(
                         kind="unsupported",
-                        reason=f"no evidence gives a {self.name}; the claim says {value}",
+                        reason=f"no evidence gives any {self.name}; the claim says {value}",
                         claim_value=value,
                     )
                 )
@@ -138,8 +139,7 @@ class _ValueCheck:
             chunk, values = rival
             out.append(
                 Finding(
-                    kind="contradiction",
-                    reason=f"the evidence gives {self.name} {values[0]}, not {value}",
+                    kind="contradiction",  # its values say it all: no reason of its own
                     claim_value=value,
                     evidence_value=values[0],
                     evidence_id=chunk.id,

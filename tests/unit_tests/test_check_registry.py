@@ -100,7 +100,7 @@ def test_a_value_the_evidence_never_gives_is_unsupported_not_contradicted() -> N
     )
     assert v.grade is Grade.FABRICATED
     assert v.contradiction is None
-    assert v.reason == "unsupported: no evidence gives a sku; the claim says AE-1400 (sku)"
+    assert v.reason == "unsupported: no evidence gives any sku; the claim says AE-1400 (sku)"
 
 
 def test_a_value_stated_in_a_chunk_beyond_the_nearest_ones_is_supported() -> None:
@@ -189,3 +189,40 @@ def test_findings_survive_a_json_round_trip() -> None:
     again = type(report).model_validate_json(report.model_dump_json())
     assert again == report
     assert again.verdicts[0].findings[0].check == "sku"
+
+
+def test_a_contradiction_without_values_says_otherwise_with_the_checks_reason() -> None:
+    def no_red(claim: str, evidence: Sequence[EvidenceChunk]) -> list[Finding]:
+        return (
+            [Finding(kind="contradiction", reason="we never sell red mugs")]
+            if "red" in claim
+            else []
+        )
+
+    v = verdict(monitor(checks=[no_red]), "The Aero 14 comes in red.")
+    assert v.contradiction is not None
+    assert v.contradiction.kind == "statement"
+    assert v.reason == (
+        f"contradicted: the evidence says otherwise: {LAPTOP[0]!r} (no_red: we never sell red mugs)"
+    )
+
+
+def test_a_check_may_return_one_finding_or_a_generator() -> None:
+    def one(claim: str, evidence: Sequence[EvidenceChunk]) -> Finding:
+        return Finding(kind="unsupported", reason="just one")
+
+    def many(claim: str, evidence: Sequence[EvidenceChunk]):  # a generator
+        yield Finding(kind="supported", evidence_id=evidence[0].id)
+
+    v = verdict(monitor(checks=[one, many]), "The Aero 14 weighs 1.2 kg.")
+    assert [(f.check, f.kind) for f in v.findings] == [
+        ("one", "unsupported"),
+        ("many", "supported"),
+    ]
+    assert v.findings[1].quote == LAPTOP[0]
+
+
+@pytest.mark.parametrize("disabled", [None, 5, {"negation": False}])
+def test_disabled_checks_of_a_wrong_type_are_refused(disabled: object) -> None:
+    with pytest.raises(ValueError, match="set of built-in check names"):
+        GroundingPolicy(disabled_checks=disabled)  # type: ignore[arg-type]

@@ -358,3 +358,39 @@ def test_the_fields_own_name_shortened_or_respelt_is_no_other_of_its_kind(monito
     two = {"results": [FERRY, {**FERRY, "operator": "Harbour Ferries"}]}
     for v in _verdicts(monitor, "Blue Line Ferries has a sailing at 8:15 am.", two):
         assert v.contradiction is None, v.reason  # more than one result: whose operator?
+
+
+RENTAL = {
+    "car_name": "Fiesta",
+    "pickup_location": "Leeds Bradford Airport",
+    "pickup_date": "2025-05-02",
+}
+CAFE = {"cafe_name": "Brew Lab", "location": "Harrogate", "rating": "4.4"}
+FLAT = {"property_name": "Mill View", "address": "12 Canal Street", "rent": "950"}
+
+
+def test_a_place_the_reply_puts_its_result_in_or_at_is_a_changed_value(monitor) -> None:
+    v = _one(monitor, "How about Brew Lab in Knaresborough?", CAFE)
+    _names(v, "record.location")
+    v = _one(monitor, "There's a Fiesta to pick up at Manchester Airport on May 2nd.", RENTAL)
+    _names(v, "record.pickup_location")
+    v = _one(monitor, "Mill View is at 40 Wharf Road for $950 a month.", FLAT)
+    _names(v, "record.address")
+
+
+def test_the_records_place_said_closer_shorter_or_otherwise_is_no_other_place(monitor) -> None:
+    for reply, record in (
+        ("How about Brew Lab in Harrogate?", CAFE),
+        ("How about Brew Lab in Central Harrogate?", CAFE),  # more closely: its own
+        ("There's a Fiesta at Leeds Bradford on May 2nd.", RENTAL),  # shorter
+        ("Mill View is at 12 Canal St for $950 a month.", FLAT),  # abbreviated
+        ("Mill View is available at 6 pm on May 2nd.", FLAT),  # a time, no place
+    ):
+        for v in _verdicts(monitor, reply, record):
+            assert v.contradiction is None, (reply, v.reason)
+
+
+def test_a_place_of_another_kind_at_the_records_place_may_be_inside_it(monitor) -> None:
+    reply = "Your Fiesta is ready at Terminal 2 on May 2nd."
+    for v in _verdicts(monitor, reply, RENTAL):
+        assert v.contradiction is None, v.reason
