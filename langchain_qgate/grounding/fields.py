@@ -1431,13 +1431,13 @@ def _another_place(r: _Reading) -> FieldDecision | None:
     if not r.decided or len({f.record for f in r.scope}) != 1:
         return None
     reply = set(r.reply_words) if r.reply_words else set(r.words)
-    runs = _capital_runs(r.text, single=True)
+    runs = dict(_capital_runs(r.text, single=True))  # start -> end: one lookup a place
     for pattern, keys in ((_PLACE_IN, _IN_KEYS), (_PLACE_AT, _AT_KEYS)):
         for m in pattern.finditer(r.text):
-            run = next(((s, e) for s, e in runs if s == m.end()), None)
-            if run is None:
+            end = runs.get(m.end())
+            if end is None:
                 continue
-            said = r.text[run[0] : run[1]]
+            said = r.text[m.end() : end]
             words = [w for w in _words(said) if w not in _RUN_JOINS]
             if not words or (words[0].isdigit() and len(words) < 2):
                 continue  # "at 6 pm": a time, no place
