@@ -17,6 +17,7 @@ __all__ = [
     "EmbeddingBackend",
     "GradeWeights",
     "GroundingPolicy",
+    "check_name",
 ]
 
 DEFAULT_MODEL_NAME = "all-MiniLM-L6-v2"
@@ -78,6 +79,13 @@ BUILTIN_CHECKS: Mapping[str, str] = {
 """The built-in checks that name contradictions, by the name a verdict's
 ``Contradiction.check`` carries and ``GroundingPolicy.disabled_checks`` takes, in the order
 they are consulted."""
+
+
+def check_name(check: Any) -> str:
+    """The name a check's findings carry: its ``name``, else its ``__name__``, else its
+    class's name."""
+    name = getattr(check, "name", None) or getattr(check, "__name__", None)
+    return str(name) if name else type(check).__name__
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -225,8 +233,7 @@ class GroundingPolicy:
                     "GroundingPolicy.checks must hold checks (callables of (claim, evidence)), "
                     f"got {check!r}"
                 )
-            name = str(getattr(check, "name", None) or getattr(check, "__name__", "") or "")
-            name = name or type(check).__name__
+            name = check_name(check)
             if name in BUILTIN_CHECKS or name in seen:
                 taken = "a built-in check" if name in BUILTIN_CHECKS else "given twice"
                 raise ValueError(f"GroundingPolicy.checks: the name {name!r} is taken ({taken})")

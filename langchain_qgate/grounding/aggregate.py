@@ -39,6 +39,7 @@ from langchain_qgate.schemas import (
     ClaimVerdict,
     Contradiction,
     EvidenceLink,
+    Finding,
     Grade,
 )
 
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
     from langchain_qgate.grounding.features import ClaimSignals
     from langchain_qgate.grounding.verifiers import VerificationItem, VerifierVerdict
 
-__all__ = ["Cutoffs", "aggregate", "answer_only", "credit"]
+__all__ = ["Cutoffs", "aggregate", "answer_only", "credit", "nearest_first"]
 
 
 @dataclass(frozen=True)
@@ -235,10 +236,15 @@ _CONNECTIVE_STEMS = frozenset(
 )
 
 
-def _links(sig: ClaimSignals, index: EvidenceIndex) -> list[EvidenceLink]:
-    """The claim's best evidence: the chunk that shares its words first, then the most
+def nearest_first(sig: ClaimSignals) -> list[tuple[int, float]]:
+    """The claim's candidate chunks: the one that shares its words first, then the most
     similar ones."""
-    ordered = sorted(sig.top, key=lambda t: (t[0] != sig.aligned, -t[1]))
+    return sorted(sig.top, key=lambda t: (t[0] != sig.aligned, -t[1]))
+
+
+def _links(sig: ClaimSignals, index: EvidenceIndex) -> list[EvidenceLink]:
+    """The claim's best evidence, nearest first."""
+    ordered = nearest_first(sig)
     return [
         EvidenceLink(
             evidence_id=index.chunks[i].id,
@@ -250,13 +256,18 @@ def _links(sig: ClaimSignals, index: EvidenceIndex) -> list[EvidenceLink]:
     ]
 
 
+def _first(item: VerificationItem, kind: str) -> Finding | None:
+    """The first of the user checks' findings of ``kind`` about the claim."""
+    return next((f for f in item.findings if f.kind == kind), None)
+
+
 def _contradiction(
     item: VerificationItem, verdict: VerifierVerdict, links: list[EvidenceLink]
 ) -> Contradiction | None:
     """The contradiction to report: a user check's first, else the built-in one the verifier
     did not overrule (grades and ``report.contradictions`` must agree), else the second-stage
     verifier's, quoting the chunk it names."""
-    mine = next((f for f in item.findings if f.kind == "contradiction"), None)
+    mine = _first(item, "contradiction")
     if mine is not None:
         if mine.evidence_id is None and links:
             mine = mine.model_copy(
@@ -282,7 +293,7 @@ def _unplaced(item: VerificationItem, index: EvidenceIndex, cut: Cutoffs) -> str
     """Why nothing places the claim ("" when something may): a user check found it
     unsupported, or (a claim not about a record) most of its words are in no passage or its
     figures are stated nowhere."""
-    mine = next((f for f in item.findings if f.kind == "unsupported"), None)
+    mine = _first(item, "unsupported")
     if mine is not None:
         return f"{mine.reason or 'a check found nothing that states it'} ({mine.check})"
     if _about_record(item.signals, index):
@@ -309,13 +320,11 @@ def _grade(
     elif contradiction is not None:
         grade = Grade.FABRICATED
         reason = f"contradicted: {contradiction.describe()}"
-        mine = next((f for f in item.findings if f.kind == "contradiction"), None)
+        mine = _first(item, "contradiction")
         if mine is not None and mine.reason:
             reason += f" ({mine.check}: {mine.reason})"
         support = min(support, cut.fabricated * 0.5)
-    elif unread and (
-        support >= cut.fabricated or any(f.kind == "unsupported" for f in item.findings)
-    ):
+    elif unread and (support >= cut.fabricated or _first(item, "unsupported") is not None):
         # no passage holds the claim's words and no window entails it: unsupported
         grade = Grade.FABRICATED
         support = min(support, cut.fabricated * _UNREAD_CAP)

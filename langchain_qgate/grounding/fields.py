@@ -1292,11 +1292,22 @@ def _name_runs(text: str) -> list[tuple[int, int, bool]]:
     return runs
 
 
+def _one_result(r: _Reading) -> bool:
+    """Whether the claim is about known records and they are one result (whose name, place
+    or value a changed one would be is then known)."""
+    return r.decided and len({f.record for f in r.scope}) == 1
+
+
+def _record_words(r: _Reading) -> set[str]:
+    """Every word of every field in scope."""
+    return {w for f in r.scope for w in f.words}
+
+
 def _another_name(r: _Reading) -> FieldDecision | None:
     """A single result's name field whose value the reply never uses, and a claim that puts
     another name where a reply names its result: a changed name ("How about Hate Me?" about
     ``"song_name": "Sick Love"``), not an addition."""
-    if not r.decided or len({f.record for f in r.scope}) != 1:
+    if not _one_result(r):
         return None
     named = [
         f
@@ -1311,10 +1322,10 @@ def _another_name(r: _Reading) -> FieldDecision | None:
     own = [w for w in name.words if word_weight(w) > 0] or name.words  # "After" is a title
     if any(w in r.reply_words for w in own):
         return None  # the reply uses the record's name (or a word of it)
-    stated = {w for f in r.scope for w in f.words}
+    stated = _record_words(r)
     for start, end, offered in _name_runs(r.text):
         words = [w for w in _words(r.text[start:end]) if word_weight(w) > 0]
-        if not words or any(w in stated or w in _WEEKDAYS or w in _MONTHS for w in words):
+        if not words or any(w in stated or w in _CALENDAR for w in words):
             continue
         if not offered and r.text[end:].lstrip().startswith(","):
             continue  # "Sure, ...", "Mark, your table is booked": no subject
@@ -1366,7 +1377,7 @@ def _another_of_its_kind(r: _Reading) -> FieldDecision | None:
     a run of capitalised words that ends on the last word of a single result's multi-word
     name, shares no other word with the record and is not that name written another way, is
     a changed value of that field."""
-    if not r.decided or len({f.record for f in r.scope}) != 1:
+    if not _one_result(r):
         return None
     lowered = r.text.lower()
     kinds = [
@@ -1381,7 +1392,7 @@ def _another_of_its_kind(r: _Reading) -> FieldDecision | None:
     ]
     if not kinds:
         return None
-    stated = {w for f in r.scope for w in f.words}
+    stated = _record_words(r)
     for start, end in _capital_runs(r.text):
         said = _words(r.text[start:end])
         if said[:1] == ["the"] or said[:1] == ["a"] or said[:1] == ["an"]:
@@ -1428,7 +1439,7 @@ def _another_place(r: _Reading) -> FieldDecision | None:
     field of that kind whose value the reply never uses, a place with a word no field holds
     (and no word of another field) is a changed value of it; the record's place said another
     way or more closely ("Downtown San Jose" for "San Jose") is not."""
-    if not r.decided or len({f.record for f in r.scope}) != 1:
+    if not _one_result(r):
         return None
     reply = set(r.reply_words) if r.reply_words else set(r.words)
     runs = dict(_capital_runs(r.text, single=True))  # start -> end: one lookup a place

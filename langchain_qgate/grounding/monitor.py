@@ -22,7 +22,7 @@ from langchain_qgate._text import repair_text
 from langchain_qgate.config import GroundingPolicy
 from langchain_qgate.errors import InputTooLargeError, InvalidInputError
 from langchain_qgate.grounding._record_words import record_vocabulary
-from langchain_qgate.grounding.aggregate import Cutoffs, aggregate, answer_only
+from langchain_qgate.grounding.aggregate import Cutoffs, aggregate, answer_only, nearest_first
 from langchain_qgate.grounding.claims import extract_claims, with_offers
 from langchain_qgate.grounding.crossencoder import is_record_window
 from langchain_qgate.grounding.evidence import EvidenceIndex, EvidenceInput, content_to_text
@@ -286,7 +286,7 @@ class HallucinationMonitor:
         states it, and every chunk, its nearest first (``registry.py``)."""
         if not self.policy.checks or not len(index):
             return []
-        near = [i for i, _ in sorted(sig.top, key=lambda t: (t[0] != sig.aligned, -t[1]))]
+        near = [i for i, _ in nearest_first(sig)]
         taken = set(near)
         rest = [i for i in range(len(index)) if i not in taken]
         evidence = [index.chunks[i] for i in near + rest]

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
-from langchain_qgate.config import BUILTIN_CHECKS
+from langchain_qgate.config import BUILTIN_CHECKS, check_name
 from langchain_qgate.errors import QGateError
 from langchain_qgate.schemas import EvidenceChunk, Finding
 
@@ -55,12 +55,6 @@ class Check(Protocol):
 
 CheckLike = Check | Callable[[str, Sequence[EvidenceChunk]], Iterable[Finding]]
 """A ``Check`` or a plain function of ``(claim, evidence)``."""
-
-
-def check_name(check: CheckLike) -> str:
-    """The name a check's findings carry: its ``name``, else its ``__name__``."""
-    name = getattr(check, "name", None) or getattr(check, "__name__", None)
-    return str(name) if name else type(check).__name__
 
 
 def run_checks(
