@@ -43,7 +43,7 @@ OUT = ROOT / "langchain_qgate" / "data" / "verifier"
 LABELS = ["entailed", "contradicted", "neutral"]
 # The arguments that change the weights (a checkpoint of another recipe is not resumed).
 RECIPE = ("seed", "epochs", "batch_size", "lr", "max_length", "freeze_layers", "max_pairs",
-          "human_weight", "reworded", "real")  # fmt: skip
+          "human_weight", "reworded", "real", "init")  # fmt: skip
 
 
 def base_model_dir() -> Path:
@@ -140,6 +140,13 @@ def main() -> None:
         action="store_true",
         help="add the training folder's real pairs and chatty framings (issue 47)",
     )
+    ap.add_argument(
+        "--init",
+        type=Path,
+        default=None,
+        help="start from the weights of another run's finished checkpoint.pt (a second stage: "
+        "e.g. the --real run, then the generated and human pairs again at a lower rate)",
+    )
     ap.add_argument("--checkpoint-every", type=int, default=200, help="steps between checkpoints")
     ap.add_argument(
         "--threads", type=int, default=0, help="torch threads (0: every core of the machine)"
@@ -206,6 +213,13 @@ def main() -> None:
         str(base), num_labels=3, id2label=dict(enumerate(LABELS)), label2id={v: k for k, v in
                                                                            enumerate(LABELS)}
     )  # fmt: skip
+    init_sha = None
+    if args.init is not None:
+        init_state = torch.load(args.init, weights_only=False)
+        model.load_state_dict(init_state["model"])
+        init_sha = hashlib.sha256(args.init.read_bytes()).hexdigest()[:16]
+        log(f"started from {args.init} (step {init_state['step']}, sha256 {init_sha})")
+        del init_state
     for p in model.bert.embeddings.parameters():
         p.requires_grad = False
     for layer in model.bert.encoder.layer[: args.freeze_layers]:
@@ -228,7 +242,11 @@ def main() -> None:
     ckpt = args.work / "checkpoint.pt"
     key = hashlib.sha256(
         json.dumps(
-            [manifest["pairs_sha256"], {k: v for k, v in vars(args).items() if k in RECIPE}],
+            [
+                manifest["pairs_sha256"],
+                {k: v for k, v in vars(args).items() if k in RECIPE},
+                init_sha,
+            ],
             default=str,
             sort_keys=True,
         ).encode()
@@ -375,6 +393,7 @@ def main() -> None:
         "frozen": f"embeddings and the lowest {args.freeze_layers} layer(s)",
         "train_pairs": len(train),
         "real_pairs": args.real,
+        "init": None if args.init is None else {"checkpoint": str(args.init), "sha256": init_sha},
         "train_minutes": round(train_minutes, 1),
         "pairs_per_second": round(pairs_per_second, 1),
         "total_minutes": round((time.time() - t_start) / 60, 1),

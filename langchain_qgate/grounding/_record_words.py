@@ -653,22 +653,56 @@ def _at(tokens: list[str], term: list[str]) -> list[int]:
     return [i for i in range(len(tokens) - n + 1) if tokens[i : i + n] == term]
 
 
-def _at_spelt(tokens: list[str], term: list[str], values: frozenset[str] | set[str]) -> list[int]:
-    """``_at``, a word of five letters or more also misspelt by one letter ("avrage",
-    "expencive"); never a word of another of the record's values ("Pasta Fresca" is no
-    "French")."""
-    n = len(term)
+class _Spots:
+    """The claim's words indexed once by spelling and by (first letter, length), so that
+    finding every term of a vocabulary reads only the places a term's first word can be.
 
-    def alike(t: str, w: str) -> bool:
-        return t == w or (
-            len(w) >= 5 and t not in values and spelt_alike(t, w) and edits(t, w) <= 1
-        )
+    ``at_spelt(term, values)`` is ``_at`` with a word of five letters or more also misspelt by
+    one letter ("avrage", "expencive"); never a word of another of the record's values
+    ("Pasta Fresca" is no "French").
+    """
 
-    return [
-        i
-        for i in range(len(tokens) - n + 1)
-        if all(alike(t, w) for t, w in zip(tokens[i : i + n], term, strict=True))
-    ]
+    def __init__(self, tokens: list[str]) -> None:
+        self.tokens = tokens
+        self.exact: dict[str, list[int]] = {}
+        self.shape: dict[tuple[str, int], list[int]] = {}
+        for i, t in enumerate(tokens):
+            self.exact.setdefault(t, []).append(i)
+            self.shape.setdefault((t[:1].lower(), len(t)), []).append(i)
+
+    def at_spelt(self, term: list[str], values: frozenset[str] | set[str]) -> list[int]:
+        """Where ``term`` starts in the claim, in order."""
+        tokens, n, first = self.tokens, len(term), term[0]
+        starts = set(self.exact.get(first, ()))
+        if len(first) >= 5:
+            head = first[:1].lower()
+            for size in (len(first) - 1, len(first), len(first) + 1):
+                near = self.shape.get((head, size), ())
+                starts.update(i for i in near if _misspelt(tokens[i], first, values))
+        out: list[int] = []
+        for i in sorted(starts):
+            if i + n > len(tokens):
+                continue
+            for t, w in zip(tokens[i + 1 : i + n], term[1:], strict=True):
+                if t != w and not _misspelt(t, w, values):
+                    break
+            else:
+                out.append(i)
+        return out
+
+
+def _misspelt(t: str, w: str, values: frozenset[str] | set[str]) -> bool:
+    """``t`` is ``w`` misspelt by one letter. The first two tests are implied by the last two
+    (one edit changes the length by one at most; ``spelt_alike`` needs the same first letter)
+    and come first because they are cheap: the claim's every word meets every term."""
+    return (
+        len(w) >= 5
+        and abs(len(t) - len(w)) <= 1
+        and t[:1].lower() == w[:1].lower()
+        and t not in values
+        and spelt_alike(t, w)
+        and edits(t, w) <= 1
+    )
 
 
 def _joined(keys: list[str]) -> str:
@@ -774,10 +808,11 @@ def _vocabulary_term(
 ) -> VocabTerm | None:
     """``vocabulary_term`` for the field's vocabulary and class ``mine``."""
     reads = _TermReads()
+    spots = _Spots(tokens)
     for i, cls in enumerate(vocab.classes):
         for term in cls:
             words = _term_tokens(term)
-            for at in _at_spelt(tokens, words, values.words):
+            for at in spots.at_spelt(words, values.words):
                 if not values.inside_longer(words):
                     _read_term(
                         reads, _Occurrence(tokens, at, len(words), term, i, vocab, mine), values

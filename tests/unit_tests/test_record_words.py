@@ -331,3 +331,43 @@ def test_summaries_over_days() -> None:
     assert most is not None
     assert most[1]
     assert summary_days(claim_tokens("on Tuesday")) is None
+
+
+def _at_spelt_word_by_word(tokens: list[str], term: list[str], values: set[str]) -> list[int]:
+    """Every place of ``term`` in ``tokens``, read word by word at every start (the reading the
+    index replaced, kept here as its reference)."""
+    from langchain_qgate.grounding.checks import edits, spelt_alike
+
+    def alike(t: str, w: str) -> bool:
+        return t == w or (
+            len(w) >= 5 and t not in values and spelt_alike(t, w) and edits(t, w) <= 1
+        )
+
+    n = len(term)
+    return [
+        i
+        for i in range(len(tokens) - n + 1)
+        if all(alike(t, w) for t, w in zip(tokens[i : i + n], term, strict=True))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("claim", "term", "values", "places"),
+    [
+        ("an avrage priced coffee shop of average price", ["average"], set(), [1, 6]),
+        ("it is expencive and very expensive", ["expensive"], set(), [2, 5]),
+        ("a family friendly place , not family freindly", ["family", "friendly"], set(), [1, 6]),
+        ("cafe frenchy serves french food", ["french"], {"frenchy"}, [3]),
+        ("cafe frenchy serves french food", ["french"], set(), [1, 3]),
+        ("french", ["french", "food"], set(), []),
+        ("", ["cheap"], set(), []),
+    ],
+)
+def test_the_term_index_finds_every_place_a_word_by_word_reading_finds(
+    claim: str, term: list[str], values: set[str], places: list[int]
+) -> None:
+    from langchain_qgate.grounding._record_words import _Spots
+
+    tokens = claim.split()
+    assert _Spots(tokens).at_spelt(term, values) == places
+    assert _at_spelt_word_by_word(tokens, term, values) == places
