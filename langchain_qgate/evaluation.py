@@ -19,7 +19,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TextIO
 
@@ -28,6 +28,7 @@ import numpy as np
 from langchain_qgate.errors import InvalidInputError
 
 if TYPE_CHECKING:
+    from langchain_qgate.gate import QualityGate
     from langchain_qgate.grounding.embeddings import Embedder
     from langchain_qgate.grounding.monitor import HallucinationMonitor
 
@@ -199,6 +200,73 @@ def _progress(out: TextIO | None) -> Callable[[int, int, str], None]:
     return show
 
 
+@dataclass
+class _Scored:
+    """One file's rows as ``run_detection`` scores them, then its metrics."""
+
+    labels: list[int] = field(default_factory=list)
+    risks: list[float] = field(default_factory=list)
+    base_risks: list[float] = field(default_factory=list)
+    idf_risks: list[float] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)
+    base_times: list[float] = field(default_factory=list)
+    contradicted: list[bool] = field(default_factory=list)
+    rejected: list[bool] = field(default_factory=list)
+    failed_by: dict[str, int] = field(default_factory=dict)
+    by_task: dict[str, tuple[list[int], list[float]]] = field(default_factory=dict)
+
+    def add(
+        self, row: BenchRow, monitor: HallucinationMonitor, gate: QualityGate, with_baseline: bool
+    ) -> float:
+        """Scores one row (the evidence not cached); returns its grounding score."""
+        from langchain_qgate.grounding.embeddings import CachedEmbedder
+
+        if isinstance(monitor.embedder, CachedEmbedder):
+            monitor.embedder.clear()  # measure with the evidence not cached
+        t0 = time.perf_counter()
+        report = monitor.verify_grounding(row.response, row.context, question=row.question)
+        self.times.append(time.perf_counter() - t0)
+        self.labels.append(row.label)
+        self.risks.append(1.0 - report.score)
+        self.contradicted.append(bool(report.contradictions))
+        meta = gate.decide(row.response, report).metadata
+        self.rejected.append(meta.decision != "pass")
+        if row.label == 0:
+            for dim in meta.failed_dimensions:
+                self.failed_by[str(dim)] = self.failed_by.get(str(dim), 0) + 1
+        self.idf_risks.append(1.0 - idf_coverage_score(row.response, row.context, row.question))
+        labels, risks = self.by_task.setdefault(row.task, ([], []))
+        labels.append(row.label)
+        risks.append(1.0 - report.score)
+        if with_baseline:
+            t0 = time.perf_counter()
+            base = baseline_score(row.response, row.context, monitor.embedder, row.question)
+            self.base_risks.append(1.0 - base)
+            self.base_times.append(time.perf_counter() - t0)
+        return report.score
+
+    def entry(self, threshold: float, with_baseline: bool) -> dict[str, Any]:
+        """The file's metrics at ``threshold``."""
+        labels = self.labels
+        entry = binary_metrics(labels, self.risks, 1.0 - threshold)
+        entry.update(p50_s=_percentile(self.times, 50), p95_s=_percentile(self.times, 95))
+        entry.update(_precision_columns(labels, self.contradicted, self.rejected, self.failed_by))
+        entry["idf_coverage_auroc"] = binary_metrics(labels, self.idf_risks, 0.5)["auroc"]
+        entry["tasks"] = {
+            t: binary_metrics(ls, rs, 1.0 - threshold) for t, (ls, rs) in self.by_task.items()
+        }
+        if with_baseline:
+            # The baseline has no shipped threshold: use the one that maximises balanced
+            # accuracy on these very rows (generous to the baseline).
+            bt = _best_threshold(labels, self.base_risks)
+            base = binary_metrics(labels, self.base_risks, bt)
+            base.update(
+                p50_s=_percentile(self.base_times, 50), p95_s=_percentile(self.base_times, 95)
+            )
+            entry["baseline"] = base
+        return entry
+
+
 def run_detection(
     files: Iterable[Path],
     monitor: HallucinationMonitor,
@@ -228,7 +296,6 @@ def run_detection(
         "tasks": {task: {...}}}}, "threshold": ..., "split": ...}``
     """
     from langchain_qgate.gate import GatePolicy, QualityGate
-    from langchain_qgate.grounding.embeddings import CachedEmbedder
     from langchain_qgate.grounding.verifiers import load_combination
 
     # the default profile, as a user gets it; never the operator's QGATE_* settings, and the
@@ -239,63 +306,18 @@ def run_detection(
     show = _progress(progress)
     results: dict[str, Any] = {}
     for path in files:
+        stem = Path(path).stem
         rows = load_rows(Path(path), limit=limit, split=split)
-        labels, risks, base_risks, times, base_times = [], [], [], [], []
-        idf_risks: list[float] = []
-        contradicted: list[bool] = []
-        rejected: list[bool] = []
-        failed_by: dict[str, int] = {}
-        by_task: dict[str, tuple[list[int], list[float]]] = {}
+        scored = _Scored()
         for i, row in enumerate(rows, 1):
-            if isinstance(monitor.embedder, CachedEmbedder):
-                monitor.embedder.clear()  # measure with the evidence not cached
-            t0 = time.perf_counter()
-            report = monitor.verify_grounding(row.response, row.context, question=row.question)
-            times.append(time.perf_counter() - t0)
-            labels.append(row.label)
-            risks.append(1.0 - report.score)
-            contradicted.append(bool(report.contradictions))
-            meta = gate.decide(row.response, report).metadata
-            rejected.append(meta.decision != "pass")
-            if row.label == 0:
-                for dim in meta.failed_dimensions:
-                    failed_by[str(dim)] = failed_by.get(str(dim), 0) + 1
-            idf_risks.append(1.0 - idf_coverage_score(row.response, row.context, row.question))
-            by_task.setdefault(row.task, ([], []))
-            by_task[row.task][0].append(row.label)
-            by_task[row.task][1].append(1.0 - report.score)
+            score = scored.add(row, monitor, gate, with_baseline)
             if scores_out is not None:
                 scores_out.append(
-                    {
-                        "id": row.id,
-                        "dataset": Path(path).stem,
-                        "label": row.label,
-                        "score": report.score,
-                        "split": row.split,
-                    }
-                )
-            if with_baseline:
-                t0 = time.perf_counter()
-                base_risks.append(
-                    1.0 - baseline_score(row.response, row.context, monitor.embedder, row.question)
-                )
-                base_times.append(time.perf_counter() - t0)
-            show(i, len(rows), Path(path).stem)
-        entry = binary_metrics(labels, risks, 1.0 - threshold)
-        entry.update(p50_s=_percentile(times, 50), p95_s=_percentile(times, 95))
-        entry.update(_precision_columns(labels, contradicted, rejected, failed_by))
-        entry["idf_coverage_auroc"] = binary_metrics(labels, idf_risks, 0.5)["auroc"]
-        entry["tasks"] = {
-            t: binary_metrics(ls, rs, 1.0 - threshold) for t, (ls, rs) in by_task.items()
-        }
-        if with_baseline:
-            # The baseline has no shipped threshold: use the one that maximises balanced
-            # accuracy on these very rows (generous to the baseline).
-            bt = _best_threshold(labels, base_risks)
-            base = binary_metrics(labels, base_risks, bt)
-            base.update(p50_s=_percentile(base_times, 50), p95_s=_percentile(base_times, 95))
-            entry["baseline"] = base
-        results[Path(path).stem] = entry
+                    {"id": row.id, "dataset": stem, "label": row.label, "score": score,
+                     "split": row.split}
+                )  # fmt: skip
+            show(i, len(rows), stem)
+        results[stem] = scored.entry(threshold, with_baseline)
     return {"datasets": results, "threshold": threshold, "split": split}
 
 

@@ -235,7 +235,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"qgate {__version__}")
     parser.add_argument("--debug", action="store_true", help=_DEBUG_HELP)
     sub = parser.add_subparsers(dest="command", required=True)
+    _add_check(sub, DEFAULT_MODEL_NAME)
+    register_bench(sub)
+    _add_warm(sub, DEFAULT_MODEL_NAME)
+    for name in _PLUGINS:
+        try:
+            module = import_module(name)
+        except ImportError:
+            continue
+        module.register(sub)
+    _add_debug_flag(sub)
+    return parser
 
+
+def _add_check(sub: Any, model_name: str) -> None:
+    """``qgate check``: an answer file against evidence files."""
     check = sub.add_parser(
         "check",
         help="check an answer against evidence files (exit 0 pass, 1 rejected, 2 error)",
@@ -300,11 +314,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="an answer or evidence not in English: pass with a warning (warn, the default; "
         "exit 0), reject it (exit 1), or hand it to an LLM verifier (none in the CLI: warns)",
     )
-    add_model_options(check, DEFAULT_MODEL_NAME)
+    add_model_options(check, model_name)
     check.set_defaults(func=_cmd_check)
 
-    register_bench(sub)
 
+def _add_warm(sub: Any, model_name: str) -> None:
+    """``qgate warm``: load (and export) the models once."""
     warm = sub.add_parser(
         "warm",
         help="load (and on first use export) the embedding model",
@@ -312,18 +327,9 @@ def build_parser() -> argparse.ArgumentParser:
         "the model to ONNX on first use (e.g. while building a container image), so the\n"
         "first real check starts fast.",
     )
-    add_model_options(warm, DEFAULT_MODEL_NAME)
+    add_model_options(warm, model_name)
     warm.add_argument("--cache-dir", default=None, help="export folder (else $QGATE_CACHE_DIR)")
     warm.set_defaults(func=_cmd_warm)
-
-    for name in _PLUGINS:
-        try:
-            module = import_module(name)
-        except ImportError:
-            continue
-        module.register(sub)
-    _add_debug_flag(sub)
-    return parser
 
 
 def _add_debug_flag(sub: Any) -> None:

@@ -636,15 +636,8 @@ class QualityGateRunnable(Runnable[Any, Any]):
             head_out = await split.head.ainvoke(input, head_config) if split.head else input
             self._head_done(loop, collector, head_out)
         while True:
-            (
-                collector,
-                run_config,
-                gate_kwargs,
-                events,
-                stream,
-                model,
-                model_input,
-            ) = await asyncio.to_thread(self._open, input, loop, config)
+            opened = await asyncio.to_thread(self._open, input, loop, config)
+            collector, run_config, gate_kwargs, events, stream, model, model_input = opened
             acc: Any = None
             chunks = model.astream(model_input, run_config, **kwargs)
             try:
@@ -737,50 +730,34 @@ def with_quality_gate(
     """Wrap ``runnable`` so its output passes the quality gate, retrying with guidance.
 
     Args:
-        runnable: The chain or model to gate (its output: a message or a string); a plain
-            function or a dict of runnables is coerced as LCEL does (``RunnableLambda``,
-            ``RunnableParallel``).
+        runnable: The chain or model to gate (its output: a message or a string); a function
+            or a dict of runnables is coerced as LCEL does.
         evidence: Static evidence for every call.
         evidence_fn: ``evidence_fn(input) -> evidence`` (for example ``lambda x: x["context"]``).
         policy: Gate policy (thresholds, retry budget, exhaustion policy).
         gate: A configured gate instead of ``policy``/``monitor``.
         monitor: Hallucination monitor for the default gate.
-        wait: Backoff between attempts: seconds for an exponential backoff starting there
-            (``0`` = none), or any tenacity wait strategy.
-        input_fn: ``input_fn(original_input, draft, guidance) -> next input`` to control how
-            guidance reaches the model (the whole runnable is re-invoked with it).
-        guidance_key: Key that carries the guidance for dict inputs without ``messages``, when
-            the runnable has no chat model step (see the module docstring).
-        on_escalate: Called with the :class:`Escalation` when the budget is spent under
-            ``escalate``; return a :class:`HumanDecision` (``approve``/``edit``), a dict or
-            ``"approve"``; ``None`` or ``reject`` raises ``QualityGateRejected``.
+        wait: Seconds of exponential backoff between attempts (``0``: none), or a tenacity wait.
+        input_fn: ``input_fn(original_input, draft, guidance) -> next input`` (re-invoked).
+        guidance_key: Key of the guidance in a dict input without ``messages`` (no chat model).
+        on_escalate: Called with the :class:`Escalation` when the budget is spent; returns a
+            :class:`HumanDecision`, a dict or ``"approve"`` (``None``/``reject`` raises).
         return_decision: Return the gate's decision instead of the (annotated) output.
-        stream: ``"sentences"``: ``.stream()`` / ``.astream()`` yield the gate's stream
-            events (``qgate.sentence`` as each sentence passes, ``qgate.done`` with the
-            output; see the README's "Streaming"); ``None``: the default stream.
-        min_support: Per-sentence floor under ``stream="sentences"`` (``None``: half the
-            policy's grounding threshold).
-        stop_early: Under ``stream="sentences"``, close the model stream at a failing
-            sentence when retries are left and retry with that sentence's guidance. Off by
-            default: the stream runs to its end and the whole answer is gated, so the
-            decision is the one ``invoke`` takes on the same answer.
+        stream: ``"sentences"``: ``.stream()`` / ``.astream()`` yield the gate's events
+            (``qgate.sentence``, ``qgate.done``; README "Streaming"); ``None``: the default.
+        min_support: Per-sentence floor when streaming (``None``: half the grounding threshold).
+        stop_early: Under ``stream="sentences"``, close the stream at a failing sentence and
+            retry with its guidance (off: the whole answer is gated, as ``invoke`` does).
 
     Returns:
         The gated runnable.
 
     Raises:
-        ValueError: On contradictory arguments, a negative ``wait``, a ``runnable`` that is
-            not a runnable, callable or dict (:class:`InvalidInputError`), or a runnable whose
-            guidance would have nowhere to go (no chat model step, and a dict input without
-            ``messages`` or ``guidance_key``).
+        ValueError: On contradictory arguments, a negative ``wait``, no runnable
+            (:class:`InvalidInputError`), or guidance with nowhere to go (module docstring).
 
-    Under ``on_exhausted="escalate"`` (the default) there is no graph to pause here: without
-    ``on_escalate`` a spent budget raises :class:`QualityGateRejected`, whose message says so
-    and what to set instead.
-
-    A chain with a chat model step (``prompt | model``) is gated at the chat-model level: on a
-    retry the model gets the prompt's messages, its rejected draft and a user turn with the
-    guidance, so any prompt works.
+    A chain with a chat model step is gated at that step: a retry sends the prompt's messages,
+    the rejected draft and the guidance (module docstring).
 
     Example:
         ```python
@@ -799,16 +776,6 @@ def with_quality_gate(
         raise ValueError(f"stream must be 'sentences' or None, got {stream!r}")
     if min_support is not None and not 0.0 <= min_support <= 1.0:
         raise ValueError(f"min_support must be in [0, 1], got {min_support}")
-    if isinstance(wait, int | float):
-        if wait < 0:
-            raise ValueError(f"wait must be >= 0, got {wait}")
-        strategy: wait_base = (
-            wait_exponential(multiplier=wait, min=wait, max=max(30.0, wait))
-            if wait > 0
-            else wait_none()
-        )
-    else:
-        strategy = wait
     return QualityGateRunnable(
         runnable,
         gate=gate if gate is not None else default_gate(monitor, policy),
@@ -816,10 +783,22 @@ def with_quality_gate(
         evidence_fn=evidence_fn,
         input_fn=input_fn,
         guidance_key=guidance_key,
-        wait=strategy,
+        wait=_backoff(wait),
         on_escalate=on_escalate,
         return_decision=return_decision,
         stream=stream,
         min_support=min_support,
         stop_early=stop_early,
     )
+
+
+def _backoff(wait: float | wait_base) -> wait_base:
+    """The wait between attempts: seconds for an exponential backoff starting there (``0``:
+    none), or a tenacity strategy as it is."""
+    if not isinstance(wait, int | float):
+        return wait
+    if wait < 0:
+        raise ValueError(f"wait must be >= 0, got {wait}")
+    if wait == 0:
+        return wait_none()
+    return wait_exponential(multiplier=wait, min=wait, max=max(30.0, wait))
