@@ -27,7 +27,7 @@ from langchain_qgate.grounding._lexicon import (
     pronoun_clause_at,
     tokens_with_offsets,
     verb_at,
-    word_set,
+    words,
 )
 
 __all__ = ["Part", "split_compound"]
@@ -37,37 +37,16 @@ _MAYBE_COMPOUND = re.compile(r"\b(?:and|but|while|whereas|yet)\b|;")
 _CONJUNCTIONS = frozenset({"and", "but", "while", "whereas", "yet"})
 _NEEDS_COMMA = frozenset({"while", "whereas", "yet"})
 _NO_SPLIT_AFTER = frozenset({"both", "between", "either", "neither", "from"})
-_LEADING_ADVERBIALS = word_set(
-    """in on at by during after before since from for with without under over within
-    however today currently now then also meanwhile moreover furthermore additionally
-    overall finally first second later recently previously initially originally
-    historically"""
-)
-_NP_BLOCKERS = word_set(
-    """in on at by for with from to of as after before during since until into about if
-    when because although though"""
-)
+_LEADING_ADVERBIALS = words("compound.leading_adverbials")
+_NP_BLOCKERS = words("compound.np_blockers")
 _REPLACEABLE_PRONOUNS = frozenset({"it", "he", "she", "they"})
 _MAX_SUBJECT_WORDS = 12
-_NP_DETERMINERS = word_set(
-    "the a an its his her their our this that these those each every some many most"
-)
-_SUBORDINATORS = word_set(
-    """that which who whom whose because although though when where whereas if unless until
-    since while whether after before once"""
-)
-_PREPOSITIONS = word_set(
-    """by in on at to as for from with under into during through via after before between
-    among within across since until january february march april may june july august
-    september october november december"""
-)
-_NAME_PARTICLES = word_set("de da di del van von der den la le bin ibn al mc o'")
+_NP_DETERMINERS = words("compound.np_determiners")
+_SUBORDINATORS = words("compound.subordinators")
+_PREPOSITIONS = words("compound.prepositions")
+_NAME_PARTICLES = words("compound.name_particles")
 # Past forms that are not passives after "was born in X and ...": "moved to Paris".
-_INTRANSITIVE_PAST = word_set(
-    """moved returned went came travelled traveled emigrated immigrated relocated retired died
-    lived worked stayed arrived graduated studied served remained settled fled migrated
-    competed played performed toured"""
-)
+_INTRANSITIVE_PAST = words("compound.intransitive_past")
 
 
 def _ends_on_verb(token: str) -> bool:
@@ -120,13 +99,10 @@ def _subject(sentence: str, tokens: list[str], starts: list[int], lo: int, hi: i
     return subject
 
 
-_NOT_ANTECEDENTS = word_set(
-    """no none nothing nobody neither never not every each all some any many few most several
-    both either okay ok well so yes yeah oh and but or because if when while although though"""
-)
+_NOT_ANTECEDENTS = words("compound.not_antecedents")
 
 
-_SINGULAR_IN_S = word_set("news series species means whereabouts headquarters")
+_SINGULAR_IN_S = words("compound.singular_in_s")
 
 
 def _antecedent_ok(pronoun: str, subject: str) -> bool:

@@ -7,26 +7,32 @@ counts as a verb when the next word looks like the start of an object or complem
 
 from __future__ import annotations
 
+import json
 import re
+from importlib.resources import files
+from typing import Any
 
-UNITS: dict[str, str] = {
-    "kg": "kg", "kilogram": "kg", "kilo": "kg", "g": "g", "gram": "g", "lb": "lb",
-    "pound": "lb", "lbs": "lb", "oz": "oz", "ounce": "oz", "km": "km", "kilometer": "km",
-    "kilometre": "km", "mi": "mi", "mile": "mi", "m": "m", "meter": "m", "metre": "m",
-    "cm": "cm", "mm": "mm", "ft": "ft", "foot": "ft", "feet": "ft", "in": "in", "inch": "in",
-    "l": "l", "liter": "l", "litre": "l", "ml": "ml", "gb": "gb", "mb": "mb", "tb": "tb",
-    "kwh": "kwh", "wh": "wh", "w": "w", "watt": "w", "kw": "kw", "min": "min",
-    "minute": "min", "hr": "h", "h": "h", "sqkm": "km2", "km2": "km2", "mph": "mph",
-    "kmh": "kmh", "mi2": "mi2", "m2": "m2", "ft2": "ft2", "degree": "deg",
-    "fahrenheit": "degf", "celsius": "degc",
-}  # fmt: skip
+_LEXICON: dict[str, Any] = json.loads(
+    (files("langchain_qgate") / "data" / "lexicon.json").read_text(encoding="utf-8")
+)
+"""``langchain_qgate/data/lexicon.json``: the package's word lists, read once, here only."""
+
+
+def words(key: str) -> frozenset[str]:
+    """The word list ``key`` of the lexicon ("claims.attribution_verbs": the module that
+    reads it and its name there)."""
+    return frozenset(_LEXICON["words"][key])
+
+
+def table(key: str) -> dict[str, Any]:
+    """The table ``key`` of the lexicon (``units``, ``number_words``, ``irregular_forms``...)."""
+    return dict(_LEXICON[key])
+
+
+UNITS: dict[str, str] = table("units")
 """Units of measure as written after a figure, each to one spelling ("kilo" -> "kg"); the one
 table for prose (``slots``) and records (``fields``)."""
-MEASURES: dict[str, tuple[str, ...]] = {
-    "deg": ("temperature", "temp"), "degf": ("temperature", "temp"),
-    "degc": ("temperature", "temp"), "kg": ("weight",), "lb": ("weight",),
-    "km": ("distance",), "mi": ("distance",), "kmh": ("speed",), "mph": ("speed",),
-}  # fmt: skip
+MEASURES: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in table("measures").items()}
 """The key words naming what a unit measures ("89 degrees" fills ``temperature``)."""
 
 
@@ -35,51 +41,20 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-AUXILIARIES = word_set(
-    """is are was were am has have had do does did will would can could shall should may might
-    must isn't aren't wasn't weren't hasn't haven't hadn't doesn't don't didn't won't wouldn't
-    can't cannot couldn't shouldn't mustn't"""
-)
+AUXILIARIES = words("lexicon.auxiliaries")
 # Negated auxiliaries as people type them without the apostrophe ("it isnt family friendly"),
 # with the word they stand for. "cant" and "wont" are rare words of their own; as typed they
 # are the negation.
 UNAPOSTROPHED_NEGATIONS: dict[str, str] = {
-    w.replace("'", ""): w
-    for w in word_set(
-        """isn't aren't wasn't weren't hasn't haven't hadn't doesn't don't didn't won't
-        wouldn't can't couldn't shouldn't mustn't ain't"""
-    )
+    w.replace("'", ""): w for w in words("lexicon.unapostrophed_negations")
 }
 AUXILIARIES |= frozenset(UNAPOSTROPHED_NEGATIONS)  # "doesnt" is a verb of the clause too
-_NAME_LIKE_MODALS = word_set("may will can must might could would should shall")
-_IRREGULAR_PAST = word_set(
-    """became began won wrote made took gave went came grew led held left built bought sold said
-    told found knew saw ran met paid rose fell brought thought kept lost spent sent taught caught
-    chose drew drove flew forgot hid hung sang sat slept spoke stood struck swam threw understood
-    wore fought sought got lay laid meant felt heard broke shook drank ate rode won became
-    remained arose bore forbade forgave froze overtook oversaw undertook withdrew"""
-)
-_STRONG_PRESENT = word_set(
-    """includes contains employs produces operates owns remains becomes consists provides
-    requires allows enables describes represents serves reaches lies sits stands seems appears
-    means sells holds belongs connects depends exists involves focuses develops manufactures
-    publishes creates receives loses earns generates affects helps wants knows says tells grows
-    rises expects continues begins opens closes joins teaches writes speaks gives takes gets
-    goes comes directs sings competes attends manages acquires invests hires occurs
-    specializes comprises measures weighs costs equals exceeds"""
-)
-_WEAK_PRESENT = word_set(
-    """features offers covers ranks runs leads plays works uses hosts borders flows designs
-    releases wins reports shows causes needs increases decreases falls plans starts ends leaves
-    moves lives reads stars acts graduates studies sponsors controls trains fires makes
-    supports marks lists names records sets puts cuts hits tops heads houses"""
-)
+_NAME_LIKE_MODALS = words("lexicon.name_like_modals")
+_IRREGULAR_PAST = words("lexicon.irregular_past")
+_STRONG_PRESENT = words("lexicon.strong_present")
+_WEAK_PRESENT = words("lexicon.weak_present")
 STRONG_VERBS = AUXILIARIES | _IRREGULAR_PAST | _STRONG_PRESENT
-_ED_NOT_VERBS = word_set(
-    """hundred sacred naked wicked beloved rugged talented kindred aged crooked ragged learned
-    bed red shed sled wed fled bred need seed speed breed feed greed creed steed embed
-    united limited related based"""
-)
+_ED_NOT_VERBS = words("lexicon.ed_not_verbs")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 """The days of the week, in order, lower-cased."""
 MONTHS = (
@@ -87,57 +62,16 @@ MONTHS = (
     "october", "november", "december",
 )  # fmt: skip
 """The months, in order, lower-cased."""
-PRONOUNS = word_set("it he she they we i you there this")
-COLLECTIVES = word_set("pairs sets couples groups dozens teams")
+PRONOUNS = words("lexicon.pronouns")
+COLLECTIVES = words("lexicon.collectives")
 """Nouns that count groups: "19 chromosome pairs" counts pairs, not chromosomes."""
-_PLURAL_PRONOUNS = word_set("they we i you")
-FUNCTION_WORDS = word_set(
-    """a an the of to in on at by for with from and or but as that which who whose into than
-    nor his her its their our my your this these those some any each every no not so very"""
-)
-_OBJECT_STARTERS = word_set(
-    """the a an his her its their our my your this that these those in on at by to from with
-    for as into onto over under after before during since until through about against between
-    up out off down him them it me us several many some more most all both over around across
-    along nearly approximately almost only also not no first last two three four five six
-    seven eight nine ten its here there"""
-)
-ADVERBS = word_set(
-    """then later also subsequently eventually still now currently again soon finally often
-    never always recently previously once ultimately further additionally thereby thus
-    primarily mainly largely mostly usually only just even already therefore hence"""
-)
-PARTICIPLES = word_set(
-    """written given taken chosen driven spoken broken forgotten hidden ridden risen stolen
-    sworn torn worn known shown grown thrown drawn flown blown seen done gone born borne begun
-    run sung swum eaten fallen beaten bitten shaken woken frozen proven been"""
-)
-BE_FORMS = word_set("is are was were am be been being")
-IRREGULAR_FORMS: dict[str, str] = dict(
-    pair.split(":")
-    for pair in word_set(
-        """became:become begun:begin began:begin won:win wrote:write written:write
-    made:make took:take taken:take gave:give given:give went:go gone:go came:come grew:grow
-    grown:grow led:lead held:hold built:build bought:buy sold:sell told:tell knew:know
-    known:know ran:run met:meet paid:pay fell:fall fallen:fall brought:bring thought:think
-    kept:keep lost:lose spent:spend sent:send taught:teach caught:catch chose:choose
-    chosen:choose drew:draw drawn:draw drove:drive driven:drive flew:fly flown:fly
-    forgot:forget forgotten:forget hid:hide hidden:hide hung:hang sang:sing sung:sing
-    slept:sleep spoke:speak spoken:speak stood:stand struck:strike swam:swim threw:throw
-    thrown:throw understood:understand wore:wear worn:wear fought:fight sought:seek got:get
-    gotten:get meant:mean heard:hear broke:break broken:break shook:shake shaken:shake
-    drank:drink ate:eat eaten:eat rode:ride ridden:ride arose:arise risen:rise shown:show
-    stolen:steal stole:steal froze:freeze frozen:freeze withdrew:withdraw withdrawn:withdraw
-    overtook:overtake oversaw:oversee undertook:undertake forbade:forbid forbidden:forbid
-    forgave:forgive forgiven:forgive beaten:beat bitten:bite blew:blow blown:blow
-    dealt:deal dug:dig fed:feed fled:flee lent:lend sank:sink sat:sit shot:shoot
-    slid:slide spun:spin stuck:stick swore:swear sworn:swear tore:tear torn:tear woke:wake
-    woken:wake rebuilt:rebuild said:say did:do done:do
-    children:child men:man women:woman feet:foot teeth:tooth mice:mouse geese:goose
-    knives:knife wives:wife halves:half shelves:shelf criteria:criterion
-    phenomena:phenomenon analyses:analysis crises:crisis theses:thesis"""
-    )
-)
+_PLURAL_PRONOUNS = words("lexicon.plural_pronouns")
+FUNCTION_WORDS = words("lexicon.function_words")
+_OBJECT_STARTERS = words("lexicon.object_starters")
+ADVERBS = words("lexicon.adverbs")
+PARTICIPLES = words("lexicon.participles")
+BE_FORMS = words("lexicon.be_forms")
+IRREGULAR_FORMS: dict[str, str] = table("irregular_forms")
 """Irregular past forms and plurals with their base word. Forms that are as often another
 word are left out ("found" a company, "left" side, a "saw", "rose", "felt", "lay", "born")."""
 _TOKEN = re.compile(r"\S+")

@@ -70,7 +70,7 @@ from langchain_qgate.grounding._lexicon import (
     MONTHS,
     UNAPOSTROPHED_NEGATIONS,
     WEEKDAYS,
-    word_set,
+    words,
 )
 from langchain_qgate.grounding._word_relations import relation
 from langchain_qgate.grounding.checks import spelt_alike, stem
@@ -104,42 +104,22 @@ _MAX_SKIPPED = 5  # evidence words the claim may leave out between its first and
 _WORD = re.compile(r"\d+(?:[.,:]\d+)*|[^\W\d_][\w'’&-]*", re.UNICODE)
 _FIGURE = re.compile(r"\d+(?:[.,:]\d+)*")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
-_STOP = word_set(
-    """a an the of in on at to for by with from and or is was are were be been being has
-    have had it its this that as into onto"""
-)
+_STOP = words("substitution.stop")
 _STOP |= frozenset(map(stem, _STOP))  # and their stems ("this" -> "thi"), for stemmed words
-_NEGATION = word_set("not never no none nor cannot without neither") | set(UNAPOSTROPHED_NEGATIONS)
-_POLARITY_FILLER = word_set("do does did has have had is are was were yet any a an some")
-_FOCUS = word_set(
-    """only also just even still mainly mostly largely solely exclusively partly entirely
-    always often sometimes usually very really already again primarily chiefly"""
-)
-_PRONOUNS = word_set(
-    """it he she they we you i him her them us me his hers its their theirs our your my
-    this that these those which who whom whose one"""
-)
+_NEGATION = words("substitution.negation") | set(UNAPOSTROPHED_NEGATIONS)
+_POLARITY_FILLER = words("substitution.polarity_filler")
+_FOCUS = words("substitution.focus")
+_PRONOUNS = words("substitution.pronouns")
 _CALENDAR = frozenset(WEEKDAYS) | {d + "s" for d in WEEKDAYS} | frozenset(MONTHS)
-_SYMMETRIC = word_set(
-    """and or nor between with vs versus plus & married marries marry met meets meet played
-    plays play faced faces face drew draws draw tied ties tie divorced merged partnered fought
-    debated borders bordered"""
-)
+_SYMMETRIC = words("substitution.symmetric")
 _DENIAL = re.compile(r"\b(?:false|untrue|incorrect|myth|misconception|debunked)\b", re.IGNORECASE)
-_REPORTED = word_set(
-    """claim claims claimed report reports reported rumour rumours rumor rumors idea story
-    notion belief myth say says said suggest suggests suggested allege alleges alleged
-    assertion view theory"""
-)
+_REPORTED = words("substitution.reported")
 _DENIAL_REACH = 4  # the denial word is at most this many words before the restated clause
-_CLAUSE_WORDS = word_set("and while whereas but whilst")
+_CLAUSE_WORDS = words("substitution.clause_words")
 _CLAUSE_MARKS = frozenset(";,:()[]—–")
-_CONDITIONS = word_set("if unless when whenever once until after before while in case provided")
-_COORDINATION = word_set("and or & with plus nor")
-_ALIAS = word_set(
-    """known aka alias called named nicknamed née nee born formerly pseudonym name credited
-    styled dubbed"""
-)
+_CONDITIONS = words("substitution.conditions")
+_COORDINATION = words("substitution.coordination")
+_ALIAS = words("substitution.alias")
 _RATE = "\x00rate"  # a frequency span, in the alignment of two frequencies
 
 

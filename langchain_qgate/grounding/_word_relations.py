@@ -27,7 +27,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Literal
 
-from langchain_qgate.grounding._lexicon import word_set
+from langchain_qgate.grounding._lexicon import words
 
 __all__ = ["Relation", "is_lemma", "kin", "kind_of", "relation"]
 
@@ -36,7 +36,7 @@ Relation = Literal["same", "broader", "narrower", "opposite"]
 _DATA = "word_relations.tsv.gz"
 _MAX_DEPTH = 10  # hypernym steps searched (WordNet's noun hierarchy is at most ~20 deep)
 _MAX_PHRASE_WORDS = 4
-_DETERMINERS = word_set("a an the some any this that these those its their his her our")
+_DETERMINERS = words("word_relations.determiners")
 # WordNet's detachment rules (morphy), all parts of speech together
 _SUFFIX_RULES = (
     ("ies", "y"), ("ied", "y"), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"),

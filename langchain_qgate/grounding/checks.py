@@ -27,7 +27,7 @@ from importlib import resources
 from typing import Literal
 
 from langchain_qgate.grounding._bignum import exact_matches, exact_value
-from langchain_qgate.grounding._lexicon import IRREGULAR_FORMS, UNAPOSTROPHED_NEGATIONS
+from langchain_qgate.grounding._lexicon import IRREGULAR_FORMS, UNAPOSTROPHED_NEGATIONS, table
 
 __all__ = [
     "Quantity",
@@ -104,25 +104,12 @@ class Quantity:
         return int(self.value) // 10_000
 
 
-_NUMBER_WORD_VALUES = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-    "seventy": 70, "eighty": 80, "ninety": 90, "dozen": 12,
-}  # fmt: skip
+_NUMBER_WORD_VALUES: dict[str, int] = table("number_words")
 NUMBER_WORDS: dict[str, int] = _NUMBER_WORD_VALUES
 """Number words and their values ("three": 3, "dozen": 12), for readers of counts."""
-_SCALES = {
-    "hundred": 1e2, "thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "mm": 1e6, "m": 1e6,
-    "billion": 1e9, "bn": 1e9, "b": 1e9, "trillion": 1e12, "tn": 1e12, "t": 1e12,
-}  # fmt: skip
-_CURRENCY_SYMBOL = {"$": "USD", "€": "EUR", "£": "GBP", "¥": "JPY", "₹": "INR"}
-_CURRENCY_WORD = {
-    "dollar": "USD", "dollars": "USD", "usd": "USD", "us$": "USD", "euro": "EUR",
-    "euros": "EUR", "eur": "EUR", "pound": "GBP", "pounds": "GBP", "quid": "GBP", "gbp": "GBP",
-    "yen": "JPY", "jpy": "JPY", "rupees": "INR", "inr": "INR",
-}  # fmt: skip
+_SCALES: dict[str, float] = table("scales")
+_CURRENCY_SYMBOL: dict[str, str] = table("currency_symbols")
+_CURRENCY_WORD: dict[str, str] = table("currency_words")
 _MONTHS = {
     m: i + 1
     for i, names in enumerate(

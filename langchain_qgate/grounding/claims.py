@@ -35,6 +35,7 @@ from langchain_qgate.grounding._lexicon import (
     tokens_with_offsets,
     verb_at,
     word_set,
+    words,
 )
 from langchain_qgate.grounding.checks import blank_references, content_stems
 from langchain_qgate.grounding.segment import Segment, segment_text
@@ -181,23 +182,11 @@ _EVALUATIVE = (
 )
 _EVALUATIVE_WORDS = frozenset(_EVALUATIVE.strip("(?:)").split("|")) - {"worth it", "a must"}
 _WORD = re.compile(r"[a-z']+")
-_OPINION_TRIGGERS = word_set(
-    """recommend suggest advise prefer love like hate enjoy dislike adore should ought might
-    may could need must opinion view experience estimation personally recommended advisable
-    good wise better best favorite favourite i'd honestly consider try avoid make be remember
-    don't choose go opt stick start check keep loved liked hated enjoyed disliked adored fan
-    fans"""
-)
+_OPINION_TRIGGERS = words("claims.opinion_triggers")
 _BEST_TRIGGERS = frozenset({"best", "worst", "greatest"})
-REASONING_TRIGGERS = word_set(
-    """therefore thus hence consequently result follows means implies suggests shows
-    indicates reason conclude why so"""
-)
+REASONING_TRIGGERS = words("claims.reasoning_triggers")
 """Words that mark a sentence as a conclusion drawn from others (with the phrase patterns)."""
-_HEDGE_TRIGGERS = word_set(
-    """think believe feel guess suppose reckon assume seems appears seem arguably perhaps
-    probably maybe likely apparently general possibly"""
-)
+_HEDGE_TRIGGERS = words("claims.hedge_triggers")
 # A copula, contracted or not ("is", "seems", "she's", "they're").
 _COPULA = r"(?:\b(?:is|are|was|were|be|been|seems?|looks?|sounds?|feels?)|['’](?:s|re))"
 _EVALUATIVE_PREDICATE = re.compile(

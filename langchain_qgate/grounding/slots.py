@@ -37,7 +37,7 @@ from langchain_qgate.grounding._lexicon import (
     first_verb,
     has_finite_verb,
     tokens_with_offsets,
-    word_set,
+    words,
 )
 from langchain_qgate.grounding.checks import (
     Quantity,
@@ -92,30 +92,16 @@ _ANCHOR_SPAN = 3  # a shared content word at most this many words from the value
 _MAX_GAP = 2  # function words between two matched stretches of one run
 _HEDGE_TOLERANCE = 0.5  # "about 500" is not contradicted by 480 (only by < 250 or > 750)
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
-_TITLES = word_set(
-    """mr mrs ms miss dr prof sir lord lady king queen prince princess duke duchess emperor
-    empress pope saint st president senator governor mayor general colonel captain judge
-    justice chancellor minister premier sheikh rabbi reverend rev father sister brother uncle
-    aunt ceo chairman chairwoman chief coach"""
-)
-_ORG_WORDS = word_set(
-    """inc corp corporation ltd llc plc gmbh ag sa co company companies group bank university
-    college school institute foundation association society council committee agency ministry
-    department party club fc league federation union church records studios studio airlines
-    airways network press times news magazine journal museum hospital army navy force"""
-)
-_PLACE_BEFORE = word_set("in at from near to into across towards toward outside inside")
+_TITLES = words("slots.titles")
+_ORG_WORDS = words("slots.org_words")
+_PLACE_BEFORE = words("slots.place_before")
 # "released in October" / "released on March 30": prepositions of time and place align.
 # Frequent words that still name a slot next to a figure ("up 15%", "down 3%").
 _DIRECTION_WORDS = frozenset({"up", "down"})
 _SAME_KEY = {**dict.fromkeys(("in", "on", "at", "during"), "in"), "an": "a"}
-_NAME_GLUE = word_set("of the de la von van der den du le and & al bin ibn da di del")
+_NAME_GLUE = words("slots.name_glue")
 # Regions contain other places: "introduced to Europe" does not deny "introduced to Spain".
-_REGIONS = word_set(
-    """europe asia africa america americas oceania antarctica australasia eurasia arctic
-    scandinavia caribbean balkans middle east west east north south western eastern northern
-    southern central latin world"""
-)
+_REGIONS = words("slots.regions")
 _BOUND_BELOW = re.compile(
     r"(?:over|more than|at least|upwards of|in excess of|just over|above|exceeding)\s*\S{0,2}$",
     re.I,
