@@ -75,6 +75,9 @@ BUILTIN_CHECKS: Mapping[str, str] = {
     "local_change": "one evidence sentence said with one local change: a word for its "
     "opposite, another name or figure (grounding/_substitution.py)",
     "records": "a record's typed fields: values, units, booleans, codes (grounding/fields.py)",
+    "list_pick": "a pick from a list of results ('the cheapest', 'the earliest flight', 'the "
+    "only refundable one') against the whole list (grounding/lists.py, a check of the Check "
+    "protocol, run like a user's)",
 }
 """The built-in checks that name contradictions, by the name a verdict's
 ``Contradiction.check`` carries and ``GroundingPolicy.disabled_checks`` takes, in the order

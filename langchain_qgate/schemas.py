@@ -256,7 +256,8 @@ class ClaimVerdict(_Model):
         premises: For inferred claims, indexes of the grounded claims it rests on.
         verifier: Name of the verifier that produced the final grade.
         signals: The numeric signals behind the verdict (for explanation and debugging).
-        findings: What the user's own checks (``GroundingPolicy.checks``) found about it.
+        findings: What the checks of the ``Check`` protocol found about it: the built-in
+            ``list_pick`` and the user's own (``GroundingPolicy.checks``).
     """
 
     claim: Claim

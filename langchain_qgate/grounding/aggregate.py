@@ -1,16 +1,16 @@
-"""One aggregation step: every check's findings and the verifier's verdict become each
-claim's grade, contradiction and reason.
+"""One aggregation step: every check's findings and the verifier's verdict become each claim's
+grade, contradiction and reason.
 
 What feeds it, per claim (``verifiers.VerificationItem``): the signals of the built-in prose
 checks and of the claim-evidence verifier (``features.py``, ``pair_signals.py``), the
-verifier's support (``verifiers.py``), the typed record checks' decision (``fields.py``,
-unless ``records`` is switched off) and the user's own checks' findings
-(``registry.py``). ``aggregate`` decides, in this order: no evidence; text addressed to the
-checker; a contradiction (a user check's first, then the built-in one the verifier did not
-overrule); a claim nothing places (a user check's ``unsupported``, most of its words in no
-passage, figures no passage states); GROUNDED when its support clears the threshold and a
-source states it; INFERRED; FABRICATED. Claims that follow from grounded ones are INFERRED
-(``_infer``). Nothing rewrites a verdict after it.
+verifier's support (``verifiers.py``), the typed record checks' decision (``fields.py``, unless
+``records`` is switched off) and the findings of the checks of the ``Check`` protocol
+(``list_pick``, then the user's own; ``registry.py``). ``aggregate`` decides, in this order: no
+evidence; text addressed to the checker; a contradiction (a protocol check's first, then the
+built-in one the verifier did not overrule); a claim nothing places (a protocol check's
+``unsupported``, most of its words in no passage, figures no passage states); GROUNDED when its
+support clears the threshold and a source states it; INFERRED; FABRICATED. Claims that follow
+from grounded ones are INFERRED (``_infer``). Nothing rewrites a verdict after it.
 """
 
 from __future__ import annotations
@@ -257,7 +257,7 @@ def _links(sig: ClaimSignals, index: EvidenceIndex) -> list[EvidenceLink]:
 
 
 def _first(item: VerificationItem, kind: str) -> Finding | None:
-    """The first of the user checks' findings of ``kind`` about the claim."""
+    """The first of the protocol checks' findings of ``kind`` about the claim."""
     return next((f for f in item.findings if f.kind == kind), None)
 
 

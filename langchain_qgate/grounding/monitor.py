@@ -19,7 +19,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from langchain_qgate._text import repair_text
-from langchain_qgate.config import GroundingPolicy
+from langchain_qgate.config import BUILTIN_CHECKS, GroundingPolicy
 from langchain_qgate.errors import InputTooLargeError, InvalidInputError
 from langchain_qgate.grounding._record_words import record_vocabulary
 from langchain_qgate.grounding.aggregate import Cutoffs, aggregate, answer_only, nearest_first
@@ -28,7 +28,7 @@ from langchain_qgate.grounding.crossencoder import is_record_window
 from langchain_qgate.grounding.evidence import EvidenceIndex, EvidenceInput, content_to_text
 from langchain_qgate.grounding.features import ClaimSignals, compute_signals
 from langchain_qgate.grounding.pair_signals import apply_pair_model
-from langchain_qgate.grounding.registry import run_checks
+from langchain_qgate.grounding.registry import protocol_checks, run_checks
 from langchain_qgate.grounding.thresholds import VerifierThresholds
 from langchain_qgate.grounding.verifiers import (
     RULES_ONLY,
@@ -233,9 +233,8 @@ class HallucinationMonitor:
                 "output", len(claims), limit, "claims", setting="GroundingPolicy.max_claims"
             )
         index = self.build_index(evidence)
-        if self.extractor is extract_claims and any(
-            is_record_window(index, i) for i in range(len(index))
-        ):
+        records = any(is_record_window(index, i) for i in range(len(index)))
+        if self.extractor is extract_claims and records:
             claims = with_offers(text, claims)  # an offer of a tool's result states its values
             if limit is not None and len(claims) > limit:
                 raise InputTooLargeError(
@@ -275,22 +274,33 @@ class HallucinationMonitor:
         items: list[VerificationItem] = []
         for claim, signals in zip(claims, all_signals, strict=True):
             chunks = [index.chunks[i] for i, _ in signals.top]
-            found = self._user_findings(claim, signals, index, question)
+            found = self._user_findings(claim, signals, index, question, records=records)
             items.append(VerificationItem(claim, chunks, signals, question, found))
         return claims, index, items
 
     def _user_findings(
-        self, claim: Claim, sig: ClaimSignals, index: EvidenceIndex, question: str | None
+        self,
+        claim: Claim,
+        sig: ClaimSignals,
+        index: EvidenceIndex,
+        question: str | None,
+        *,
+        records: bool,
     ) -> list[Finding]:
-        """The user's own checks (``GroundingPolicy.checks``) on one claim: the answer as it
-        states it, and every chunk, its nearest first (``registry.py``)."""
-        if not self.policy.checks or not len(index):
+        """The checks of the ``Check`` protocol on one claim (the built-in ``list_pick``, then
+        the user's own, ``GroundingPolicy.checks``): the answer as it states it, and every
+        chunk, its nearest first (``registry.py``)."""
+        # lists are records, and a list read in part (a note says what was cut) has no extremes
+        whole = records and not index.notes
+        off = self.policy.disabled_checks if whole else BUILTIN_CHECKS
+        checks = protocol_checks(off, self.policy.checks)
+        if not checks or not len(index):
             return []
         near = [i for i, _ in nearest_first(sig)]
         taken = set(near)
         rest = [i for i in range(len(index)) if i not in taken]
         evidence = [index.chunks[i] for i in near + rest]
-        return run_checks(self.policy.checks, answer_only(claim, question).text, evidence)
+        return run_checks(checks, answer_only(claim, question).text, evidence)
 
     def _report(
         self,

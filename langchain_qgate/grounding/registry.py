@@ -19,7 +19,7 @@ states, where the evidence gives another one, is a contradiction.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol, runtime_checkable
@@ -33,6 +33,7 @@ __all__ = [
     "Check",
     "CheckLike",
     "check_name",
+    "protocol_checks",
     "run_checks",
     "value_check",
 ]
@@ -55,6 +56,15 @@ class Check(Protocol):
 
 CheckLike = Check | Callable[[str, Sequence[EvidenceChunk]], Iterable[Finding]]
 """A ``Check`` or a plain function of ``(claim, evidence)``."""
+
+
+def protocol_checks(off: Collection[str], own: Sequence[CheckLike]) -> list[CheckLike]:
+    """The checks that run through this protocol for a policy: the built-in ones not switched
+    off (``list_pick``), then the user's own."""
+    from langchain_qgate.grounding.lists import ListPick
+
+    builtin: list[CheckLike] = [ListPick()]
+    return [c for c in builtin if check_name(c) not in off] + list(own)
 
 
 def run_checks(

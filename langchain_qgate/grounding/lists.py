@@ -1,0 +1,364 @@
+"""A reply that picks one result of a list: "the cheapest", "the earliest flight", "the only
+one with free cancellation".
+
+A built-in check of the ``Check`` protocol (``registry.py``), named ``list_pick``. It reads the
+evidence's field chunks, groups them into lists of records (``results[0]``, ``results[1]``,
+...; at least two), and finds the one item the claim names, by a value no other item holds
+(a flight number, a hotel's name) or by the compared figure itself. Then:
+
+- a superlative ("the cheapest", "the earliest", "the highest rated") measured on the one field
+  of the list it can mean (a price, a time, a duration, a distance, a rating; the words are data,
+  ``lexicon.json``: ``superlatives`` and ``measures``): the named item's value is the list's
+  extreme (supported), or another item's is (a contradiction naming that item's field);
+- "only" with a yes/no field the claim names by its key's words ("the only refundable one"):
+  the named item is the one item where it is true, or it is not;
+- a count of the whole list, with nothing that narrows it ("I found 4 flights.", "There are
+  three options available."), against the number of items of the evidence's one list.
+
+Precision first: no finding when the claim names no item or several, when two fields could be
+measured, when the superlative is negated, ranked ("second cheapest") or compared ("cheaper
+than the cheapest"), or when the named item is the extreme of the items that share a value the
+claim also states ("the cheapest Alaska flight", "the cheapest nonstop"): the claim may say so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+
+from langchain_qgate.grounding._lexicon import AUXILIARIES, FUNCTION_WORDS, table, words
+from langchain_qgate.grounding.checks import NUMBER_WORDS
+from langchain_qgate.grounding.structured import field_info, field_words
+from langchain_qgate.schemas import EvidenceChunk, Finding
+
+__all__ = ["ListPick"]
+
+_SUPERLATIVES: dict[str, list[str]] = table("superlatives")
+"""Superlative phrase -> [``min`` or ``max``, the measure it compares]."""
+_MEASURES: dict[str, list[str]] = table("measures_of_lists")
+"""Measure -> the words of a field key that name it (``price``: price, cost, fare...)."""
+_ROLE_WORDS: dict[str, list[str]] = table("time_roles")
+"""A time field's role (``start``, ``end``) -> the words a claim or a key says it with."""
+_NOT_A_PICK = words("lists.not_a_pick")
+"""Words that make the superlative no pick of this item: a rank, a comparison, a negation."""
+_PHRASE = re.compile(
+    r"\b("
+    + "|".join(sorted((re.escape(p) for p in _SUPERLATIVES), key=len, reverse=True))
+    + r")\b",
+    re.I,
+)
+_INDEX = re.compile(r"^(.*)\[(\d+)\]$")
+_WORD = re.compile(r"[a-z0-9]+")
+_CLOCK = re.compile(r"^(\d{1,2}):(\d{2})(?::\d{2})?\s*([ap]\.?m\.?)?$", re.I)
+_DATE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2}))?")
+_FIGURE = re.compile(
+    r"^(?:[$€£¥]|US\$|(?:USD|EUR|GBP|JPY|CAD|AUD|INR)\s?)?(-?\d[\d,]*(?:\.\d+)?)\s*"
+    r"(?:[$€£%]|[a-z]{1,5})?$",
+    re.I,
+)
+_BARE = re.compile(r"^[\d\s.,:$€£¥%+-]*$")
+_TRUE = frozenset({"true", "yes", "y", "1"})
+_FALSE = frozenset({"false", "no", "n", "0"})
+
+
+@dataclass(frozen=True)
+class _Field:
+    """One field of one item of a list."""
+
+    chunk: EvidenceChunk
+    key: str  # the key's words ("price usd")
+    value: str
+
+
+@dataclass
+class _List:
+    """The items of one list, each a mapping from its last key to its field, read once: per
+    key, the items each value names and the figures (``None``: a key whose values are not
+    all figures)."""
+
+    path: str
+    items: list[dict[str, _Field]]
+    naming: dict[str, dict[str, list[int]]] = dataclass_field(default_factory=dict)
+    figures: dict[str, list[float] | None] = dataclass_field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for i, item in enumerate(self.items):
+            for key, f in item.items():
+                if _BARE.match(f.value) or f.value.lower() in _TRUE | _FALSE:
+                    continue  # bare figures and yes/no values name no item
+                value = " ".join(_tokens(f.value))
+                if len(value) >= 2:
+                    self.naming.setdefault(key, {}).setdefault(value, []).append(i)
+        for key in self.items[0]:
+            read = [_measure(it[key].value) if key in it else None for it in self.items]
+            self.figures[key] = None if None in read else [v for v in read if v is not None]
+
+
+def _lists(evidence: Sequence[EvidenceChunk]) -> list[_List]:
+    """The lists of at least two records the evidence's field chunks hold, in order (read once
+    per evidence: a claim's candidates are every chunk, in another order)."""
+    key = frozenset(id(c) for c in evidence)
+    last = _LAST[0]
+    if last is not None and last[0] == key:
+        return last[1]
+    found = _read_lists(evidence)
+    _LAST[0] = (key, found, tuple(evidence))  # the chunks kept alive: their ids stay theirs
+    return found
+
+
+_LAST: list[tuple[frozenset[int], list[_List], tuple[EvidenceChunk, ...]] | None] = [None]
+"""The last evidence read (its chunks' ids, its lists, the chunks), replaced as one tuple."""
+
+
+def _read_lists(evidence: Sequence[EvidenceChunk]) -> list[_List]:
+    groups: dict[str, dict[int, dict[str, _Field]]] = {}
+    for chunk in evidence:
+        info = field_info(chunk)
+        if info is None or info.get("kind") != "value":
+            continue
+        m = _INDEX.match(info.get("record", ""))
+        if m is None:
+            continue
+        key = info["path"][len(info["record"]) :].lstrip(".")
+        if not key or "." in key or "[" in key:
+            continue  # a field of the item itself, not of something nested in it
+        items = groups.setdefault(m[1], {})
+        items.setdefault(int(m[2]), {})[key] = _Field(chunk, field_words(key), info["value"])
+    return [
+        _List(path, [items[i] for i in sorted(items)])
+        for path, items in groups.items()
+        if len(items) >= 2
+    ]
+
+
+def _tokens(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def _measure(value: str) -> float | None:
+    """A comparable figure: a number ("$189", "1,200"), a clock ("7:15 pm": minutes), an ISO
+    date or date-time (a number that orders them); None otherwise."""
+    text = value.strip()
+    m = _DATE.match(text)
+    if m:
+        y, mo, d, hh, mm = m.groups()
+        return float(f"{y}{mo}{d}{hh or '00'}{mm or '00'}")
+    m = _CLOCK.match(text)
+    if m:
+        hours, minutes, half = int(m[1]), int(m[2]), (m[3] or "").lower().replace(".", "")
+        if half == "pm" and hours < 12:
+            hours += 12
+        if half == "am" and hours == 12:
+            hours = 0
+        return float(hours * 60 + minutes)
+    m = _FIGURE.match(text)
+    if m:
+        return float(m[1].replace(",", ""))
+    return None
+
+
+def _named(claim: str, found: _List, measured: str | None) -> set[int]:
+    """The items the claim names: by a value no other item holds (its words in the claim in
+    order), or by the figure of the measured field."""
+    said = " " + " ".join(_tokens(claim)) + " "
+    named: set[int] = set()
+    for key, values in found.naming.items():
+        if key == measured:
+            continue
+        for value, where in values.items():
+            if len(where) == 1 and f" {value} " in said:
+                named.add(where[0])
+    figures = found.figures.get(measured or "")
+    if figures is not None:
+        said_figures = {_measure(t) for t in re.findall(r"\d[\d,.:]*\d|\d", claim)}
+        named.update(i for i, v in enumerate(figures) if v in said_figures)
+    return named
+
+
+def _content(said: Iterable[str]) -> set[str]:
+    """The words that can name something: not a function word, not a single letter."""
+    return {w for w in said if len(w) >= 2 and w not in FUNCTION_WORDS | AUXILIARIES}
+
+
+def _keyed(key: str, vocabulary: Iterable[str]) -> bool:
+    return any(w in vocabulary for w in key.split())
+
+
+def _measured_fields(phrase_measure: str, claim_words: set[str], found: _List) -> list[str]:
+    """The keys of the list the measure can mean, narrowed by the role the claim gives a time
+    ("arrives earliest": the arrival); a time's start by default ("the earliest flight")."""
+    first = found.items[0]
+    keys = [
+        k
+        for k, f in first.items()
+        if _keyed(f.key, _MEASURES.get(phrase_measure, ())) and found.figures.get(k) is not None
+    ]
+    if phrase_measure != "time" or len(keys) < 2:
+        return keys
+    for role in ("end", "start"):
+        cues = set(_ROLE_WORDS[role])
+        if claim_words & cues:
+            return [k for k in keys if _keyed(first[k].key, cues)]
+    return [k for k in keys if _keyed(first[k].key, _ROLE_WORDS["start"])]
+
+
+def _qualified(
+    claim_words: set[str], items: list[dict[str, _Field]], pick: int, values: list[float], low: bool
+) -> bool:
+    """Whether the pick is the extreme of the items sharing a value of another field that the
+    claim states ("the cheapest nonstop", "the cheapest Alaska flight")."""
+    stems = {_stem(w) for w in claim_words}
+    for other, f in items[pick].items():
+        named = _content(_tokens(f.value)) | {_stem(w) for w in _content(f.key.split())}
+        if not named & (claim_words | stems) and not any(
+            len(w) >= 4 and w in c for w in named for c in claim_words
+        ):
+            continue
+        share = [i for i, it in enumerate(items) if other in it and it[other].value == f.value]
+        if 2 <= len(share) < len(items):
+            among = [values[i] for i in share]
+            if values[pick] == (min(among) if low else max(among)):
+                return True
+    return False
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 4 and word.endswith("s") else word
+
+
+_COUNT = re.compile(
+    r"^\s*(?:(?:i|we)\s+(?:found|have|got|see)|there\s+(?:are|were)|(?:i|we)\s*'ve\s+found)\s+"
+    r"(\w+)\s+([a-z]+s)(?:\s+(?:available|in\s+total|altogether|for\s+you))?\s*[.!]?\s*$",
+    re.I,
+)
+"""A count of the whole list, and nothing that narrows it ("I found 4 flights.", "There are
+three options available."): "3 nonstop flights" or "3 flights under $200" count a part."""
+
+
+def _count(claim: str, found: _List) -> list[Finding]:
+    """A count of the results against the list's length (the evidence's one list)."""
+    m = _COUNT.match(claim)
+    if m is None:
+        return []
+    said = m[1].lower()
+    n = int(said) if said.isdigit() else NUMBER_WORDS.get(said)
+    if n is None:
+        return []
+    total = len(found.items)
+    first = next(iter(found.items[0].values())).chunk
+    if n == total:
+        return [Finding(kind="supported", reason=f"{total} results", evidence_id=first.id)]
+    return [
+        Finding(
+            kind="contradiction",
+            reason=f"the list holds {total} results",
+            claim_value=f"{n} {m[2]}",
+            evidence_value=f"{total} results",
+            evidence_id=first.id,
+            field=found.path or None,
+            value_kind="number",
+        )
+    ]
+
+
+class ListPick:
+    """The ``list_pick`` check (module docstring)."""
+
+    name = "list_pick"
+
+    def __call__(self, claim: str, evidence: Sequence[EvidenceChunk]) -> list[Finding]:
+        lists = _lists(evidence)
+        if not lists:
+            return []
+        claim_words = set(_tokens(claim))
+        if claim_words & _NOT_A_PICK or "?" in claim:
+            return []
+        out: list[Finding] = []
+        for found in lists:
+            out.extend(self._superlative(claim, claim_words, found))
+            out.extend(self._only(claim, claim_words, found))
+        if len(lists) == 1:
+            out.extend(_count(claim, lists[0]))
+        return out[:1]
+
+    def _superlative(self, claim: str, claim_words: set[str], found: _List) -> list[Finding]:
+        phrases = {m.lower() for m in _PHRASE.findall(claim)}
+        if len(phrases) != 1:
+            return []
+        (phrase,) = phrases
+        direction, measure = _SUPERLATIVES[phrase]
+        keys = _measured_fields(measure, claim_words, found)
+        if len(keys) != 1:
+            return []
+        (key,) = keys
+        items = found.items
+        named = _named(claim, found, key)
+        values = found.figures[key]
+        if len(named) != 1 or values is None:
+            return []
+        (pick,) = named
+        best = min(values) if direction == "min" else max(values)
+        if values[pick] == best:
+            f = items[pick][key]
+            return [
+                Finding(
+                    kind="supported",
+                    reason=f"{phrase} of the {len(items)} results by {f.key}",
+                    evidence_id=f.chunk.id,
+                    field=f.chunk.id,
+                )
+            ]
+        if _qualified(claim_words, items, pick, values, direction == "min"):
+            return []
+        winner = values.index(best)
+        w, mine = items[winner][key], items[pick][key]
+        return [
+            Finding(
+                kind="contradiction",
+                reason=f"the {phrase} of the {len(items)} results by {w.key} is item {winner + 1}",
+                claim_value=f"{mine.value} (item {pick + 1})",
+                evidence_value=f"{w.value} (item {winner + 1})",
+                evidence_id=w.chunk.id,
+                field=w.chunk.id,
+                value_kind="number",
+            )
+        ]
+
+    def _only(self, claim: str, claim_words: set[str], found: _List) -> list[Finding]:
+        if "only" not in claim_words:
+            return []
+        items = found.items
+        keys = [
+            k
+            for k, f in items[0].items()
+            if all(k in it and it[k].value.lower() in _TRUE | _FALSE for it in items)
+            and _content(f.key.split())
+            and _content(f.key.split()) <= claim_words
+        ]
+        if len(keys) != 1:
+            return []
+        (key,) = keys
+        named = _named(claim, found, None)
+        if len(named) != 1:
+            return []
+        (pick,) = named
+        true = [i for i, it in enumerate(items) if it[key].value.lower() in _TRUE]
+        if true == [pick]:
+            f = items[pick][key]
+            return [Finding(kind="supported", reason="the only one", evidence_id=f.chunk.id)]
+        other = next((i for i in true if i != pick), pick)
+        f = items[other][key]
+        said = " ".join(sorted(_content(f.key.split())))
+        return [
+            Finding(
+                kind="contradiction",
+                reason=f"{said} holds for {len(true)} of the {len(items)} results",
+                claim_value=f"only item {pick + 1}",
+                evidence_value=f"also item {other + 1}",
+                evidence_id=f.chunk.id,
+                field=f.chunk.id,
+                value_kind="entity",
+            )
+        ]

@@ -1,0 +1,201 @@
+"""A reply that picks one result of a list ("the cheapest", "the only refundable one") is read
+against the whole list (``grounding/lists.py``, the built-in ``list_pick`` check)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from langchain_qgate import GroundingPolicy
+from langchain_qgate.grounding.embeddings import HashingEmbedder
+from langchain_qgate.grounding.evidence import EvidenceIndex
+from langchain_qgate.grounding.lists import ListPick
+from langchain_qgate.grounding.monitor import HallucinationMonitor
+from langchain_qgate.schemas import EvidenceChunk
+
+FLIGHTS = {
+    "query": {"origin": "SFO", "destination": "SEA"},
+    "results": [
+        {"flightNumber": "AS 331", "carrier": "Alaska Airlines", "departureTime": "07:15",
+         "arrivalTime": "09:20", "stops": 0, "priceUsd": 189, "isRefundable": "False"},
+        {"flightNumber": "UA 1538", "carrier": "United", "departureTime": "10:05",
+         "arrivalTime": "12:14", "stops": 0, "priceUsd": 214, "isRefundable": "True"},
+        {"flightNumber": "DL 2410", "carrier": "Delta", "departureTime": "13:50",
+         "arrivalTime": "17:45", "stops": 1, "priceUsd": 162, "isRefundable": "False"},
+        {"flightNumber": "AS 345", "carrier": "Alaska Airlines", "departureTime": "18:30",
+         "arrivalTime": "20:38", "stops": 0, "priceUsd": 176, "isRefundable": "True"},
+    ],
+}  # fmt: skip
+HOTELS = [
+    {"name": "Harbour Lights Inn", "pricePerNight": "$129", "rating": 4.1, "distance_km": 2.4,
+     "breakfastIncluded": True},
+    {"name": "The Grand Meridian", "pricePerNight": "$245", "rating": 4.7, "distance_km": 0.6,
+     "breakfastIncluded": False},
+    {"name": "Maple Court Hotel", "pricePerNight": "$159", "rating": 4.4, "distance_km": 1.1,
+     "breakfastIncluded": False},
+]  # fmt: skip
+
+
+def _chunks(data: object) -> list[EvidenceChunk]:
+    return list(EvidenceIndex([json.dumps(data)], embedder=HashingEmbedder()).chunks)
+
+
+def _found(claim: str, data: object) -> list[tuple[str, str | None]]:
+    return [(f.kind, f.evidence_id) for f in ListPick()(claim, _chunks(data))]
+
+
+@pytest.mark.parametrize(
+    ("claim", "data", "field"),
+    [
+        ("The cheapest option is Delta's DL 2410 at $162.", FLIGHTS, "results[2].priceUsd"),
+        ("The earliest flight is AS 331, leaving at 7:15.", FLIGHTS, "results[0].departureTime"),
+        ("The latest departure is AS 345 at 6:30 pm.", FLIGHTS, "results[3].departureTime"),
+        ("The most expensive fare is United's UA 1538.", FLIGHTS, "results[1].priceUsd"),
+        ("The Grand Meridian is the highest rated, at 4.7.", HOTELS, "[1].rating"),
+        ("The closest hotel is The Grand Meridian, 0.6 km away.", HOTELS, "[1].distance_km"),
+        ("Harbour Lights Inn is the cheapest at $129 a night.", HOTELS, "[0].pricePerNight"),
+    ],
+)
+def test_a_right_pick_is_supported_by_the_field_it_is_measured_on(
+    claim: str, data: object, field: str
+) -> None:
+    ((kind, evidence_id),) = _found(claim, data)
+    assert kind == "supported"
+    assert evidence_id is not None
+    assert evidence_id.endswith(field)
+
+
+@pytest.mark.parametrize(
+    ("claim", "data", "field"),
+    [
+        ("The cheapest option is AS 345 at $176.", FLIGHTS, "results[2].priceUsd"),
+        ("The earliest flight is UA 1538.", FLIGHTS, "results[0].departureTime"),
+        ("UA 1538 arrives earliest, at 12:14.", FLIGHTS, "results[0].arrivalTime"),
+        ("The cheapest is the $189 Alaska flight.", FLIGHTS, "results[2].priceUsd"),
+        ("Maple Court Hotel is the highest rated of the three.", HOTELS, "[1].rating"),
+        ("Maple Court Hotel is the cheapest at $159.", HOTELS, "[0].pricePerNight"),
+        ("UA 1538 is the only refundable flight.", FLIGHTS, "results[3].isRefundable"),
+    ],
+)
+def test_a_wrong_pick_is_contradicted_by_the_item_that_holds_the_extreme(
+    claim: str, data: object, field: str
+) -> None:
+    ((kind, evidence_id),) = _found(claim, data)
+    assert kind == "contradiction"
+    assert evidence_id is not None
+    assert evidence_id.endswith(field)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "AS 345 is the cheapest nonstop flight.",  # the cheapest of the nonstop ones: true
+        "Alaska's AS 345 is the cheapest.",  # may mean the cheapest Alaska flight
+        "DL 2410 is not the cheapest.",
+        "AS 345 is the second cheapest.",
+        "AS 345 is cheaper than the cheapest United fare.",
+        "Is AS 345 the cheapest?",
+        "The cheapest flight leaves at 1:50 pm and the earliest at 7:15.",  # two measures
+        "The cheapest flight is a good deal.",  # names no item
+        "AS 331 and AS 345 are the cheapest Alaska flights.",  # names two items
+        "The earliest one is on Alaska Airlines.",  # a value two items share
+    ],
+)
+def test_no_finding_when_the_claim_may_mean_something_else(claim: str) -> None:
+    assert _found(claim, FLIGHTS) == []
+
+
+def test_a_single_record_is_no_list() -> None:
+    record = FLIGHTS["results"][1]  # type: ignore[index]
+    assert _found("UA 1538 is the cheapest.", record) == []
+
+
+def test_the_maximum_of_a_time_field_is_the_latest_and_its_role_picks_the_field() -> None:
+    assert _found("DL 2410 lands latest.", FLIGHTS)[0][0] == "contradiction"
+    assert _found("AS 345 lands latest.", FLIGHTS)[0][0] == "supported"
+
+
+def test_the_gate_names_a_wrong_pick_and_cites_the_list() -> None:
+    monitor = HallucinationMonitor(embedder=HashingEmbedder())
+    report = monitor.verify_grounding(
+        "The cheapest option is AS 345 at $176.", [json.dumps(FLIGHTS)]
+    )
+    (verdict,) = report.verdicts
+    assert verdict.grade.value == "fabricated"
+    assert verdict.contradiction is not None
+    assert verdict.contradiction.check == "list_pick"
+    assert verdict.contradiction.evidence_value == "162 (item 3)"
+    assert "the cheapest of the 4 results" in verdict.reason
+
+
+def test_list_pick_is_switched_off_by_name() -> None:
+    monitor = HallucinationMonitor(
+        policy=GroundingPolicy(disabled_checks={"list_pick"}), embedder=HashingEmbedder()
+    )
+    report = monitor.verify_grounding(
+        "The cheapest option is AS 345 at $176.", [json.dumps(FLIGHTS)]
+    )
+    assert all(
+        v.contradiction is None or v.contradiction.check != "list_pick" for v in report.verdicts
+    )
+
+
+def test_a_user_check_cannot_take_its_name() -> None:
+    def list_pick(claim: str, evidence: object) -> list[object]:
+        return []
+
+    with pytest.raises(ValueError, match="list_pick"):
+        GroundingPolicy(checks=[list_pick])
+
+
+def test_prose_evidence_runs_no_list_check() -> None:
+    monitor = HallucinationMonitor(embedder=HashingEmbedder())
+    report = monitor.verify_grounding(
+        "The cheapest flight is AS 345.", ["AS 345 is the cheapest flight, at 176 dollars."]
+    )
+    assert all(not v.findings for v in report.verdicts)
+
+
+def test_a_list_read_only_in_part_is_not_compared() -> None:
+    """Past the structured size cap the rest of a list is not read: its extremes are unknown."""
+    items = [{"code": f"XX {i}", "priceUsd": 100 + i, "stops": i % 2} for i in range(2500)]
+    monitor = HallucinationMonitor(embedder=HashingEmbedder())
+    report = monitor.verify_grounding("The cheapest option is XX 1 at $101.", [json.dumps(items)])
+    assert report.notes  # the cut is reported
+    assert all(not v.findings for v in report.verdicts)
+    whole = monitor.verify_grounding(
+        "The cheapest option is XX 1 at $101.", [json.dumps(items[:40])]
+    )
+    assert [f.kind for v in whole.verdicts for f in v.findings] == ["contradiction"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "kind"),
+    [
+        ("I found 4 flights.", "supported"),
+        ("We have four results for you.", "supported"),
+        ("I found three flights.", "contradiction"),
+        ("There are 5 options available.", "contradiction"),
+    ],
+)
+def test_a_count_of_the_whole_list_is_read_against_its_length(claim: str, kind: str) -> None:
+    assert [k for k, _ in _found(claim, FLIGHTS)] == [kind]
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "I found 3 nonstop flights.",
+        "There are 3 flights under $200.",
+        "Two of them are refundable.",
+    ],
+)
+def test_a_count_of_a_part_of_the_list_is_not_read(claim: str) -> None:
+    assert _found(claim, FLIGHTS) == []
+
+
+def test_the_gate_names_a_miscounted_list() -> None:
+    monitor = HallucinationMonitor(embedder=HashingEmbedder())
+    report = monitor.verify_grounding("I found three flights.", [json.dumps(FLIGHTS)])
+    assert [v.contradiction.check for v in report.verdicts if v.contradiction] == ["list_pick"]
