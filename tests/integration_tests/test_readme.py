@@ -75,7 +75,7 @@ EXPECTED: dict[str, list[str]] = {
         "fabricated The Aero 14 is SKU AE-1401.  <- contradicted: `product.sku` says AE-1400, "
         "not AE-1401\n",
         "built-in checks: slot_aligned, short_answer, lifespan, slot_rival, negation, verifier, "
-        "local_change, records\n",
+        "local_change, records, list_pick\n",
     ],
     "flight_status = {": [
         "fabricated Flight BA117 now leaves at 10:25 am from gate B12.  [record.departure.gate]",
