@@ -8,7 +8,7 @@ evidence's field chunks, groups them into lists of records (``results[0]``, ``re
 
 - a superlative ("the cheapest", "the earliest", "the highest rated") measured on the one field
   of the list it can mean (a price, a time, a duration, a distance, a rating; the words are data,
-  ``lexicon.json``: ``superlatives`` and ``measures``): the named item's value is the list's
+  ``lexicon.json``: ``superlatives``, ``measures_of_lists``): the named item's value is the list's
   extreme (supported), or another item's is (a contradiction naming that item's field);
 - "only" with a yes/no field the claim names by its key's words ("the only refundable one"):
   the named item is the one item where it is true, or it is not;
@@ -31,7 +31,7 @@ from dataclasses import field as dataclass_field
 from langchain_qgate.grounding._lexicon import AUXILIARIES, FUNCTION_WORDS, table, words
 from langchain_qgate.grounding.checks import NUMBER_WORDS
 from langchain_qgate.grounding.structured import field_info, field_words
-from langchain_qgate.schemas import EvidenceChunk, Finding
+from langchain_qgate.schemas import ContradictionKind, EvidenceChunk, Finding
 
 __all__ = ["ListPick"]
 
@@ -314,17 +314,13 @@ class ListPick:
             return []
         winner = values.index(best)
         w, mine = items[winner][key], items[pick][key]
-        return [
-            Finding(
-                kind="contradiction",
-                reason=f"the {phrase} of the {len(items)} results by {w.key} is item {winner + 1}",
-                claim_value=f"{mine.value} (item {pick + 1})",
-                evidence_value=f"{w.value} (item {winner + 1})",
-                evidence_id=w.chunk.id,
-                field=w.chunk.id,
-                value_kind="number",
-            )
-        ]
+        return _contradicted(
+            w,
+            f"the {phrase} of the {len(items)} results by {w.key} is item {winner + 1}",
+            f"{mine.value} (item {pick + 1})",
+            f"{w.value} (item {winner + 1})",
+            "number",
+        )
 
     def _only(self, claim: str, claim_words: set[str], found: _List) -> list[Finding]:
         if "only" not in claim_words:
@@ -348,17 +344,37 @@ class ListPick:
         if true == [pick]:
             f = items[pick][key]
             return [Finding(kind="supported", reason="the only one", evidence_id=f.chunk.id)]
-        other = next((i for i in true if i != pick), pick)
-        f = items[other][key]
-        said = " ".join(sorted(_content(f.key.split())))
-        return [
-            Finding(
-                kind="contradiction",
-                reason=f"{said} holds for {len(true)} of the {len(items)} results",
-                claim_value=f"only item {pick + 1}",
-                evidence_value=f"also item {other + 1}",
-                evidence_id=f.chunk.id,
-                field=f.chunk.id,
-                value_kind="entity",
+        said = " ".join(sorted(_content(items[pick][key].key.split())))
+        if pick not in true:  # the named item is not one of them
+            f = items[pick][key]
+            return _contradicted(
+                f, f"{said} is {f.value} for item {pick + 1}", f"only item {pick + 1}", f.value
             )
-        ]
+        other = next(i for i in true if i != pick)
+        return _contradicted(
+            items[other][key],
+            f"{said} holds for {len(true)} of the {len(items)} results",
+            f"only item {pick + 1}",
+            f"also item {other + 1}",
+        )
+
+
+def _contradicted(
+    f: _Field,
+    reason: str,
+    claim_value: str,
+    evidence_value: str,
+    kind: ContradictionKind = "entity",
+) -> list[Finding]:
+    """A contradiction resting on field ``f`` of an item."""
+    return [
+        Finding(
+            kind="contradiction",
+            reason=reason,
+            claim_value=claim_value,
+            evidence_value=evidence_value,
+            evidence_id=f.chunk.id,
+            field=f.chunk.id,
+            value_kind=kind,
+        )
+    ]

@@ -199,3 +199,11 @@ def test_the_gate_names_a_miscounted_list() -> None:
     monitor = HallucinationMonitor(embedder=HashingEmbedder())
     report = monitor.verify_grounding("I found three flights.", [json.dumps(FLIGHTS)])
     assert [v.contradiction.check for v in report.verdicts if v.contradiction] == ["list_pick"]
+
+
+def test_only_the_named_item_when_it_does_not_hold_it_at_all() -> None:
+    (finding,) = ListPick()("DL 2410 is the only refundable flight.", _chunks(FLIGHTS))
+    assert finding.kind == "contradiction"
+    assert finding.evidence_id is not None
+    assert finding.evidence_id.endswith("results[2].isRefundable")
+    assert "False for item 3" in finding.reason
