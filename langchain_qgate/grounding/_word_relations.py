@@ -29,7 +29,7 @@ from typing import Literal
 
 from langchain_qgate.grounding._lexicon import words
 
-__all__ = ["Relation", "is_lemma", "kin", "kind_of", "relation"]
+__all__ = ["Relation", "is_lemma", "kin", "kind_of", "relation", "siblings"]
 
 Relation = Literal["same", "broader", "narrower", "opposite"]
 
@@ -220,6 +220,26 @@ def kind_of(word: str, other: str) -> bool:
     if not first:
         return False
     return bool(set(rel.broader(first[0])) & _senses(other, rel))
+
+
+@lru_cache(maxsize=1 << 14)
+def siblings(word: str, other: str) -> bool:
+    """Whether the most common senses of two different words are two kinds of one thing,
+    neither a kind of the other: "savings account" and "checking account" (bank accounts),
+    "SUV" and "sedan" (cars). First senses and their direct hypernyms only (see
+    :func:`kind_of`)."""
+    rel = _load()
+    a, b = _first_sense(word.lower(), rel), _first_sense(other.lower(), rel)
+    if a is None or b is None or a == b:
+        return False
+    up_a, up_b = set(rel.broader(a)), set(rel.broader(b))
+    return bool(up_a & up_b) and a not in up_b and b not in up_a
+
+
+def _first_sense(word: str, rel: _Relations) -> int | None:
+    forms = _forms(word, rel)
+    first = list(rel.senses(forms[0]))[:1] if forms else []
+    return first[0] if first else None
 
 
 def is_lemma(word: str) -> bool:

@@ -72,7 +72,7 @@ from langchain_qgate.grounding._record_words import (
     unlisted_term,
     vocabulary_term,
 )
-from langchain_qgate.grounding._word_relations import is_lemma, kin, kind_of
+from langchain_qgate.grounding._word_relations import is_lemma, kin, kind_of, siblings
 from langchain_qgate.grounding.checks import (
     _MONTHS,
     _NUMBER_WORD_VALUES,
@@ -1409,6 +1409,51 @@ def _another_of_its_kind(r: _Reading) -> FieldDecision | None:
     return None
 
 
+_KIND_KEYS = frozenset({"type", "category", "kind", "class", "style"})
+"""Key words that say a field holds a kind of something, not what it is a kind of."""
+_NEGATED = re.compile(r"\b(?:not|no|never|without)\b|n't\b", re.I)
+_LETTERS = re.compile(r"[a-z]+")
+
+
+def _another_sibling(r: _Reading) -> FieldDecision | None:
+    """Another kind of the same thing as a field's value: "your savings account" about
+    ``"account_type": "checking"``, "an SUV" about ``"car_type": "Sedan"`` (WordNet: their
+    most common senses are two kinds of one thing, neither a kind of the other; the value read
+    alone or with the key's words, "checking account"). Only a field whose key says it holds a
+    kind (``type``, ``category``, ``class``...), in a single result, where the claim does not
+    state the value and negates nothing; dates are not kinds."""
+    if not _one_result(r) or _NEGATED.search(r.text):
+        return None
+    lowered = r.text.lower()
+    kinds = [
+        f
+        for f in r.scope
+        if not f.quantities
+        and f.truth is None
+        and 1 <= len(f.words) <= 2
+        and set(f.keys) & _KIND_KEYS  # a field that holds a kind: a name is no kind
+        and f.value.lower() not in lowered
+        and not set(f.words) & _CALENDAR
+    ]
+    if not kinds:
+        return None
+    stated = _record_words(r)
+    toks = _LETTERS.findall(lowered)  # as written: "savings", not the singular
+    said = {w for w in toks if w not in _CALENDAR and not set(_words(w)) & stated}
+    said |= {f"{a} {b}" for a, b in itertools.pairwise(toks) if a in said}
+    hits = []
+    for f in kinds:
+        heads = [k for k in f.keys if k not in _KIND_KEYS]
+        forms = {" ".join(f.words)} | {f"{' '.join(f.words)} {k}" for k in heads}
+        found = sorted(x for x in said if any(siblings(x, v) for v in forms))
+        if found:
+            hits.append((f, found[0]))
+    if len(hits) != 1:
+        return None
+    f, shown = hits[0]
+    return _contradicted(r.out, f, r.index, "entity", shown)
+
+
 # Where a reply puts a place: "in Concord" (a town, a city), "at Union Station" (a station, a
 # venue, an address), "from Pleasant Hill". The key words of the fields such a place is the
 # value of, by preposition; general English, no domain's words.
@@ -1722,6 +1767,7 @@ _STEPS: tuple[Callable[[_Reading], FieldDecision | None], ...] = (
     _another_name,
     _another_of_its_kind,
     _another_place,
+    _another_sibling,
     _text_with_figures,
     _figured_terms,
     _summary_days,
