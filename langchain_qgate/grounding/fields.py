@@ -1416,12 +1416,14 @@ _LETTERS = re.compile(r"[a-z]+")
 
 
 def _another_sibling(r: _Reading) -> FieldDecision | None:
-    """Another kind of the same thing as a field's value: "your savings account" about
-    ``"account_type": "checking"``, "an SUV" about ``"car_type": "Sedan"`` (WordNet: their
-    most common senses are two kinds of one thing, neither a kind of the other; the value read
-    alone or with the key's words, "checking account"). Only a field whose key says it holds a
-    kind (``type``, ``category``, ``class``...), in a single result, where the claim does not
-    state the value and negates nothing; dates are not kinds."""
+    """Another kind of the same thing as a field's value, said with the key's noun: "your
+    savings account" about ``"account_type": "checking"``, "a compact car" about
+    ``"car_type": "Sedan"`` (WordNet: their most common senses are two kinds of one thing,
+    neither a kind of the other; the value read alone or with the key's noun, "checking
+    account"). Only a field whose key says it holds a kind (``type``, ``category``,
+    ``class``...), in a single result, where the claim does not state the value and negates
+    nothing; dates are not kinds; a kind said without the key's noun ("an SUV", "a beer
+    garden") may be an attribute beside the value and is left alone."""
     if not _one_result(r) or _NEGATED.search(r.text):
         return None
     lowered = r.text.lower()
@@ -1439,12 +1441,14 @@ def _another_sibling(r: _Reading) -> FieldDecision | None:
         return None
     stated = _record_words(r)
     toks = _LETTERS.findall(lowered)  # as written: "savings", not the singular
-    said = {w for w in toks if w not in _CALENDAR and not set(_words(w)) & stated}
-    said |= {f"{a} {b}" for a, b in itertools.pairwise(toks) if a in said}
+    free = {w for w in toks if w not in _CALENDAR and not set(_words(w)) & stated}
     hits = []
     for f in kinds:
-        heads = [k for k in f.keys if k not in _KIND_KEYS]
+        heads = {k for k in f.keys if k not in _KIND_KEYS}
         forms = {" ".join(f.words)} | {f"{' '.join(f.words)} {k}" for k in heads}
+        # the kind said with the key's own noun ("savings account"): a word alone may be an
+        # attribute beside the value ("a pub with a beer garden"), not another value
+        said = {f"{a} {b}" for a, b in itertools.pairwise(toks) if a in free and b in heads}
         found = sorted(x for x in said if any(siblings(x, v) for v in forms))
         if found:
             hits.append((f, found[0]))

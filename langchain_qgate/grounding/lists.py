@@ -28,7 +28,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 
-from langchain_qgate.grounding._lexicon import AUXILIARIES, FUNCTION_WORDS, table, words
+from langchain_qgate.grounding._lexicon import (
+    AUXILIARIES,
+    FUNCTION_WORDS,
+    MONTHS,
+    WEEKDAYS,
+    table,
+    words,
+)
 from langchain_qgate.grounding.checks import NUMBER_WORDS
 from langchain_qgate.grounding.structured import field_info, field_words
 from langchain_qgate.schemas import ContradictionKind, EvidenceChunk, Finding
@@ -42,6 +49,11 @@ _MEASURES: dict[str, list[str]] = table("measures_of_lists")
 _ROLE_WORDS: dict[str, list[str]] = table("time_roles")
 """A time field's role (``start``, ``end``) -> the words a claim or a key says it with."""
 _NOT_A_PICK = words("lists.not_a_pick")
+_GENERIC = words("lists.generic_heads")
+"""Nouns that head a pick without narrowing it ("the cheapest option", "the earliest one")."""
+_ONLY_FLIPS = words("lists.only_flips")
+"""Words that turn "the only one with X" into "the only one without X": not read."""
+_HYPHENED = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)+")
 """Words that make the superlative no pick of this item: a rank, a comparison, a negation."""
 _PHRASE = re.compile(
     r"\b("
@@ -49,6 +61,7 @@ _PHRASE = re.compile(
     + r")\b",
     re.I,
 )
+_ALL_ROLES = frozenset(w for ws in _ROLE_WORDS.values() for w in ws)
 _INDEX = re.compile(r"^(.*)\[(\d+)\]$")
 _WORD = re.compile(r"[a-z0-9]+")
 _CLOCK = re.compile(r"^(\d{1,2}):(\d{2})(?::\d{2})?\s*([ap]\.?m\.?)?$", re.I)
@@ -197,6 +210,9 @@ def _measured_fields(phrase_measure: str, claim_words: set[str], found: _List) -
     ]
     if phrase_measure != "time" or len(keys) < 2:
         return keys
+    dates = [k for k in keys if _DATE.match(first[k].value)]
+    if dates and len(dates) < len(keys) and not claim_words & _ALL_ROLES:
+        return []  # a day and a time of day: which orders the list is not said
     for role in ("end", "start"):
         cues = set(_ROLE_WORDS[role])
         if claim_words & cues:
@@ -204,24 +220,70 @@ def _measured_fields(phrase_measure: str, claim_words: set[str], found: _List) -
     return [k for k in keys if _keyed(first[k].key, _ROLE_WORDS["start"])]
 
 
-def _qualified(
-    claim_words: set[str], items: list[dict[str, _Field]], pick: int, values: list[float], low: bool
+def _naming_keys(claim: str, found: _List, pick: int) -> set[str]:
+    """The keys whose value, stated in the claim, names the pick (its name, its code)."""
+    said = " " + " ".join(_tokens(claim)) + " "
+    return {
+        key
+        for key, values in found.naming.items()
+        for value, where in values.items()
+        if where == [pick] and f" {value} " in said
+    }
+
+
+def _qualified(  # noqa: PLR0917
+    claim: str, claim_words: set[str], found: _List, pick: int, key: str, low: bool
 ) -> bool:
     """Whether the pick is the extreme of the items sharing a value of another field that the
-    claim states ("the cheapest nonstop", "the cheapest Alaska flight")."""
+    claim states ("the cheapest nonstop", "the closest Mexican place", "the cheapest Alaska
+    flight"): not the measured field, nor the fields that name the pick."""
+    items, values = found.items, found.figures[key] or []
     stems = {_stem(w) for w in claim_words}
+    naming = _naming_keys(claim, found, pick)
+    # one value names the pick; with two ("the closest Mexican place is Taco Loco"), either may
+    # be the part of the list the claim picks from
+    skip = (naming if len(naming) == 1 else set()) | {key}
     for other, f in items[pick].items():
-        named = _content(_tokens(f.value)) | {_stem(w) for w in _content(f.key.split())}
-        if not named & (claim_words | stems) and not any(
-            len(w) >= 4 and w in c for w in named for c in claim_words
+        if other in skip:
+            continue
+        by_value = bool(_content(_tokens(f.value)) & claim_words)
+        by_key = {_stem(w) for w in _content(f.key.split())}
+        if (
+            not by_value
+            and not by_key & (claim_words | stems)
+            and not any(len(w) >= 4 and w in c for w in by_key for c in claim_words)
         ):
             continue
         share = [i for i, it in enumerate(items) if other in it and it[other].value == f.value]
-        if 2 <= len(share) < len(items):
+        if len(share) == 1 and not by_value:
+            continue  # "flight" names the key of a flight number, not a part of the list
+        if len(share) < len(items):
             among = [values[i] for i in share]
             if values[pick] == (min(among) if low else max(among)):
                 return True
     return False
+
+
+def _unplaced(claim: str, found: _List, pick: int, key: str, phrase: str) -> int:
+    """How many words of the claim say something the list does not place: not the superlative,
+    the pick's values, the measure's and its key's words, a number word, a generic head
+    ("option", "one"); a hyphenated modifier ("pet-friendly", "5-star") counts twice. Two or
+    more may narrow the pick to a part of the list ("the cheapest hotel in the centre")."""
+    item = found.items[pick]
+    known = set(_tokens(phrase)) | _GENERIC | set(NUMBER_WORDS) | set(MONTHS) | set(WEEKDAYS)
+    for f in item.values():
+        known |= set(_tokens(f.value))
+    known |= set(item[key].key.split()) | {w for ws in _MEASURES.values() for w in ws}
+    known |= {w for ws in _ROLE_WORDS.values() for w in ws}
+    left = 0
+    for word in _HYPHENED.findall(claim.lower()):
+        if not set(_tokens(word)) <= known:
+            left += 2
+    for word in _tokens(claim):
+        if word in known or (not word.isdigit() and word in FUNCTION_WORDS | AUXILIARIES):
+            continue
+        left += 1
+    return left
 
 
 def _stem(word: str) -> str:
@@ -269,11 +331,13 @@ class ListPick:
     name = "list_pick"
 
     def __call__(self, claim: str, evidence: Sequence[EvidenceChunk]) -> list[Finding]:
-        lists = _lists(evidence)
-        if not lists:
-            return []
         claim_words = set(_tokens(claim))
         if claim_words & _NOT_A_PICK or "?" in claim:
+            return []
+        if not (_PHRASE.search(claim) or "only" in claim_words or _COUNT.match(claim)):
+            return []  # nothing picked or counted: the evidence need not be read
+        lists = _lists(evidence)
+        if not lists:
             return []
         out: list[Finding] = []
         for found in lists:
@@ -310,8 +374,10 @@ class ListPick:
                     field=f.chunk.id,
                 )
             ]
-        if _qualified(claim_words, items, pick, values, direction == "min"):
+        if _qualified(claim, claim_words, found, pick, key, direction == "min"):
             return []
+        if _unplaced(claim, found, pick, key, phrase) >= 2:
+            return []  # the claim may pick from a part of the list the list cannot tell
         winner = values.index(best)
         w, mine = items[winner][key], items[pick][key]
         return _contradicted(
@@ -323,7 +389,7 @@ class ListPick:
         )
 
     def _only(self, claim: str, claim_words: set[str], found: _List) -> list[Finding]:
-        if "only" not in claim_words:
+        if "only" not in claim_words or claim_words & _ONLY_FLIPS:
             return []
         items = found.items
         keys = [
@@ -344,7 +410,7 @@ class ListPick:
         if true == [pick]:
             f = items[pick][key]
             return [Finding(kind="supported", reason="the only one", evidence_id=f.chunk.id)]
-        said = " ".join(sorted(_content(items[pick][key].key.split())))
+        said = " ".join(w for w in items[pick][key].key.split() if w in _content([w]))
         if pick not in true:  # the named item is not one of them
             f = items[pick][key]
             return _contradicted(

@@ -274,11 +274,11 @@ class HallucinationMonitor:
         items: list[VerificationItem] = []
         for claim, signals in zip(claims, all_signals, strict=True):
             chunks = [index.chunks[i] for i, _ in signals.top]
-            found = self._user_findings(claim, signals, index, question, records=records)
+            found = self._check_findings(claim, signals, index, question, records=records)
             items.append(VerificationItem(claim, chunks, signals, question, found))
         return claims, index, items
 
-    def _user_findings(
+    def _check_findings(
         self,
         claim: Claim,
         sig: ClaimSignals,

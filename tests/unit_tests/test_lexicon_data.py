@@ -34,7 +34,7 @@ def test_every_list_of_the_file_is_read_by_the_module_its_key_names() -> None:
 
 def test_only_the_owner_opens_the_file() -> None:
     readers = [
-        p.name for p in GROUNDING.rglob("*.py") if "lexicon.json" in p.read_text(encoding="utf-8")
+        p.name for p in GROUNDING.rglob("*.py") if '"lexicon.json"' in p.read_text(encoding="utf-8")
     ]
     assert readers == ["_lexicon.py"]
 

@@ -207,3 +207,43 @@ def test_only_the_named_item_when_it_does_not_hold_it_at_all() -> None:
     assert finding.evidence_id is not None
     assert finding.evidence_id.endswith("results[2].isRefundable")
     assert "False for item 3" in finding.reason
+
+
+PLACES = [
+    {"name": "Trattoria Roma", "cuisine": "Italian", "distance_mi": 0.4, "hasParking": True},
+    {"name": "Golden Dragon", "cuisine": "Chinese", "distance_mi": 1.2, "hasParking": True},
+    {"name": "Chez Marie", "cuisine": "French", "distance_mi": 2.3, "hasParking": False},
+    {"name": "Taco Loco", "cuisine": "Mexican", "distance_mi": 0.9, "hasParking": False},
+]
+SHOWS = [
+    {"artist": "Arctic Monkeys", "date": "2025-03-08", "start_time": "6:30 PM"},
+    {"artist": "Billie Eilish", "date": "2025-03-02", "start_time": "8:00 PM"},
+    {"artist": "Muse", "date": "2025-03-15", "start_time": "7:00 PM"},
+]
+
+
+@pytest.mark.parametrize(
+    ("claim", "data"),
+    [
+        # a value held by the pick alone, stated with its name: the part it picks from
+        ("The closest Mexican place is Taco Loco.", PLACES),
+        ("The closest Chinese restaurant is Golden Dragon, 1.2 miles away.", PLACES),
+        # words the list does not place may narrow the pick
+        ("The closest restaurant in the old town is Golden Dragon.", PLACES),
+        ("The closest family-friendly place is Chez Marie.", PLACES),
+        # a day and a time of day: which orders the list is not said
+        ("The earliest concert is Billie Eilish on March 2.", SHOWS),
+        ("The earliest show is Billie Eilish.", SHOWS),
+        # "only" turned around
+        ("Chez Marie is the only one without parking.", PLACES),
+    ],
+)
+def test_a_pick_from_a_part_of_the_list_is_not_contradicted(claim: str, data: object) -> None:
+    assert all(kind != "contradiction" for kind, _ in _found(claim, data))
+
+
+def test_a_wrong_pick_with_a_head_noun_and_its_own_figure_is_still_named() -> None:
+    ((kind, evidence_id),) = _found("The closest restaurant is Taco Loco, 0.9 miles away.", PLACES)
+    assert kind == "contradiction"
+    assert evidence_id is not None
+    assert evidence_id.endswith("[0].distance_mi")
