@@ -79,6 +79,7 @@ from langchain_qgate.grounding.checks import (
     Quantity,
     comparable,
     extract_quantities,
+    has_negation,
     month_days,
     quantities_match,
     spelt_alike,
@@ -1371,6 +1372,17 @@ def _capital_runs(text: str, *, single: bool = False) -> list[tuple[int, int]]:
     return runs
 
 
+def _unstated_words(r: _Reading) -> list[_Field]:
+    """The fields in scope that hold words (no figure, no yes/no) the claim does not write: the
+    fields another name, kind or place in the claim could be a changed value of."""
+    lowered = r.text.lower()
+    return [
+        f
+        for f in r.scope
+        if not f.quantities and f.truth is None and f.value.lower() not in lowered
+    ]
+
+
 def _another_of_its_kind(r: _Reading) -> FieldDecision | None:
     """A name of the same kind as a field's ("American Airlines" about ``"airlines": "Delta
     Airlines"``, "Dodger Stadium" about ``"event_location": "Banc of California Stadium"``):
@@ -1379,16 +1391,12 @@ def _another_of_its_kind(r: _Reading) -> FieldDecision | None:
     a changed value of that field."""
     if not _one_result(r):
         return None
-    lowered = r.text.lower()
     kinds = [
         f
-        for f in r.scope
-        if not f.quantities
-        and f.truth is None
-        and len(f.words) >= 2
+        for f in _unstated_words(r)
+        if len(f.words) >= 2
         and not any(c.isdigit() for c in f.value)
         and all(w[:1].isupper() for w in f.value.split() if w.lower() not in _NAME_JOINS)
-        and f.value.lower() not in lowered
     ]
     if not kinds:
         return None
@@ -1411,7 +1419,6 @@ def _another_of_its_kind(r: _Reading) -> FieldDecision | None:
 
 _KIND_KEYS = frozenset({"type", "category", "kind", "class", "style"})
 """Key words that say a field holds a kind of something, not what it is a kind of."""
-_NEGATED = re.compile(r"\b(?:not|no|never|without)\b|n't\b", re.I)
 _LETTERS = re.compile(r"[a-z]+")
 
 
@@ -1424,17 +1431,14 @@ def _another_sibling(r: _Reading) -> FieldDecision | None:
     ``class``...), in a single result, where the claim does not state the value and negates
     nothing; dates are not kinds; a kind said without the key's noun ("an SUV", "a beer
     garden") may be an attribute beside the value and is left alone."""
-    if not _one_result(r) or _NEGATED.search(r.text):
+    if not _one_result(r) or has_negation(r.text):
         return None
     lowered = r.text.lower()
     kinds = [
         f
-        for f in r.scope
-        if not f.quantities
-        and f.truth is None
-        and 1 <= len(f.words) <= 2
+        for f in _unstated_words(r)
+        if 1 <= len(f.words) <= 2
         and set(f.keys) & _KIND_KEYS  # a field that holds a kind: a name is no kind
-        and f.value.lower() not in lowered
         and not set(f.words) & _CALENDAR
     ]
     if not kinds:
