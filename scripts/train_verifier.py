@@ -43,7 +43,7 @@ OUT = ROOT / "langchain_qgate" / "data" / "verifier"
 LABELS = ["entailed", "contradicted", "neutral"]
 # The arguments that change the weights (a checkpoint of another recipe is not resumed).
 RECIPE = ("seed", "epochs", "batch_size", "lr", "max_length", "freeze_layers", "max_pairs",
-          "human_weight", "reworded", "real", "init")  # fmt: skip
+          "human_weight", "record_weight", "reworded", "real", "init")  # fmt: skip
 
 
 def base_model_dir() -> Path:
@@ -130,6 +130,12 @@ def main() -> None:
         help="loss weight of the prose files' human-labelled pairs (generated pairs weigh 1)",
     )
     ap.add_argument(
+        "--record-weight",
+        type=float,
+        default=1.0,
+        help="loss weight of the data-to-text file's human-written descriptions (E2E fit half)",
+    )
+    ap.add_argument(
         "--reworded",
         action="store_true",
         help="add reworded contradictions and WiCE's unsupported claims as neutral "
@@ -207,7 +213,10 @@ def main() -> None:
     # The prose fit halves' human labels are the only pairs whose wording nobody generated;
     # ``--human-weight`` lets them weigh more in the loss (1: the plain mean, as shipped).
     w_train = [
-        args.human_weight if p[3].startswith("human_") and "e2e" not in p[3] else 1.0 for p in train
+        (args.record_weight if "e2e" in p[3] else args.human_weight)
+        if p[3].startswith("human_")
+        else 1.0
+        for p in train
     ]
     model = AutoModelForSequenceClassification.from_pretrained(
         str(base), num_labels=3, id2label=dict(enumerate(LABELS)), label2id={v: k for k, v in
@@ -389,6 +398,7 @@ def main() -> None:
         "batch_size": args.batch_size,
         "lr": args.lr,
         "human_weight": args.human_weight,
+        "record_weight": args.record_weight,
         "reworded_pairs": args.reworded,
         "frozen": f"embeddings and the lowest {args.freeze_layers} layer(s)",
         "train_pairs": len(train),
