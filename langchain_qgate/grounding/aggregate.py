@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from langchain_qgate.config import GradeWeights
-from langchain_qgate.grounding.checks import (
+from langchain_qgate.grounding.checks.checks import (
     comparable,
     content_stems,
     coverage,
@@ -29,10 +29,10 @@ from langchain_qgate.grounding.checks import (
     quantities_match,
     stem,
 )
-from langchain_qgate.grounding.claims import REASONING_TRIGGERS
-from langchain_qgate.grounding.crossencoder import is_record_window
-from langchain_qgate.grounding.fields import apply_field_decisions
-from langchain_qgate.grounding.thresholds import VerifierThresholds
+from langchain_qgate.grounding.claims.claims import REASONING_TRIGGERS
+from langchain_qgate.grounding.records.fields import apply_field_decisions
+from langchain_qgate.grounding.verifier.crossencoder import is_record_window
+from langchain_qgate.grounding.verifier.thresholds import VerifierThresholds
 from langchain_qgate.schemas import (
     Claim,
     ClaimType,
@@ -46,10 +46,10 @@ from langchain_qgate.schemas import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from langchain_qgate.grounding._record_words import RecordVocabulary
-    from langchain_qgate.grounding.evidence import EvidenceIndex
-    from langchain_qgate.grounding.features import ClaimSignals
-    from langchain_qgate.grounding.verifiers import VerificationItem, VerifierVerdict
+    from langchain_qgate.grounding.checks.features import ClaimSignals
+    from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
+    from langchain_qgate.grounding.records._record_words import RecordVocabulary
+    from langchain_qgate.grounding.verifier.verifiers import VerificationItem, VerifierVerdict
 
 __all__ = ["Cutoffs", "aggregate", "answer_only", "credit", "nearest_first"]
 

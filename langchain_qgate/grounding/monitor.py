@@ -21,16 +21,20 @@ from pydantic import BaseModel, ConfigDict
 from langchain_qgate._text import repair_text
 from langchain_qgate.config import BUILTIN_CHECKS, GroundingPolicy
 from langchain_qgate.errors import InputTooLargeError, InvalidInputError
-from langchain_qgate.grounding._record_words import record_vocabulary
 from langchain_qgate.grounding.aggregate import Cutoffs, aggregate, answer_only, nearest_first
-from langchain_qgate.grounding.claims import extract_claims, with_offers
-from langchain_qgate.grounding.crossencoder import is_record_window
-from langchain_qgate.grounding.evidence import EvidenceIndex, EvidenceInput, content_to_text
-from langchain_qgate.grounding.features import ClaimSignals, compute_signals
-from langchain_qgate.grounding.pair_signals import apply_pair_model
-from langchain_qgate.grounding.registry import protocol_checks, run_checks
-from langchain_qgate.grounding.thresholds import VerifierThresholds
-from langchain_qgate.grounding.verifiers import (
+from langchain_qgate.grounding.checks.features import ClaimSignals, compute_signals
+from langchain_qgate.grounding.checks.registry import protocol_checks, run_checks
+from langchain_qgate.grounding.claims.claims import extract_claims, with_offers
+from langchain_qgate.grounding.evidence.evidence import (
+    EvidenceIndex,
+    EvidenceInput,
+    content_to_text,
+)
+from langchain_qgate.grounding.records._record_words import record_vocabulary
+from langchain_qgate.grounding.verifier.crossencoder import is_record_window
+from langchain_qgate.grounding.verifier.pair_signals import apply_pair_model
+from langchain_qgate.grounding.verifier.thresholds import VerifierThresholds
+from langchain_qgate.grounding.verifier.verifiers import (
     RULES_ONLY,
     DeterministicVerifier,
     VerificationItem,
@@ -50,8 +54,8 @@ from langchain_qgate.schemas import (
 )
 
 if TYPE_CHECKING:
-    from langchain_qgate.grounding.crossencoder import PairModel
-    from langchain_qgate.grounding.embeddings import Embedder
+    from langchain_qgate.grounding.evidence.embeddings import Embedder
+    from langchain_qgate.grounding.verifier.crossencoder import PairModel
 
 __all__ = ["ChainStep", "ClaimExtractor", "EvidenceChain", "HallucinationMonitor"]
 
@@ -134,7 +138,7 @@ class HallucinationMonitor:
     ) -> None:
         self.policy = policy or GroundingPolicy()
         if embedder is None:
-            from langchain_qgate.grounding.embeddings import default_embedder
+            from langchain_qgate.grounding.evidence.embeddings import default_embedder
 
             embedder = default_embedder(
                 self.policy.model_name,
@@ -185,7 +189,10 @@ class HallucinationMonitor:
         if name is None:
             return None
         if self._pair_model is None:
-            from langchain_qgate.grounding.crossencoder import PairModel, default_pair_model
+            from langchain_qgate.grounding.verifier.crossencoder import (
+                PairModel,
+                default_pair_model,
+            )
 
             self._pair_model = default_pair_model() if name == "bundled" else PairModel(name)
         return self._pair_model

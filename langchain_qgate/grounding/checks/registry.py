@@ -61,7 +61,7 @@ CheckLike = Check | Callable[[str, Sequence[EvidenceChunk]], Iterable[Finding]]
 def protocol_checks(off: Collection[str], own: Sequence[CheckLike]) -> list[CheckLike]:
     """The checks that run through this protocol for a policy: the built-in ones not switched
     off (``list_pick``), then the user's own."""
-    from langchain_qgate.grounding.lists import ListPick
+    from langchain_qgate.grounding.records.lists import ListPick
 
     builtin: list[CheckLike] = [ListPick()]
     return [c for c in builtin if check_name(c) not in off] + list(own)
