@@ -11,6 +11,7 @@ built-in one the verifier did not overrule); a claim nothing places (a protocol 
 ``unsupported``, most of its words in no passage, figures no passage states); GROUNDED when its
 support clears the threshold and a source states it; INFERRED; FABRICATED. Claims that follow
 from grounded ones are INFERRED (``_infer``). Nothing rewrites a verdict after it.
+``report`` then scores the answer: the mean credit of the claims that count.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from langchain_qgate.config import GradeWeights
 from langchain_qgate.grounding.checks.checks import (
@@ -41,6 +44,7 @@ from langchain_qgate.schemas import (
     EvidenceLink,
     Finding,
     Grade,
+    GroundingReport,
 )
 
 if TYPE_CHECKING:
@@ -51,7 +55,7 @@ if TYPE_CHECKING:
     from langchain_qgate.grounding.records._record_words import RecordVocabulary
     from langchain_qgate.grounding.verifier.verifiers import VerificationItem, VerifierVerdict
 
-__all__ = ["Cutoffs", "aggregate", "answer_only", "credit", "nearest_first"]
+__all__ = ["Cutoffs", "aggregate", "answer_only", "credit", "nearest_first", "report"]
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,46 @@ def aggregate(
         )
     graded = [_grade(it, v, index, cut) for it, v in zip(items, verdicts, strict=True)]
     return _infer(graded, cut)
+
+
+def report(  # noqa: PLR0917
+    claims: Sequence[Claim],
+    index: EvidenceIndex,
+    items: Sequence[VerificationItem],
+    verdicts: Sequence[VerifierVerdict],
+    question: str | None,
+    cut: Cutoffs,
+    *,
+    model_name: str,
+    no_claims_score: float,
+) -> GroundingReport:
+    """The answer's report: every claim's verdict (:func:`aggregate`) and the score, the mean
+    credit of the claims that count (``no_claims_score`` when none does)."""
+    base = {
+        "evidence_count": len(index),
+        "question": question,
+        "model_name": model_name,
+        "notes": list(index.notes),
+    }
+    if not claims:
+        return GroundingReport(
+            score=no_claims_score,
+            reason="no checkable claims in the output (only questions, greetings, "
+            "meta text or code)",
+            **base,
+        )
+    graded = aggregate(items, verdicts, index, cut)
+    counted = [v for v in graded if v.counted]
+    if not counted:
+        return GroundingReport(
+            score=no_claims_score,
+            verdicts=graded,
+            reason="only opinions: labelled, not counted against the output",
+            **base,
+        )
+    score = float(np.mean([v.credit for v in counted]))
+    reason = "" if len(index) else "no evidence was provided: nothing can be grounded"
+    return GroundingReport(score=min(1.0, max(0.0, score)), verdicts=graded, reason=reason, **base)
 
 
 def credit(support: float, w: GradeWeights) -> float:

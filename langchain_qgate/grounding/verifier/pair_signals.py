@@ -60,6 +60,7 @@ __all__ = [
     "SUBSTITUTION_THRESHOLD",
     "apply_pair_model",
     "local_change",
+    "pair_text",
     "pair_windows",
 ]
 
@@ -73,6 +74,17 @@ threshold from 0.9 up; at 0.9, some faithful synonym swaps of the hand-written s
 is why a word for a word is never the model's to name (``_substitution.py``)."""
 OVERRULED_FAMILIES = frozenset({"negation"})
 """Rule families (``features.ClaimSignals.rule_family``) the model may overrule."""
+
+
+def pair_text(claim: str, question: str | None) -> str:
+    """What the pair model reads of a claim: a "question + answer" claim whose answer is a
+    sentence of its own is read as the answer (the verifier reads a question as asking, not
+    stating); a short answer ("Paris") keeps its question, as in its training pairs."""
+    if question and claim.startswith(question):
+        answer = claim[len(question) :].strip()
+        if len(answer.split()) > 6:
+            return answer
+    return claim
 
 
 def pair_windows(sig: ClaimSignals, index: EvidenceIndex, limit: int) -> list[tuple[int, str]]:
