@@ -1,6 +1,8 @@
 """Grounding: claim extraction, the evidence index, consistency checks, verifiers, monitor.
 
-Names are imported lazily, so ``import langchain_qgate.grounding.evidence.embeddings`` stays light.
+One folder per stage (``claims/``, ``evidence/``, ``checks/``, ``verifier/``, ``records/``),
+run in order by ``pipeline.py``; ``monitor.py`` holds ``HallucinationMonitor``. Names are
+imported lazily, so ``import langchain_qgate.grounding.evidence.embeddings`` stays light.
 
 The bottom system: it depends only on the shared leaves (``errors``, ``schemas``, ``config``,
 ``_text``) and its models; every other system may use it, it uses none of them.
