@@ -46,7 +46,7 @@ from langchain_core.documents import Document  # noqa: E402
 from langchain_core.messages import ToolMessage  # noqa: E402
 
 from langchain_qgate.errors import QGateError  # noqa: E402
-from langchain_qgate.grounding._flatten import MAX_FIELDS, MAX_VALUES  # noqa: E402
+from langchain_qgate.grounding.evidence._flatten import MAX_FIELDS, MAX_VALUES  # noqa: E402
 from langchain_qgate.schemas import Grade, GroundingReport  # noqa: E402
 
 SHAPES = [
@@ -232,7 +232,7 @@ def _cli(record: Record, pair_model: str | None) -> tuple[int, str]:
 def _hashing_cli() -> contextlib.AbstractContextManager[Any]:
     from unittest import mock
 
-    import langchain_qgate.grounding.embeddings as embeddings
+    import langchain_qgate.grounding.evidence.embeddings as embeddings
     from tests.unit_tests.test_fuzz import StrictEmbedder
 
     return mock.patch.object(embeddings, "default_embedder", return_value=StrictEmbedder())

@@ -39,10 +39,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from langchain_qgate.evaluation import load_rows  # noqa: E402
-from langchain_qgate.grounding.crossencoder import PairModel  # noqa: E402
-from langchain_qgate.grounding.evidence import content_to_text  # noqa: E402
+from langchain_qgate.grounding.claims.segment import split_sentences  # noqa: E402
+from langchain_qgate.grounding.evidence.evidence import content_to_text  # noqa: E402
 from langchain_qgate.grounding.monitor import HallucinationMonitor  # noqa: E402
-from langchain_qgate.grounding.segment import split_sentences  # noqa: E402
+from langchain_qgate.grounding.verifier.crossencoder import PairModel  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "benchdata"
 OUT = ROOT / "benchmarks" / "results" / "gate_vs_one_pass.json"

@@ -37,7 +37,7 @@ import torch  # noqa: E402
 
 from langchain_qgate.config import GroundingPolicy  # noqa: E402
 from langchain_qgate.evaluation import load_rows  # noqa: E402
-from langchain_qgate.grounding.embeddings import default_embedder  # noqa: E402
+from langchain_qgate.grounding.evidence.embeddings import default_embedder  # noqa: E402
 from langchain_qgate.grounding.monitor import HallucinationMonitor  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "benchdata"

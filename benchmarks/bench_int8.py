@@ -2,11 +2,11 @@
 
 ONNX Runtime multiplies the int8 verifier's uint8 activations by its int8 weights with a
 kernel chosen by the CPU; without VNNI it adds pairs of products in a saturating int16
-(``langchain_qgate/grounding/_int8.py``). ``PairModel`` rewrites the weights as uint8 so that
-every CPU computes the exact sums. This benchmark scores the same pairs with both sessions on
-this machine and reports how far the probabilities move, how many verdict thresholds they cross
-and the throughput of each kernel (one pair per call, as the verdict runs; the order alternates
-by pair so that load falls on both alike).
+(``langchain_qgate/grounding/verifier/_int8.py``). ``PairModel`` rewrites the weights as uint8
+so that every CPU computes the exact sums. This benchmark scores the same pairs with both
+sessions on this machine and reports how far the probabilities move, how many verdict
+thresholds they cross and the throughput of each kernel (one pair per call, as the verdict
+runs; the order alternates by pair so that load falls on both alike).
 
 Pairs: every (claim, evidence) pair of the hand-written prose sets in ``tests/data/`` and, with
 ``--data``, (answer, context) of up to ``--limit`` rows of each file's ``fit`` half.
@@ -39,7 +39,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 import numpy as np  # noqa: E402
 
 from langchain_qgate.evaluation import load_rows  # noqa: E402
-from langchain_qgate.grounding.crossencoder import PairModel  # noqa: E402
+from langchain_qgate.grounding.verifier.crossencoder import PairModel  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "int8.json"
 THRESHOLDS = (0.5, 0.8)  # P(entailed) for GROUNDED and the record path's bar

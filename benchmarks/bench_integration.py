@@ -42,7 +42,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from langchain_qgate.gate import GatePolicy
 from langchain_qgate.grounding import HallucinationMonitor
-from langchain_qgate.grounding.embeddings import HashingEmbedder, default_embedder
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder, default_embedder
 from langchain_qgate.integrations._harvest import collect_evidence
 from langchain_qgate.integrations._step import GateRunner, default_gate, gate_load_monitor
 from langchain_qgate.integrations.middleware import QualityGateMiddleware

@@ -1,6 +1,6 @@
 """How well the gate knows what it can read: the language detector on English and foreign text.
 
-``langchain_qgate/grounding/language.py`` tells English from other languages by script and by
+``langchain_qgate/grounding/claims/language.py`` tells English from other languages by script and by
 function words. This benchmark measures, in one run:
 
 - **False unsupported** on real English text: every response and every context of the
@@ -37,7 +37,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from langchain_qgate.grounding.language import (  # noqa: E402
+from langchain_qgate.grounding.claims.language import (  # noqa: E402
     SUPPORTED_LANGUAGES,
     UNDETERMINED,
     check_languages,

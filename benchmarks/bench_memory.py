@@ -39,7 +39,7 @@ from _memory_log import Session, generate_log  # noqa: E402
 from langgraph.store.base import BaseStore  # noqa: E402
 from langgraph.store.memory import InMemoryStore  # noqa: E402
 
-from langchain_qgate.grounding.embeddings import default_embedder  # noqa: E402
+from langchain_qgate.grounding.evidence.embeddings import default_embedder  # noqa: E402
 from langchain_qgate.memory import (  # noqa: E402
     MemoryFilterPolicy,
     MemoryFilterWarning,

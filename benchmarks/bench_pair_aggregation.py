@@ -2,8 +2,8 @@
 
 Each claim is read by the verifier against up to ``pair_windows`` evidence windows. The score
 takes two features from them: the largest P(entailed) and one minus the largest
-P(contradicted) (``grounding/pair_signals.py``). On WiCE the second ranks answers the wrong way
-round (correct claims are long and a window that leaves part of one unsaid is read as
+P(contradicted) (``grounding/verifier/pair_signals.py``). On WiCE the second ranks answers the
+wrong way round (correct claims are long and a window that leaves part of one unsaid is read as
 contradicting it), and the combination fitted without WiCE gives it a positive weight. This
 benchmark asks whether another reading of the same probabilities does better on every file:
 
@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import fit_grounding as fg  # noqa: E402
 
-from langchain_qgate.grounding.pair_signals import pair_windows  # noqa: E402
+from langchain_qgate.grounding.verifier.pair_signals import pair_windows  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "pair_aggregation.json"
 # The eleven features of the documented LODO command (scripts/fit_grounding.py --features ...).

@@ -45,10 +45,10 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-from langchain_qgate.grounding.claims import extract_claims  # noqa: E402
-from langchain_qgate.grounding.evidence import EvidenceIndex  # noqa: E402
-from langchain_qgate.grounding.fields import decide_claims  # noqa: E402
+from langchain_qgate.grounding.claims.claims import extract_claims  # noqa: E402
+from langchain_qgate.grounding.evidence.evidence import EvidenceIndex  # noqa: E402
 from langchain_qgate.grounding.monitor import HallucinationMonitor  # noqa: E402
+from langchain_qgate.grounding.records.fields import decide_claims  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "results" / "record_scaling.json"
 ANSWER = "The order was shipped. It was sent with UPS and is still in transit."
@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--compare", type=Path, help="an earlier results file (before)")
     args = parser.parse_args(argv)
     if args.embedder == "hashing":
-        from langchain_qgate.grounding.embeddings import HashingEmbedder
+        from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
 
         monitor = HallucinationMonitor(embedder=HashingEmbedder())
     else:

@@ -36,7 +36,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 import numpy as np
 
 from langchain_qgate.evaluation import split_of
-from langchain_qgate.grounding.embeddings import default_embedder
+from langchain_qgate.grounding.evidence.embeddings import default_embedder
 from langchain_qgate.tool_gating import (
     GatingLevel,
     ToolGatingConfig,
@@ -66,7 +66,7 @@ class Pair:
 def split_chunks(text: str) -> list[str]:
     """Sentence chunks of a context (the project's segmenter, or a regex split if absent)."""
     try:
-        from langchain_qgate.grounding.segment import split_sentences
+        from langchain_qgate.grounding.claims.segment import split_sentences
 
         spans = split_sentences(text)
         chunks = [text[a:b].strip() for a, b in spans]

@@ -38,15 +38,15 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from langchain_qgate.config import GroundingPolicy  # noqa: E402
 from langchain_qgate.evaluation import load_rows  # noqa: E402
-from langchain_qgate.grounding.crossencoder import PairModel, default_pair_model  # noqa: E402
 from langchain_qgate.grounding.monitor import HallucinationMonitor  # noqa: E402
+from langchain_qgate.grounding.verifier.crossencoder import PairModel, default_pair_model  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "benchdata"
 OUT = ROOT / "benchmarks" / "results" / "verifier_cost.json"
 
 COLD = """
 import time; t0 = time.perf_counter()
-from langchain_qgate.grounding.crossencoder import PairModel
+from langchain_qgate.grounding.verifier.crossencoder import PairModel
 m = PairModel()
 m.predict([("The museum is open on Mondays.", "The museum is closed on Mondays.")])
 print(time.perf_counter() - t0)

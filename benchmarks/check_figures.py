@@ -161,7 +161,7 @@ class Context:
 
     @cached_property
     def monitor(self) -> Any:
-        from langchain_qgate.grounding.embeddings import default_embedder
+        from langchain_qgate.grounding.evidence.embeddings import default_embedder
         from langchain_qgate.grounding.monitor import HallucinationMonitor
 
         return HallucinationMonitor(embedder=default_embedder())
@@ -442,7 +442,7 @@ def _records_suite(ctx: Context) -> list[Figure]:
 
 
 def _language_heldout(ctx: Context) -> list[Figure]:
-    from langchain_qgate.grounding.language import (
+    from langchain_qgate.grounding.claims.language import (
         SUPPORTED_LANGUAGES,
         UNDETERMINED,
         detect_language,
@@ -468,7 +468,7 @@ def _language_heldout(ctx: Context) -> list[Figure]:
 
 
 def _halueval_question_pairing(ctx: Context) -> list[Figure]:
-    from langchain_qgate.grounding.claims import extract_claims
+    from langchain_qgate.grounding.claims.claims import extract_claims
 
     text = (ctx.benchdata / "halueval_qa.jsonl").read_text(encoding="utf-8")
     rows = [json.loads(line) for line in text.splitlines() if line]
@@ -515,7 +515,7 @@ def _detection_200(ctx: Context) -> list[Figure]:
 def _calibration_report_split(ctx: Context) -> list[Figure]:
     from langchain_qgate.calibration import ConfidenceCalibrator
     from langchain_qgate.evaluation import split_of
-    from langchain_qgate.grounding.segment import split_sentences
+    from langchain_qgate.grounding.claims.segment import split_sentences
 
     scores = RESULTS / "detection_scores.jsonl"
     if not scores.exists():

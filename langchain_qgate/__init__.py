@@ -74,12 +74,12 @@ if TYPE_CHECKING:
         default_embedder,
         extract_claims,
     )
-    from langchain_qgate.grounding.language import (
+    from langchain_qgate.grounding.checks.registry import Check, value_check
+    from langchain_qgate.grounding.claims.language import (
         LanguageCheck,
         check_languages,
         detect_language,
     )
-    from langchain_qgate.grounding.registry import Check, value_check
     from langchain_qgate.integrations._review import (
         EscalationRequest,
         HumanDecision,
@@ -168,9 +168,9 @@ if TYPE_CHECKING:
 _WHERE: dict[str, str] = {
     "AgentResult": "judge",
     "BUILTIN_CHECKS": "config",
-    "Check": "grounding.registry",
+    "Check": "grounding.checks.registry",
     "Finding": "schemas",
-    "value_check": "grounding.registry",
+    "value_check": "grounding.checks.registry",
     "CalibratedConfidence": "calibration",
     "CascadeVerifier": "grounding",
     "CitationJudge": "judge",
@@ -212,7 +212,7 @@ _WHERE: dict[str, str] = {
     "JudgeState": "integrations.judge_node",
     "JudgedResult": "judge",
     "LLMVerifier": "grounding",
-    "LanguageCheck": "grounding.language",
+    "LanguageCheck": "grounding.claims.language",
     "LearningSignal": "tool_gating",
     "LoadAction": "gate",
     "LoadAssessment": "gate",
@@ -263,10 +263,10 @@ _WHERE: dict[str, str] = {
     "attempt_timeline": "integrations.timeline",
     "plot_attempt_timeline": "integrations.timeline",
     "GateAttempt": "integrations.timeline",
-    "check_languages": "grounding.language",
+    "check_languages": "grounding.claims.language",
     "compute_learning_signal": "tool_gating",
     "default_embedder": "grounding",
-    "detect_language": "grounding.language",
+    "detect_language": "grounding.claims.language",
     "extract_claims": "grounding",
     "gated_retriever": "tool_gating",
     "judge_node": "integrations.judge_node",

@@ -64,7 +64,7 @@ DEFAULT_RECORD_VOCABULARIES: tuple[str, ...] = (
 
 BUILTIN_CHECKS: Mapping[str, str] = {
     "slot_aligned": "another value in the same slot of a passage about the same thing "
-    "(grounding/slots.py)",
+    "(grounding/checks/slots.py)",
     "short_answer": "a short answer against the passage that restates the question with "
     "another answer",
     "lifespan": "birth or death dates against the ones after the name a passage opens on",
@@ -73,11 +73,12 @@ BUILTIN_CHECKS: Mapping[str, str] = {
     "negation": "the passage about the same thing says the claim with the other polarity",
     "verifier": "a window the claim-evidence verifier reads as contradicting the claim",
     "local_change": "one evidence sentence said with one local change: a word for its "
-    "opposite, another name or figure (grounding/_substitution.py)",
-    "records": "a record's typed fields: values, units, booleans, codes (grounding/fields.py)",
+    "opposite, another name or figure (grounding/checks/_substitution.py)",
+    "records": "a record's typed fields: values, units, booleans, codes "
+    "(grounding/records/fields.py)",
     "list_pick": "a pick from a list of results ('the cheapest', 'the earliest flight', 'the "
-    "only refundable one') against the whole list (grounding/lists.py, a check of the Check "
-    "protocol, run like a user's)",
+    "only refundable one') against the whole list (grounding/records/lists.py, a check of the "
+    "Check protocol, run like a user's)",
 }
 """The built-in checks that name contradictions, by the name a verdict's
 ``Contradiction.check`` carries and ``GroundingPolicy.disabled_checks`` takes, in the order

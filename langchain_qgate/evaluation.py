@@ -29,7 +29,7 @@ from langchain_qgate.errors import InvalidInputError
 
 if TYPE_CHECKING:
     from langchain_qgate.gate import QualityGate
-    from langchain_qgate.grounding.embeddings import Embedder
+    from langchain_qgate.grounding.evidence.embeddings import Embedder
     from langchain_qgate.grounding.monitor import HallucinationMonitor
 
 __all__ = [
@@ -154,7 +154,7 @@ def baseline_score(
     Each response sentence is embedded and compared with every evidence sentence; the
     response's support is the minimum over its sentences of the best similarity.
     """
-    from langchain_qgate.grounding.segment import split_sentences
+    from langchain_qgate.grounding.claims.segment import split_sentences
 
     sents = [response[s:e] for s, e in split_sentences(response)] or [response]
     if question:
@@ -170,9 +170,9 @@ def idf_coverage_score(response: str, context: str, question: str | None = None)
     words (question words left out) that the context contains.
 
     Weights come from the same general-English frequency table the monitor uses
-    (:func:`~langchain_qgate.grounding.checks.word_weight`); rare words weigh most.
+    (:func:`~langchain_qgate.grounding.checks.checks.word_weight`); rare words weigh most.
     """
-    from langchain_qgate.grounding.checks import content_stems, coverage
+    from langchain_qgate.grounding.checks.checks import content_stems, coverage
 
     stems = content_stems(response)
     if question:
@@ -219,7 +219,7 @@ class _Scored:
         self, row: BenchRow, monitor: HallucinationMonitor, gate: QualityGate, with_baseline: bool
     ) -> float:
         """Scores one row (the evidence not cached); returns its grounding score."""
-        from langchain_qgate.grounding.embeddings import CachedEmbedder
+        from langchain_qgate.grounding.evidence.embeddings import CachedEmbedder
 
         if isinstance(monitor.embedder, CachedEmbedder):
             monitor.embedder.clear()  # measure with the evidence not cached
@@ -296,7 +296,7 @@ def run_detection(
         "tasks": {task: {...}}}}, "threshold": ..., "split": ...}``
     """
     from langchain_qgate.gate import GatePolicy, QualityGate
-    from langchain_qgate.grounding.verifiers import load_combination
+    from langchain_qgate.grounding.verifier.verifiers import load_combination
 
     # the default profile, as a user gets it; never the operator's QGATE_* settings, and the
     # benchmark's rows are not production verdicts (no logs, traces or feedback)
@@ -434,8 +434,8 @@ def copied_sentence_variants(sentence: str, context: str, seed: int = 0) -> dict
     subject replaced by a pronoun, or by a fuller name the context gives), ``numbers`` (its
     figures written another way). Variants that would equal the copy are left out.
     """
-    from langchain_qgate.grounding._compound import sentence_subject
-    from langchain_qgate.grounding.checks import extract_entities, word_weight
+    from langchain_qgate.grounding.checks.checks import extract_entities, word_weight
+    from langchain_qgate.grounding.claims._compound import sentence_subject
 
     out = {"copy": sentence}
     first = sentence.split(" ", 1)[0]

@@ -161,7 +161,7 @@ class Contradiction(_Model):
         A bare number gets the unit the evidence writes after it (``the evidence says 504 Wh,
         not 650 Wh``): the two values fill the same slot, so they share the unit.
         """
-        if self.field is not None:  # a structured field, named (grounding/fields.py)
+        if self.field is not None:  # a structured field, named (grounding/records/fields.py)
             if self.kind == "negation" and self.claim_value not in ("true", "false"):
                 # a term of the field's own value denied ("isn't in the city centre")
                 return (

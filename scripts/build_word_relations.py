@@ -1,6 +1,6 @@
 """Build ``langchain_qgate/data/word_relations.tsv.gz`` from Princeton WordNet 3.0.
 
-The file tells ``grounding/_word_relations.py`` whether a word a claim puts in place of an
+The file tells ``grounding/checks/_word_relations.py`` whether a word a claim puts in place of an
 evidence word means the same (a shared synset, or two adjectives of one cluster), something
 broader (a hypernym, or a whole the evidence's thing is part or member of: "Europe" for
 "France", "herbs" for "basil"), or the opposite (WordNet's antonym pointers, read between the

@@ -7,9 +7,9 @@ and ``tests/data/*.jsonl`` (and on random markdown made of fences, lists, headin
 tables and rules, with ``--markdown N``); each output is compared by ``repr``:
 
     python scripts/compare_function.py --old-root /tmp/before \\
-        --module langchain_qgate.grounding.checks --function extract_quantities
+        --module langchain_qgate.grounding.checks.checks --function extract_quantities
     python scripts/compare_function.py --old-root /tmp/before --markdown 5000 \\
-        --module langchain_qgate.grounding.segment --function segment_text --kwargs skip_code
+        --module langchain_qgate.grounding.claims.segment --function segment_text --kwargs skip_code
 
 With ``--pairs N``, a function of (claim, evidence sentence) is called on each sentence of a
 row's response against each of the first N sentences of its context (``substitution``).
@@ -50,7 +50,7 @@ def texts(benchdata: Path, markdown: int) -> list[str]:
 
 
 def pairs(benchdata: Path, per_row: int) -> list[tuple[str, str]]:
-    from langchain_qgate.grounding.segment import split_sentences
+    from langchain_qgate.grounding.claims.segment import split_sentences
 
     out: list[tuple[str, str]] = []
     for path in [

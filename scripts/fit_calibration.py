@@ -59,7 +59,7 @@ DEFAULT_BENCHDATA = Path(os.environ.get("QGATE_BENCHDATA", ROOT.parent / "shared
 
 def evidence_chunks(context: str) -> int:
     """Evidence chunks of a context (sentences with a letter or digit, as the evidence index)."""
-    from langchain_qgate.grounding.segment import split_sentences
+    from langchain_qgate.grounding.claims.segment import split_sentences
 
     return sum(any(ch.isalnum() for ch in context[s:e]) for s, e in split_sentences(context))
 

@@ -42,13 +42,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from langchain_qgate.evaluation import split_of  # noqa: E402
-from langchain_qgate.grounding.features import FEATURE_NAMES  # noqa: E402
-from langchain_qgate.grounding.pair_signals import (  # noqa: E402
+from langchain_qgate.grounding.checks.features import FEATURE_NAMES  # noqa: E402
+from langchain_qgate.grounding.verifier.pair_signals import (  # noqa: E402
     OVERRULED_FAMILIES,
     SUBSTITUTION_THRESHOLD,
 )
-from langchain_qgate.grounding.thresholds import VerifierThresholds  # noqa: E402
-from langchain_qgate.grounding.verifiers import RULES_ONLY  # noqa: E402
+from langchain_qgate.grounding.verifier.thresholds import VerifierThresholds  # noqa: E402
+from langchain_qgate.grounding.verifier.verifiers import RULES_ONLY  # noqa: E402
 from langchain_qgate.schemas import ClaimType  # noqa: E402
 
 FILES = [
@@ -186,7 +186,7 @@ def row_features(monitor, r: dict, prepared: tuple | None = None) -> dict:
 
 def warm_cache(monitor, rows: list[dict]) -> None:
     """Embed every chunk and claim of ``rows`` in large batches (fills the content cache)."""
-    from langchain_qgate.grounding.evidence import EvidenceIndex
+    from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
 
     texts: list[str] = []
     for r in rows:
@@ -213,7 +213,7 @@ def idf_auroc(data: Path, name: str, rows: list[dict], cap: int | None) -> float
 
 def with_thresholds(rows: list[dict], contradict: float, overrule: float) -> list[dict]:
     """Rows whose ``no_contradiction`` column is what the monitor computes with these pair
-    thresholds (grounding/pair_signals.py): a rule contradiction stands unless some window
+    thresholds (grounding/verifier/pair_signals.py): a rule contradiction stands unless some window
     entails the claim; otherwise the model contradicts at ``contradict`` with no support, or at
     ``SUBSTITUTION_THRESHOLD`` when the claim is a local change of one evidence sentence, and a
     local change to a word's opposite contradicts when no other window entails the claim."""

@@ -364,7 +364,7 @@ def main() -> None:
     tok_file = base / "tokenizer.json"
     shutil.copy(tok_file, args.out / "tokenizer.json")
 
-    from langchain_qgate.grounding.crossencoder import PairModel
+    from langchain_qgate.grounding.verifier.crossencoder import PairModel
 
     def onnx_probs(path: Path) -> np.ndarray:
         shutil.copy(path, args.out / "model.onnx")

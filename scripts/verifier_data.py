@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from langchain_qgate.evaluation import split_of  # noqa: E402
-from langchain_qgate.grounding.segment import split_sentences  # noqa: E402
+from langchain_qgate.grounding.claims.segment import split_sentences  # noqa: E402
 
 ENTAILED, CONTRADICTED, NEUTRAL = 0, 1, 2
 # A real NLI pair labelled only "not entailed" (contradicted or neutral, unknown which): the
@@ -1040,7 +1040,7 @@ def best_window(claim: str, passage: list[str]) -> tuple[int, str]:
 
 def record_window(record: dict[str, object]) -> str:
     """A record as the verifier reads it at run time (``structured_window``)."""
-    from langchain_qgate.grounding.crossencoder import linearise_fields
+    from langchain_qgate.grounding.verifier.crossencoder import linearise_fields
 
     return linearise_fields([(f"record.{k}", _field_text(v)) for k, v in record.items()])
 

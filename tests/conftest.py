@@ -10,7 +10,7 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-from langchain_qgate.grounding.embeddings import (
+from langchain_qgate.grounding.evidence.embeddings import (
     CachedEmbedder,
     HashingEmbedder,
     default_embedder,

@@ -79,7 +79,7 @@ _DEBUG_HELP = "on an error, show the full traceback instead of the one-line mess
 def _jsonl_document(p: str, n: int, line: str) -> Any:
     from langchain_core.documents import Document
 
-    from langchain_qgate.grounding.structured import MAX_JSON_DEPTH, json_depth
+    from langchain_qgate.grounding.evidence.structured import MAX_JSON_DEPTH, json_depth
 
     too_deep = CliError(f"{p} line {n}: JSON nested too deep to read; flatten it")
     if json_depth(line) > MAX_JSON_DEPTH:
@@ -100,7 +100,7 @@ def _jsonl_document(p: str, n: int, line: str) -> Any:
 
 
 def _check_json(p: str, text: str) -> None:
-    from langchain_qgate.grounding.structured import MAX_JSON_DEPTH, json_depth
+    from langchain_qgate.grounding.evidence.structured import MAX_JSON_DEPTH, json_depth
 
     too_deep = CliError(f"{p}: JSON nested too deep to read; flatten it")
     if json_depth(text) > MAX_JSON_DEPTH:
@@ -193,8 +193,8 @@ def _gate_policy(args: argparse.Namespace) -> Any:
 def _cmd_warm(args: argparse.Namespace) -> int:
     import time
 
-    from langchain_qgate.grounding.embeddings import default_embedder
-    from langchain_qgate.grounding.onnx_embedder import OnnxEmbedder
+    from langchain_qgate.grounding.evidence.embeddings import default_embedder
+    from langchain_qgate.grounding.evidence.onnx_embedder import OnnxEmbedder
 
     if args.cache_dir:
         os.environ["QGATE_CACHE_DIR"] = args.cache_dir
@@ -211,7 +211,7 @@ def _cmd_warm(args: argparse.Namespace) -> int:
     emit(f"{args.model}: {where} ({time.perf_counter() - start:.1f} s)")
     pair_name = pair_model_of(args)
     if pair_name is not None:
-        from langchain_qgate.grounding.crossencoder import PairModel
+        from langchain_qgate.grounding.verifier.crossencoder import PairModel
 
         start = time.perf_counter()
         pair = PairModel(None if pair_name == "bundled" else pair_name)

@@ -1,7 +1,8 @@
 """Text the gate cannot read: the language policy (``GatePolicy.on_unsupported_language``).
 
 Private helper of :mod:`langchain_qgate.gate`. :func:`resolve` turns what the detector found
-(:func:`~langchain_qgate.grounding.language.check_languages`) into what the gate does with it:
+(:func:`~langchain_qgate.grounding.claims.language.check_languages`) into what the gate does with
+it:
 
 - ``warn``: the answer is delivered as ``pass_with_warning``; its grounding figures were
   computed as if it were English and decide nothing; the claims' reasons say they were not
@@ -23,7 +24,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from langchain_qgate.gate.telemetry import current_scope
-from langchain_qgate.grounding.language import (
+from langchain_qgate.grounding.claims.language import (
     EVIDENCE_MAJORITY,
     SUPPORTED_LANGUAGES,
     UNDETERMINED,
@@ -36,7 +37,7 @@ from langchain_qgate.grounding.language import (
 if TYPE_CHECKING:
     from langchain_qgate.gate.metadata import ClaimQuality
     from langchain_qgate.gate.policy import GatePolicy
-    from langchain_qgate.grounding.verifiers import VerifierLike
+    from langchain_qgate.grounding.verifier.verifiers import VerifierLike
     from langchain_qgate.schemas import GroundingReport
 
 __all__ = [
@@ -69,7 +70,7 @@ def language_of_report(text: str, report: GroundingReport) -> LanguageCheck:
 def llm_verifier(monitor: Any) -> VerifierLike | None:
     """The LLM verifier configured on ``monitor``: its verifier when that is an
     ``LLMVerifier``, or the second stage of its ``CascadeVerifier``; else ``None``."""
-    from langchain_qgate.grounding.verifiers import CascadeVerifier, LLMVerifier
+    from langchain_qgate.grounding.verifier.verifiers import CascadeVerifier, LLMVerifier
 
     verifier = getattr(monitor, "verifier", None)
     if isinstance(verifier, LLMVerifier):

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from langchain_qgate.gate.guidance import Dimension
 from langchain_qgate.gate.load import LoadAction
-from langchain_qgate.grounding.language import LanguageCheck
+from langchain_qgate.grounding.claims.language import LanguageCheck
 
 __all__ = ["ClaimQuality", "Decision", "QualityMetadata", "SourceRef", "describe_decision"]
 

@@ -11,8 +11,8 @@ decides: ``"escalate"`` (a :class:`RejectedOutput` with an :class:`Escalation` f
 ``"raise"`` (:class:`~langchain_qgate.errors.QualityGateRejected`).
 
 Text the checks cannot read (an answer, or most of the evidence, in another language than
-English; :mod:`langchain_qgate.grounding.language`) is never graded as if it were English: the
-metadata's ``language`` flags it and ``on_unsupported_language`` decides (``"warn"``: delivered
+English; :mod:`langchain_qgate.grounding.claims.language`) is never graded as if it were English:
+the metadata's ``language`` flags it and ``on_unsupported_language`` decides (``"warn"``: delivered
 as ``pass_with_warning``; ``"reject"``; ``"verifier"``: the claims go to the monitor's LLM
 verifier).
 
@@ -89,11 +89,11 @@ from langchain_qgate.gate.metadata import (
 from langchain_qgate.gate.policy import GatePolicy, as_gate_policy, describe_policy
 from langchain_qgate.gate.settings import load_settings
 from langchain_qgate.gate.telemetry import GateObserver, current_scope
-from langchain_qgate.grounding.language import LanguageCheck, check_languages
+from langchain_qgate.grounding.claims.language import LanguageCheck, check_languages
 from langchain_qgate.schemas import Grade, GroundingReport
 
 if TYPE_CHECKING:
-    from langchain_qgate.grounding.verifiers import VerifierLike
+    from langchain_qgate.grounding.verifier.verifiers import VerifierLike
 
 __all__ = [
     "GateDecision",
@@ -202,7 +202,7 @@ class NoiseGate:
             retries_used: Rejections already retried for this answer.
             config: A ``RunnableConfig`` whose ``configurable`` may override the policy.
             language: The languages of the output and its evidence
-                (:func:`~langchain_qgate.grounding.language.check_languages`); ``None``
+                (:func:`~langchain_qgate.grounding.claims.language.check_languages`); ``None``
                 detects them from the output and the evidence the report quotes.
 
         Returns:
@@ -673,7 +673,7 @@ class QualityGate:
         """Gate an output whose grounding report already exists (calibrate, assess, gate).
 
         Arguments as in :meth:`check`; the policy is :meth:`effective_policy` of ``config``.
-        ``language`` is what :func:`~langchain_qgate.grounding.language.check_languages`
+        ``language`` is what :func:`~langchain_qgate.grounding.claims.language.check_languages`
         found; ``None`` detects it from the output and the evidence the report quotes.
         """
         _check_retries(retries_used)

@@ -31,8 +31,8 @@ integrations call LangGraph ``interrupt()``), pass it with a low-confidence warn
 
 UnsupportedLanguagePolicy = Literal["warn", "reject", "verifier"]
 """What happens when the answer, or most of the evidence, is in a language the checks do not read
-(today anything but English; ``langchain_qgate.grounding.language``). ``"warn"``: the answer is
-delivered as ``pass_with_warning``, its metadata and log say it was not verified, and its
+(today anything but English; ``langchain_qgate.grounding.claims.language``). ``"warn"``: the answer
+is delivered as ``pass_with_warning``, its metadata and log say it was not verified, and its
 grounding figures (computed as if it were English) decide nothing. ``"reject"``: rejected like
 any failed check, with guidance to answer in English; evidence the checks cannot read leaves
 nothing to retry for, so ``on_exhausted`` decides at once. ``"verifier"``: every claim goes to

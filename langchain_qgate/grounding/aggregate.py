@@ -11,6 +11,7 @@ built-in one the verifier did not overrule); a claim nothing places (a protocol 
 ``unsupported``, most of its words in no passage, figures no passage states); GROUNDED when its
 support clears the threshold and a source states it; INFERRED; FABRICATED. Claims that follow
 from grounded ones are INFERRED (``_infer``). Nothing rewrites a verdict after it.
+``report`` then scores the answer: the mean credit of the claims that count.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from langchain_qgate.config import GradeWeights
-from langchain_qgate.grounding.checks import (
+from langchain_qgate.grounding.checks.checks import (
     comparable,
     content_stems,
     coverage,
@@ -29,10 +32,10 @@ from langchain_qgate.grounding.checks import (
     quantities_match,
     stem,
 )
-from langchain_qgate.grounding.claims import REASONING_TRIGGERS
-from langchain_qgate.grounding.crossencoder import is_record_window
-from langchain_qgate.grounding.fields import apply_field_decisions
-from langchain_qgate.grounding.thresholds import VerifierThresholds
+from langchain_qgate.grounding.claims.claims import REASONING_TRIGGERS
+from langchain_qgate.grounding.records.fields import apply_field_decisions
+from langchain_qgate.grounding.verifier.crossencoder import is_record_window
+from langchain_qgate.grounding.verifier.thresholds import VerifierThresholds
 from langchain_qgate.schemas import (
     Claim,
     ClaimType,
@@ -41,17 +44,18 @@ from langchain_qgate.schemas import (
     EvidenceLink,
     Finding,
     Grade,
+    GroundingReport,
 )
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from langchain_qgate.grounding._record_words import RecordVocabulary
-    from langchain_qgate.grounding.evidence import EvidenceIndex
-    from langchain_qgate.grounding.features import ClaimSignals
-    from langchain_qgate.grounding.verifiers import VerificationItem, VerifierVerdict
+    from langchain_qgate.grounding.checks.features import ClaimSignals
+    from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
+    from langchain_qgate.grounding.records._record_words import RecordVocabulary
+    from langchain_qgate.grounding.verifier.verifiers import VerificationItem, VerifierVerdict
 
-__all__ = ["Cutoffs", "aggregate", "answer_only", "credit", "nearest_first"]
+__all__ = ["Cutoffs", "aggregate", "answer_only", "credit", "nearest_first", "report"]
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,46 @@ def aggregate(
         )
     graded = [_grade(it, v, index, cut) for it, v in zip(items, verdicts, strict=True)]
     return _infer(graded, cut)
+
+
+def report(  # noqa: PLR0917
+    claims: Sequence[Claim],
+    index: EvidenceIndex,
+    items: Sequence[VerificationItem],
+    verdicts: Sequence[VerifierVerdict],
+    question: str | None,
+    cut: Cutoffs,
+    *,
+    model_name: str,
+    no_claims_score: float,
+) -> GroundingReport:
+    """The answer's report: every claim's verdict (:func:`aggregate`) and the score, the mean
+    credit of the claims that count (``no_claims_score`` when none does)."""
+    base = {
+        "evidence_count": len(index),
+        "question": question,
+        "model_name": model_name,
+        "notes": list(index.notes),
+    }
+    if not claims:
+        return GroundingReport(
+            score=no_claims_score,
+            reason="no checkable claims in the output (only questions, greetings, "
+            "meta text or code)",
+            **base,
+        )
+    graded = aggregate(items, verdicts, index, cut)
+    counted = [v for v in graded if v.counted]
+    if not counted:
+        return GroundingReport(
+            score=no_claims_score,
+            verdicts=graded,
+            reason="only opinions: labelled, not counted against the output",
+            **base,
+        )
+    score = float(np.mean([v.credit for v in counted]))
+    reason = "" if len(index) else "no evidence was provided: nothing can be grounded"
+    return GroundingReport(score=min(1.0, max(0.0, score)), verdicts=graded, reason=reason, **base)
 
 
 def credit(support: float, w: GradeWeights) -> float:

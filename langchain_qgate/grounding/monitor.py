@@ -15,43 +15,39 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from langchain_qgate._text import repair_text
-from langchain_qgate.config import BUILTIN_CHECKS, GroundingPolicy
+from langchain_qgate.config import GroundingPolicy
 from langchain_qgate.errors import InputTooLargeError, InvalidInputError
-from langchain_qgate.grounding._record_words import record_vocabulary
-from langchain_qgate.grounding.aggregate import Cutoffs, aggregate, answer_only, nearest_first
-from langchain_qgate.grounding.claims import extract_claims, with_offers
-from langchain_qgate.grounding.crossencoder import is_record_window
-from langchain_qgate.grounding.evidence import EvidenceIndex, EvidenceInput, content_to_text
-from langchain_qgate.grounding.features import ClaimSignals, compute_signals
-from langchain_qgate.grounding.pair_signals import apply_pair_model
-from langchain_qgate.grounding.registry import protocol_checks, run_checks
-from langchain_qgate.grounding.thresholds import VerifierThresholds
-from langchain_qgate.grounding.verifiers import (
+from langchain_qgate.grounding.aggregate import Cutoffs
+from langchain_qgate.grounding.claims.claims import extract_claims
+from langchain_qgate.grounding.evidence.evidence import (
+    EvidenceIndex,
+    EvidenceInput,
+    content_to_text,
+)
+from langchain_qgate.grounding.pipeline import agrade, grade, prepare
+from langchain_qgate.grounding.records._record_words import record_vocabulary
+from langchain_qgate.grounding.verifier.thresholds import VerifierThresholds
+from langchain_qgate.grounding.verifier.verifiers import (
     RULES_ONLY,
     DeterministicVerifier,
     VerificationItem,
     VerifierLike,
-    VerifierVerdict,
-    arun_verifier,
     load_combination,
-    run_verifier,
 )
 from langchain_qgate.schemas import (
     Claim,
     ClaimVerdict,
     EvidenceLink,
-    Finding,
     Grade,
     GroundingReport,
 )
 
 if TYPE_CHECKING:
-    from langchain_qgate.grounding.crossencoder import PairModel
-    from langchain_qgate.grounding.embeddings import Embedder
+    from langchain_qgate.grounding.evidence.embeddings import Embedder
+    from langchain_qgate.grounding.verifier.crossencoder import PairModel
 
 __all__ = ["ChainStep", "ClaimExtractor", "EvidenceChain", "HallucinationMonitor"]
 
@@ -97,17 +93,6 @@ def _output_text(output: Any) -> str:
     )
 
 
-def _pair_text(claim: str, question: str | None) -> str:
-    """What the pair model reads of a claim: a "question + answer" claim whose answer is a
-    sentence of its own is read as the answer (the verifier reads a question as asking, not
-    stating); a short answer ("Paris") keeps its question, as in its training pairs."""
-    if question and claim.startswith(question):
-        answer = claim[len(question) :].strip()
-        if len(answer.split()) > 6:
-            return answer
-    return claim
-
-
 class HallucinationMonitor:
     """Grades every claim of an output against the evidence the agent actually saw.
 
@@ -134,7 +119,7 @@ class HallucinationMonitor:
     ) -> None:
         self.policy = policy or GroundingPolicy()
         if embedder is None:
-            from langchain_qgate.grounding.embeddings import default_embedder
+            from langchain_qgate.grounding.evidence.embeddings import default_embedder
 
             embedder = default_embedder(
                 self.policy.model_name,
@@ -185,7 +170,10 @@ class HallucinationMonitor:
         if name is None:
             return None
         if self._pair_model is None:
-            from langchain_qgate.grounding.crossencoder import PairModel, default_pair_model
+            from langchain_qgate.grounding.verifier.crossencoder import (
+                PairModel,
+                default_pair_model,
+            )
 
             self._pair_model = default_pair_model() if name == "bundled" else PairModel(name)
         return self._pair_model
@@ -206,12 +194,13 @@ class HallucinationMonitor:
             max_chunks=self.policy.max_evidence_chunks,
         )
 
-    # -- preparation shared by sync and async paths ------------------------------------------
+    # -- the stages: grounding/pipeline.py ---------------------------------------------------
 
     def prepare(
         self, output: Any, evidence: EvidenceInput, *, question: str | None = None
     ) -> tuple[list[Claim], EvidenceIndex, list[VerificationItem]]:
-        """Extract claims, index the evidence and compute every claim's signals."""
+        """Extract claims, index the evidence and compute every claim's signals: the output and
+        the question read within this monitor's limits, then ``pipeline.prepare``."""
         text = _output_text(output)
         if len(text) > self.policy.max_output_chars:
             raise InputTooLargeError(
@@ -226,117 +215,7 @@ class HallucinationMonitor:
         # Claims and signals both see the question as stripped, so "Q? A" claims start with it.
         asked = question.strip() if question else ""
         q = asked if (asked and self.policy.verify_question) else None
-        claims = self.extractor(text, question=q)
-        limit = self.policy.max_claims
-        if limit is not None and len(claims) > limit:  # the verifier's time grows per claim
-            raise InputTooLargeError(
-                "output", len(claims), limit, "claims", setting="GroundingPolicy.max_claims"
-            )
-        index = self.build_index(evidence)
-        records = any(is_record_window(index, i) for i in range(len(index)))
-        if self.extractor is extract_claims and records:
-            claims = with_offers(text, claims)  # an offer of a tool's result states its values
-            if limit is not None and len(claims) > limit:
-                raise InputTooLargeError(
-                    "output", len(claims), limit, "claims", setting="GroundingPolicy.max_claims"
-                )
-        if not claims:
-            return claims, index, []
-        # Only the chunks a lexical prefilter keeps for some claim are embedded and searched;
-        # they and the claims go to the model in one call.
-        texts = [c.text for c in claims]
-        k = self.policy.prefilter_k
-        rows = index.candidates(texts, max(k, self.policy.top_k)) if k is not None else None
-        vecs = index.embed_queries(texts, embedder=self.embedder, rows=rows)
-        scores, neighbours = index.search(vecs, self.policy.top_k, rows=rows)
-        off = frozenset(self.policy.disabled_checks)
-        all_signals = [
-            compute_signals(claim.text, index, scores[row], neighbours[row], question=q, off=off)
-            if len(index)
-            else ClaimSignals(quantities_ok=0.0, entities_ok=0.0)
-            for row, claim in enumerate(claims)
-        ]
-        pair = self.pair_model
-        if pair is not None and len(index):
-            apply_pair_model(
-                pair,
-                [_pair_text(t, q) for t in texts],
-                all_signals,
-                index,
-                windows=self.policy.pair_windows,
-                contradict=self.thresholds.contradict,
-                overrule=self.thresholds.overrule,
-                substitute=self.thresholds.substitute,
-                denied=self.thresholds.denied,
-                no_support=self.thresholds.no_support,
-                off=off,
-            )
-        items: list[VerificationItem] = []
-        for claim, signals in zip(claims, all_signals, strict=True):
-            chunks = [index.chunks[i] for i, _ in signals.top]
-            found = self._check_findings(claim, signals, index, question, records=records)
-            items.append(VerificationItem(claim, chunks, signals, question, found))
-        return claims, index, items
-
-    def _check_findings(
-        self,
-        claim: Claim,
-        sig: ClaimSignals,
-        index: EvidenceIndex,
-        question: str | None,
-        *,
-        records: bool,
-    ) -> list[Finding]:
-        """The checks of the ``Check`` protocol on one claim (the built-in ``list_pick``, then
-        the user's own, ``GroundingPolicy.checks``): the answer as it states it, and every
-        chunk, its nearest first (``registry.py``)."""
-        # lists are records, and a list read in part (a note says what was cut) has no extremes
-        whole = records and not index.notes
-        off = self.policy.disabled_checks if whole else BUILTIN_CHECKS
-        checks = protocol_checks(off, self.policy.checks)
-        if not checks or not len(index):
-            return []
-        near = [i for i, _ in nearest_first(sig)]
-        taken = set(near)
-        rest = [i for i in range(len(index)) if i not in taken]
-        evidence = [index.chunks[i] for i in near + rest]
-        return run_checks(checks, answer_only(claim, question).text, evidence)
-
-    def _report(
-        self,
-        claims: list[Claim],
-        index: EvidenceIndex,
-        items: list[VerificationItem],
-        verdicts: list[VerifierVerdict],
-        question: str | None,
-    ) -> GroundingReport:
-        base = {
-            "evidence_count": len(index),
-            "question": question,
-            "model_name": self.model_name,
-            "notes": list(index.notes),
-        }
-        if not claims:
-            return GroundingReport(
-                score=self.policy.no_claims_score,
-                reason="no checkable claims in the output (only questions, greetings, "
-                "meta text or code)",
-                **base,
-            )
-        graded = aggregate(items, verdicts, index, self.cutoffs)
-        counted = [v for v in graded if v.counted]
-        if not counted:
-            return GroundingReport(
-                score=self.policy.no_claims_score,
-                verdicts=graded,
-                reason="only opinions: labelled, not counted against the output",
-                **base,
-            )
-        score = float(np.mean([v.credit for v in counted]))
-        reason = "" if len(index) else "no evidence was provided: nothing can be grounded"
-        return GroundingReport(
-            score=min(1.0, max(0.0, score)), verdicts=graded, reason=reason, **base
-        )
+        return prepare(self, text, evidence, question, q)  # grounding/pipeline.py
 
     # -- public API ---------------------------------------------------------------------------
 
@@ -369,10 +248,9 @@ class HallucinationMonitor:
             InputTooLargeError: Output or evidence over the configured limits.
         """
         question = repair_text(question) if isinstance(question, str) else question
-        claims, index, items = self.prepare(output, evidence, question=question)
+        prepared = self.prepare(output, evidence, question=question)
         chosen = self.verifier if verifier is None else verifier
-        verdicts = run_verifier(chosen, items) if items else []
-        return self._report(claims, index, items, verdicts, question)
+        return grade(self, prepared, chosen, question)
 
     async def averify_grounding(
         self,
@@ -384,12 +262,9 @@ class HallucinationMonitor:
     ) -> GroundingReport:
         """Async twin of :meth:`verify_grounding` (embedding runs in a worker thread)."""
         question = repair_text(question) if isinstance(question, str) else question
-        claims, index, items = await asyncio.to_thread(
-            self.prepare, output, evidence, question=question
-        )
+        prepared = await asyncio.to_thread(self.prepare, output, evidence, question=question)
         chosen = self.verifier if verifier is None else verifier
-        verdicts = await arun_verifier(chosen, items) if items else []
-        return self._report(claims, index, items, verdicts, question)
+        return await agrade(self, prepared, chosen, question)
 
     @staticmethod
     def trace_evidence_chain(

@@ -17,7 +17,7 @@ from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
 
 from langchain_qgate.errors import InvalidInputError
-from langchain_qgate.grounding.structured import CUT_KEY, is_records, structured_text
+from langchain_qgate.grounding.evidence.structured import CUT_KEY, is_records, structured_text
 from langchain_qgate.schemas import EvidenceChunk
 
 __all__ = [
@@ -144,7 +144,9 @@ def tool_output_evidence(
             "source": f"tool:{output.name or tool_name or 'tool'}",
             "tool_call_id": output.tool_call_id,
         }
-        data = output.artifact  # a dict or records: structured evidence (grounding/structured)
+        data = (
+            output.artifact
+        )  # a dict or records: structured evidence (grounding/evidence/structured)
         if (isinstance(data, Mapping) and "page_content" not in data) or is_records(data):
             text, cut = structured_text(data)
             meta = {**source, CUT_KEY: cut} if cut else source

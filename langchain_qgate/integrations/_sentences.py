@@ -26,7 +26,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 from langchain_qgate.errors import QualityGateRejected
 from langchain_qgate.gate import FilteredOutput, GateDecision, QualityGate, RejectedOutput
 from langchain_qgate.gate.telemetry import current_scope, gate_scope
-from langchain_qgate.grounding.segment import split_sentences
+from langchain_qgate.grounding.claims.segment import split_sentences
 from langchain_qgate.integrations._harvest import message_text
 
 __all__ = [

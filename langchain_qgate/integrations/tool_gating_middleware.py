@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from langchain.agents.middleware.types import ToolCallRequest
     from langgraph.types import Command
 
-    from langchain_qgate.grounding.embeddings import Embedder
+    from langchain_qgate.grounding.evidence.embeddings import Embedder
 
 __all__ = ["RETRIEVAL_FLAG", "ToolGatingMiddleware"]
 

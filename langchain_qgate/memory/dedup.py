@@ -24,7 +24,7 @@ from langchain_qgate.memory.models import DedupUnavailableWarning, DuplicateChec
 from langchain_qgate.memory.policy import MemoryFilterPolicy
 
 if TYPE_CHECKING:
-    from langchain_qgate.grounding.embeddings import Embedder
+    from langchain_qgate.grounding.evidence.embeddings import Embedder
 
 __all__ = [
     "DedupCandidate",

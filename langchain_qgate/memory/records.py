@@ -22,7 +22,7 @@ from langchain_qgate.memory.store import QualityFilteredStore
 if TYPE_CHECKING:
     from langgraph.store.base import Item
 
-    from langchain_qgate.grounding.embeddings import Embedder
+    from langchain_qgate.grounding.evidence.embeddings import Embedder
 
 __all__ = ["DecisionRecord", "EpisodeRecord", "MemoryRecordFilter"]
 

@@ -64,7 +64,7 @@ from langchain_qgate.memory.significance import (
 )
 
 if TYPE_CHECKING:
-    from langchain_qgate.grounding.embeddings import Embedder
+    from langchain_qgate.grounding.evidence.embeddings import Embedder
 
 __all__ = ["NamespaceLock", "QualityFilteredStore"]
 
@@ -117,7 +117,7 @@ class QualityFilteredStore(BaseStore):
 
     Example:
         >>> from langgraph.store.memory import InMemoryStore
-        >>> from langchain_qgate.grounding.embeddings import HashingEmbedder
+        >>> from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
         >>> store = QualityFilteredStore(InMemoryStore(), embedder=HashingEmbedder())
         >>> store.put(("u1", "episodes"), "e1", {"content": "Hello", "session_id": "s1"})
         >>> store.get(("u1", "episodes"), "e1").value["active"]
@@ -140,7 +140,7 @@ class QualityFilteredStore(BaseStore):
         if not isinstance(store, BaseStore):
             raise TypeError(f"store must be a langgraph BaseStore, got {type(store).__name__}")
         if embedder is None:
-            from langchain_qgate.grounding.embeddings import default_embedder
+            from langchain_qgate.grounding.evidence.embeddings import default_embedder
 
             embedder = default_embedder()
         self.store = store

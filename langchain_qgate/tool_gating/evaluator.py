@@ -44,7 +44,7 @@ from langchain_qgate.tool_gating.signal import (
 )
 
 if TYPE_CHECKING:
-    from langchain_qgate.grounding.embeddings import Embedder
+    from langchain_qgate.grounding.evidence.embeddings import Embedder
 
 __all__ = [
     "WARNING_METADATA_KEY",
@@ -211,7 +211,7 @@ def compute_learning_signal(
         source: Literal["embedder", "metadata"] = "metadata"
     else:
         if embedder is None:
-            from langchain_qgate.grounding.embeddings import default_embedder
+            from langchain_qgate.grounding.evidence.embeddings import default_embedder
 
             embedder = default_embedder()
         vecs = np.asarray(embedder.embed([query, *texts]), dtype=np.float64)

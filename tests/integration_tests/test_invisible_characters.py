@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from langchain_qgate.gate import FilteredOutput, QualityGate
-from langchain_qgate.grounding.embeddings import CachedEmbedder
+from langchain_qgate.grounding.evidence.embeddings import CachedEmbedder
 from langchain_qgate.grounding.monitor import HallucinationMonitor
 from langchain_qgate.schemas import Grade
 

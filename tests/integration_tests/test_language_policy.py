@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from langchain_qgate.gate import FilteredOutput, GatePolicy, QualityGate, RejectedOutput
-from langchain_qgate.grounding.embeddings import CachedEmbedder
+from langchain_qgate.grounding.evidence.embeddings import CachedEmbedder
 from langchain_qgate.grounding.monitor import HallucinationMonitor
 
 pytestmark = pytest.mark.model

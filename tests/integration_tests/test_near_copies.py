@@ -5,7 +5,7 @@ no data file of the project; each claim restates one evidence sentence, most wit
 short phrase changed:
 
 - ``near_copies.jsonl`` (205): written first; the local-change rule
-  (``grounding/_substitution.py``) was designed with it beside it (it is why another word for
+  (``grounding/checks/_substitution.py``) was designed with it beside it (it is why another word for
   a word is never the model's to name). A development check.
 - ``near_copies_heldout.jsonl`` (150): written after that design; the prefixed opposites
   ("underfunded" / "overfunded") and two things trading places were added after reading its

@@ -7,10 +7,10 @@ import pytest
 
 from langchain_qgate.config import GroundingPolicy
 from langchain_qgate.evaluation import load_rows
-from langchain_qgate.grounding.embeddings import default_embedder
-from langchain_qgate.grounding.evidence import EvidenceIndex
+from langchain_qgate.grounding.evidence.embeddings import default_embedder
+from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
+from langchain_qgate.grounding.evidence.onnx_embedder import OnnxEmbedder
 from langchain_qgate.grounding.monitor import HallucinationMonitor
-from langchain_qgate.grounding.onnx_embedder import OnnxEmbedder
 
 
 @pytest.mark.model

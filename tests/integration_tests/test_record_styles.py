@@ -65,8 +65,8 @@ The floors on each file (faithful flagged at most, changed flagged and named, ad
 least) are measured figures, checked by ``benchmarks/check_figures.py`` (``record_styles``);
 here: every file has its labels and styles, and no faithful description and no added fact is
 ever contradicted. The floors were measured with the exact integer sums of
-``grounding/_int8.py`` (session 43), which every CPU computes alike: session 42 had read the
-sets on a CPU without VNNI, whose saturating int8 kernel moved verifier probabilities across
+``grounding/verifier/_int8.py`` (session 43), which every CPU computes alike: session 42 had read
+the sets on a CPU without VNNI, whose saturating int8 kernel moved verifier probabilities across
 their thresholds (it blamed a fresh install; BENCHMARKS.md, "Int8 on every CPU"). With exact
 sums the final code of session 42 reads styles 9 / 48 (32) / 43, idioms 52 / 48 (29) / 46,
 voices 9 / 50 (31) / 42, registers 30 / 50 (40) / 43, crowd 4 / 30 (23) / 28, guides 28 / 48

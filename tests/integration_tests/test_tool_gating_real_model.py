@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from langchain_core.documents import Document
 
-from langchain_qgate.grounding.embeddings import CachedEmbedder
+from langchain_qgate.grounding.evidence.embeddings import CachedEmbedder
 from langchain_qgate.tool_gating import (
     GatingLevel,
     JohariQuadrant,

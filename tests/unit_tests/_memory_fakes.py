@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from langchain_qgate.grounding.embeddings import HashingEmbedder
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
 
 HOUR = 3600.0
 T0 = 1_800_000_000.0  # a fixed "now" (2027-01-15); the day boundary is irrelevant to tests

@@ -46,7 +46,7 @@ WARRANTY_BAD = (
 def make_monitor():
     """The real monitor with the deterministic hashing embedder (no model)."""
     from langchain_qgate.grounding import HallucinationMonitor
-    from langchain_qgate.grounding.embeddings import HashingEmbedder
+    from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
 
     return HallucinationMonitor(embedder=HashingEmbedder())
 

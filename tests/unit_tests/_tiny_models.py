@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from langchain_qgate.grounding.embeddings import resolve_model_path
+from langchain_qgate.grounding.evidence.embeddings import resolve_model_path
 
 TOKENIZER_FILES = (
     "vocab.txt",

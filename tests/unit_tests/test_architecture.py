@@ -220,3 +220,19 @@ def test_the_top_level_holds_only_the_facade_and_a_few_shared_modules() -> None:
         "memory",
         "tool_gating",
     ]
+
+
+def test_grounding_shows_its_pipeline_one_folder_per_stage() -> None:
+    """Issue 46: a folder per stage inside grounding/ and one short module that runs them in
+    order (docs/architecture.md, "Inside grounding/"); a stage folder's ``__init__`` is only a
+    docstring saying what the stage does (modules are imported by their full path)."""
+    grounding = ROOT / "grounding"
+    top = sorted(p.name for p in grounding.glob("*.py"))
+    assert top == ["__init__.py", "aggregate.py", "monitor.py", "pipeline.py"]
+    folders = sorted(p.name for p in grounding.iterdir() if (p / "__init__.py").is_file())
+    assert folders == ["checks", "claims", "evidence", "records", "verifier"]
+    for folder in folders:
+        tree = ast.parse((grounding / folder / "__init__.py").read_text(encoding="utf-8"))
+        assert ast.get_docstring(tree), folder
+        assert len(tree.body) == 1, folder
+    assert "langchain_qgate.grounding.pipeline" in GRAPH["langchain_qgate.grounding.monitor"]

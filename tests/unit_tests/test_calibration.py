@@ -498,7 +498,7 @@ def test_default_gate_passes_a_long_fully_grounded_answer_over_large_evidence() 
     # verbatim, well-grounded multi-sentence answer below the default confidence threshold.
     from langchain_qgate.gate import FilteredOutput, QualityGate
     from langchain_qgate.grounding import HallucinationMonitor
-    from langchain_qgate.grounding.embeddings import HashingEmbedder
+    from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
 
     facts = [
         f"Plant {name} in {city} opened in {year} and employs {staff} people."

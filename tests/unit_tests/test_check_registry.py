@@ -11,7 +11,7 @@ import pytest
 from langchain_qgate import BUILTIN_CHECKS, Check, Finding, value_check
 from langchain_qgate.config import GroundingPolicy
 from langchain_qgate.errors import QGateError
-from langchain_qgate.grounding.embeddings import HashingEmbedder
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
 from langchain_qgate.grounding.monitor import HallucinationMonitor
 from langchain_qgate.schemas import EvidenceChunk, Grade
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_qgate.grounding.checks import (
+from langchain_qgate.grounding.checks.checks import (
     comparable,
     content_stems,
     coverage,

@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 
 from langchain_qgate.errors import InvalidInputError
-from langchain_qgate.grounding.claims import classify_sentence, extract_claims, strip_preamble
+from langchain_qgate.grounding.claims.claims import (
+    classify_sentence,
+    extract_claims,
+    strip_preamble,
+)
 from langchain_qgate.schemas import Claim, ClaimType
 
 FACTUAL, REASONING, OPINION = ClaimType.FACTUAL, ClaimType.REASONING, ClaimType.OPINION

@@ -141,7 +141,7 @@ def test_bench_exits_0_on_a_run_and_2_on_bad_data(tmp_path, capsys):
 
 
 def test_demo_and_warm_exit_2_on_an_error(tmp_path, capsys, monkeypatch):
-    import langchain_qgate.grounding.embeddings as embeddings
+    import langchain_qgate.grounding.evidence.embeddings as embeddings
 
     missing = tmp_path / "no-docs"
     code, _, err = _run(["demo", "--docs", str(missing)], capsys)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from langchain_qgate.grounding.embeddings import (
+from langchain_qgate.grounding.evidence.embeddings import (
     HashingEmbedder,
     SentenceTransformerEmbedder,
     plan_batches,

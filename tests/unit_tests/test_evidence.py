@@ -8,8 +8,8 @@ from langchain_core.documents import Document
 from langchain_core.messages import AIMessage, ToolMessage
 
 from langchain_qgate.errors import InputTooLargeError, InvalidInputError
-from langchain_qgate.grounding.embeddings import CachedEmbedder, HashingEmbedder
-from langchain_qgate.grounding.evidence import EvidenceIndex, content_to_text
+from langchain_qgate.grounding.evidence.embeddings import CachedEmbedder, HashingEmbedder
+from langchain_qgate.grounding.evidence.evidence import EvidenceIndex, content_to_text
 from langchain_qgate.schemas import EvidenceChunk
 
 

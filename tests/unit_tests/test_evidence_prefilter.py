@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from langchain_qgate.config import GroundingPolicy
-from langchain_qgate.grounding.embeddings import HashingEmbedder
-from langchain_qgate.grounding.evidence import EvidenceIndex
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
+from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
 from langchain_qgate.grounding.monitor import HallucinationMonitor
 
 if TYPE_CHECKING:

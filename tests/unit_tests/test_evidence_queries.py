@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pytest
 
-from langchain_qgate.grounding import checks
-from langchain_qgate.grounding.embeddings import CachedEmbedder, HashingEmbedder
-from langchain_qgate.grounding.evidence import EvidenceIndex
+from langchain_qgate.grounding.checks import checks
+from langchain_qgate.grounding.evidence.embeddings import CachedEmbedder, HashingEmbedder
+from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
 from langchain_qgate.grounding.monitor import HallucinationMonitor
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ def test_chunk_stems_are_computed_on_first_use_and_only_once(
         seen.append(text)
         return real(text)
 
-    monkeypatch.setattr("langchain_qgate.grounding.evidence.content_stems", counting)
+    monkeypatch.setattr("langchain_qgate.grounding.evidence.evidence.content_stems", counting)
     index = EvidenceIndex(EVIDENCE, embedder=HashingEmbedder())
     assert seen == []
     first = index.stems(1)
@@ -148,7 +148,7 @@ def test_chunk_entities_and_negations_are_cached_and_entities_are_copies(
         calls.append(text)
         return real(text)
 
-    monkeypatch.setattr("langchain_qgate.grounding.evidence.extract_entities", counting)
+    monkeypatch.setattr("langchain_qgate.grounding.evidence.evidence.extract_entities", counting)
     text = "Jane Doe founded Acme in Berlin. It is not profitable."
     index = EvidenceIndex(text, embedder=HashingEmbedder())
     ents = index.chunk_entities(0)

@@ -13,10 +13,10 @@ import unicodedata
 import pytest
 
 from langchain_qgate._text import FORMAT_CHARACTERS, strip_format, without_format
-from langchain_qgate.grounding.claims import extract_claims
-from langchain_qgate.grounding.embeddings import HashingEmbedder
-from langchain_qgate.grounding.evidence import EvidenceIndex
-from langchain_qgate.grounding.structured import recognise
+from langchain_qgate.grounding.claims.claims import extract_claims
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
+from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
+from langchain_qgate.grounding.evidence.structured import recognise
 from langchain_qgate.schemas import Grade
 from tests.unit_tests._qgate_fakes import make_monitor
 

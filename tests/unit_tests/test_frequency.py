@@ -1,11 +1,11 @@
-"""How often something happens, read as a rate (grounding/_frequency.py); sentences written
+"""How often something happens, read as a rate (grounding/checks/_frequency.py); sentences written
 for this test."""
 
 from __future__ import annotations
 
 import pytest
 
-from langchain_qgate.grounding._frequency import frequencies, same_rate
+from langchain_qgate.grounding.checks._frequency import frequencies, same_rate
 
 
 def _spans(text: str) -> list[str]:

@@ -24,7 +24,7 @@ from langgraph.store.memory import InMemoryStore
 from langchain_qgate.errors import QGateError
 from langchain_qgate.gate import GatePolicy, QualityGate
 from langchain_qgate.grounding import HallucinationMonitor, extract_claims
-from langchain_qgate.grounding.embeddings import HashingEmbedder
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
 from langchain_qgate.integrations import (
     QualityGateCallbackHandler,
     QualityGateMiddleware,
@@ -152,7 +152,7 @@ def test_fuzz_cli_check_exits_0_1_or_2_with_one_line(answer: str, evidence: str)
     from pathlib import Path
     from unittest import mock
 
-    import langchain_qgate.grounding.embeddings as embeddings
+    import langchain_qgate.grounding.evidence.embeddings as embeddings
     from langchain_qgate.cli import main
 
     with tempfile.TemporaryDirectory() as tmp:

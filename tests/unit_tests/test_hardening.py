@@ -30,14 +30,14 @@ from langchain_qgate.errors import CheckpointerRequiredError, InvalidInputError,
 from langchain_qgate.gate import FilteredOutput, GatePolicy, QualityGate, RejectedOutput
 from langchain_qgate.gate.load import LoadCounters
 from langchain_qgate.grounding import HallucinationMonitor, extract_claims
-from langchain_qgate.grounding.checks import (
+from langchain_qgate.grounding.checks.checks import (
     extract_entities,
     extract_quantities,
     negation_scopes,
 )
-from langchain_qgate.grounding.claims import _URL_OR_CITATION, classify_sentence
-from langchain_qgate.grounding.embeddings import HashingEmbedder
-from langchain_qgate.grounding.evidence import EvidenceIndex
+from langchain_qgate.grounding.claims.claims import _URL_OR_CITATION, classify_sentence
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
+from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
 from langchain_qgate.integrations.middleware import QualityGateMiddleware
 from langchain_qgate.memory import QualityFilteredStore
 from langchain_qgate.memory.locks import store_locks
@@ -306,7 +306,7 @@ def test_config_evidence_list_that_contains_itself_is_invalid_input(monitor) -> 
 @pytest.fixture
 def hashing_cli(monkeypatch):
     """``qgate`` with the hashing embedder instead of the bundled model."""
-    import langchain_qgate.grounding.embeddings as embeddings
+    import langchain_qgate.grounding.evidence.embeddings as embeddings
 
     monkeypatch.setattr(embeddings, "default_embedder", lambda *a, **k: HashingEmbedder())
 

@@ -24,10 +24,15 @@ from langchain_qgate.cli import main
 from langchain_qgate.config import GroundingPolicy
 from langchain_qgate.errors import InputTooLargeError, InvalidInputError
 from langchain_qgate.grounding import HallucinationMonitor
-from langchain_qgate.grounding._flatten import LIST_ITEMS, MAX_DEPTH, MAX_FIELDS, MAX_VALUES
-from langchain_qgate.grounding.embeddings import HashingEmbedder
-from langchain_qgate.grounding.evidence import EvidenceIndex
-from langchain_qgate.grounding.structured import CUT_KEY, recognise
+from langchain_qgate.grounding.evidence._flatten import (
+    LIST_ITEMS,
+    MAX_DEPTH,
+    MAX_FIELDS,
+    MAX_VALUES,
+)
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
+from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
+from langchain_qgate.grounding.evidence.structured import CUT_KEY, recognise
 from langchain_qgate.integrations._harvest import tool_output_evidence
 from langchain_qgate.schemas import Grade
 from tests.unit_tests.test_hardening import SpyEmbedder
@@ -82,7 +87,7 @@ def test_deep_json_gets_the_same_answer_whatever_the_recursion_limit(m) -> None:
 
 
 def test_json_depth_ignores_brackets_inside_strings() -> None:
-    from langchain_qgate.grounding.structured import json_depth
+    from langchain_qgate.grounding.evidence.structured import json_depth
 
     assert json_depth('{"a": "' + "[" * 2_000 + '"}') == 1
     assert json_depth("[" * 600 + "]" * 600) == 600
@@ -118,7 +123,7 @@ def test_moderately_deep_json_is_parsed_and_cut(m) -> None:
 def test_cli_deep_json_file_exits_2_with_one_line(
     name, content, tmp_path, monkeypatch, capsys
 ) -> None:
-    import langchain_qgate.grounding.embeddings as embeddings
+    import langchain_qgate.grounding.evidence.embeddings as embeddings
 
     monkeypatch.setattr(embeddings, "default_embedder", lambda *a, **k: HashingEmbedder())
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
@@ -367,7 +372,7 @@ def test_json_source_cut_at_the_field_cap_is_reported(m, tmp_path, capsys) -> No
 
 
 def test_cli_prints_the_cut(tmp_path, monkeypatch, capsys) -> None:
-    import langchain_qgate.grounding.embeddings as embeddings
+    import langchain_qgate.grounding.evidence.embeddings as embeddings
 
     monkeypatch.setattr(embeddings, "default_embedder", lambda *a, **k: HashingEmbedder())
     (tmp_path / "a").write_text("The k1 is 1.", encoding="utf-8")
@@ -444,7 +449,7 @@ def test_a_refused_evidence_batch_leaves_the_index_as_it_was() -> None:
 
 
 def test_two_numbers_past_a_float_are_the_same_value_only_when_equal() -> None:
-    from langchain_qgate.grounding.checks import extract_quantities, same_written_value
+    from langchain_qgate.grounding.checks.checks import extract_quantities, same_written_value
 
     (a,) = extract_quantities("9" * 320)
     (b,) = extract_quantities("9" * 319 + "8")

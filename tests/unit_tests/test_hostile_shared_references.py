@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from langchain_qgate.errors import InvalidInputError
-from langchain_qgate.grounding import _flatten, evidence
-from langchain_qgate.grounding._flatten import MAX_VALUES, flatten, json_safe
-from langchain_qgate.grounding.embeddings import HashingEmbedder
-from langchain_qgate.grounding.evidence import EvidenceIndex, content_to_text, to_sources
-from langchain_qgate.grounding.structured import _ID_SAFE, recognise
+from langchain_qgate.grounding.evidence import _flatten, evidence
+from langchain_qgate.grounding.evidence._flatten import MAX_VALUES, flatten, json_safe
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
+from langchain_qgate.grounding.evidence.evidence import EvidenceIndex, content_to_text, to_sources
+from langchain_qgate.grounding.evidence.structured import _ID_SAFE, recognise
 from langchain_qgate.schemas import Grade
 from tests.unit_tests._qgate_fakes import make_monitor
 

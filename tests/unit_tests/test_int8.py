@@ -1,4 +1,4 @@
-"""Int8 products give the exact integer sums on every CPU (grounding/_int8.py).
+"""Int8 products give the exact integer sums on every CPU (grounding/verifier/_int8.py).
 
 On an x86 CPU without VNNI, ONNX Runtime's uint8-by-int8 kernel adds two products in a
 saturating int16: ``[255, 255] @ [127, 127]`` gives 32,767, not 64,770. These tests compare
@@ -15,7 +15,7 @@ import onnx
 import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
 
-from langchain_qgate.grounding._int8 import exact_int8, exact_session_source
+from langchain_qgate.grounding.verifier._int8 import exact_int8, exact_session_source
 
 
 def _product(
@@ -126,7 +126,7 @@ def test_a_dynamically_quantised_model_is_rewritten_and_keeps_its_outputs(
 
 
 def test_the_shipped_verifier_has_every_product_rewritten() -> None:
-    from langchain_qgate.grounding.crossencoder import _shipped_folder
+    from langchain_qgate.grounding.verifier.crossencoder import _shipped_folder
 
     model = onnx.load(_shipped_folder() / "model.onnx")
     products = sum(n.op_type == "MatMulInteger" for n in model.graph.node)

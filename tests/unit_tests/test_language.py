@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from langchain_qgate.grounding.language import (
+from langchain_qgate.grounding.claims.language import (
     SUPPORTED_LANGUAGES,
     UNDETERMINED,
     LanguageCheck,

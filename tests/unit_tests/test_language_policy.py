@@ -34,10 +34,10 @@ from langchain_qgate.gate import (
 from langchain_qgate.gate.load import LoadAction
 from langchain_qgate.gate.policy import as_gate_policy, describe_policy
 from langchain_qgate.gate.telemetry import gate_scope
-from langchain_qgate.grounding.embeddings import HashingEmbedder
-from langchain_qgate.grounding.language import LanguageCheck
+from langchain_qgate.grounding.claims.language import LanguageCheck
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
 from langchain_qgate.grounding.monitor import HallucinationMonitor
-from langchain_qgate.grounding.verifiers import (
+from langchain_qgate.grounding.verifier.verifiers import (
     CascadeVerifier,
     VerificationItem,
     VerifierVerdict,

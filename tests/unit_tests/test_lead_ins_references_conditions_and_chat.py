@@ -11,17 +11,21 @@ import pytest
 
 from langchain_qgate.config import GroundingPolicy
 from langchain_qgate.gate import FilteredOutput, GatePolicy, QualityGate
-from langchain_qgate.grounding.checks import (
+from langchain_qgate.grounding.checks.checks import (
     comparable,
     extract_entities,
     extract_quantities,
     negation_count,
     reference_spans,
 )
-from langchain_qgate.grounding.claims import classify_sentence, extract_claims, strip_preamble
-from langchain_qgate.grounding.embeddings import HashingEmbedder
+from langchain_qgate.grounding.checks.slots import negation_clash, passage, slot_conflict, stated_in
+from langchain_qgate.grounding.claims.claims import (
+    classify_sentence,
+    extract_claims,
+    strip_preamble,
+)
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
 from langchain_qgate.grounding.monitor import HallucinationMonitor
-from langchain_qgate.grounding.slots import negation_clash, passage, slot_conflict, stated_in
 from langchain_qgate.schemas import ClaimType, Grade
 
 FACTUAL, OPINION = ClaimType.FACTUAL, ClaimType.OPINION

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from langchain_qgate.grounding import _lexicon
-from langchain_qgate.grounding.checks import NUMBER_WORDS, extract_quantities
-from langchain_qgate.grounding.embeddings import HashingEmbedder
+from langchain_qgate.grounding.checks import _lexicon
+from langchain_qgate.grounding.checks.checks import NUMBER_WORDS, extract_quantities
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
 from langchain_qgate.grounding.monitor import HallucinationMonitor
 
-GROUNDING = Path(_lexicon.__file__).parent
+GROUNDING = Path(_lexicon.__file__).parent.parent
+"""``langchain_qgate/grounding/``: its modules sit in one folder per stage."""
 
 
 def _data() -> dict[str, object]:
@@ -26,9 +27,12 @@ def _data() -> dict[str, object]:
 def test_every_list_of_the_file_is_read_by_the_module_its_key_names() -> None:
     listed = _data()["words"]
     assert isinstance(listed, dict)
+    by_name: dict[str, list[Path]] = {}
+    for p in GROUNDING.rglob("*.py"):
+        by_name.setdefault(p.stem.lstrip("_"), []).append(p)
     for key in listed:
         module, _, _name = key.partition(".")
-        path = next(p for p in GROUNDING.glob("*.py") if p.stem.lstrip("_") == module)
+        (path,) = by_name[module]  # a key names a module by its name alone: one module has it
         assert f'words("{key}")' in path.read_text(encoding="utf-8"), key
 
 
@@ -41,7 +45,7 @@ def test_only_the_owner_opens_the_file() -> None:
 
 def test_no_word_list_is_left_in_the_code() -> None:
     """A ``word_set("...")`` of a literal is a list that belongs in the file."""
-    for path in GROUNDING.glob("*.py"):
+    for path in GROUNDING.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "word_set":
                 assert not any(isinstance(a, ast.Constant) for a in node.args), (

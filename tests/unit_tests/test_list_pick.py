@@ -1,5 +1,5 @@
 """A reply that picks one result of a list ("the cheapest", "the only refundable one") is read
-against the whole list (``grounding/lists.py``, the built-in ``list_pick`` check)."""
+against the whole list (``grounding/records/lists.py``, the built-in ``list_pick`` check)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import json
 import pytest
 
 from langchain_qgate import GroundingPolicy
-from langchain_qgate.grounding.embeddings import HashingEmbedder
-from langchain_qgate.grounding.evidence import EvidenceIndex
-from langchain_qgate.grounding.lists import ListPick
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
+from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
 from langchain_qgate.grounding.monitor import HallucinationMonitor
+from langchain_qgate.grounding.records.lists import ListPick
 from langchain_qgate.schemas import EvidenceChunk
 
 FLIGHTS = {

@@ -480,7 +480,7 @@ def test_qgate_demo_subcommand_is_registered():
 
 
 def test_stacks_with_tool_gating_middleware(monitor):
-    from langchain_qgate.grounding.embeddings import HashingEmbedder
+    from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
     from langchain_qgate.integrations.tool_gating_middleware import ToolGatingMiddleware
 
     gating = ToolGatingMiddleware(embedder=HashingEmbedder(), retrieval_tools={"search_docs"})

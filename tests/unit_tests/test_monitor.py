@@ -10,9 +10,9 @@ from langchain_core.messages import AIMessage, ToolMessage
 
 from langchain_qgate.config import GradeWeights, GroundingPolicy
 from langchain_qgate.errors import InputTooLargeError, InvalidInputError
-from langchain_qgate.grounding.embeddings import HashingEmbedder
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
 from langchain_qgate.grounding.monitor import HallucinationMonitor
-from langchain_qgate.grounding.verifiers import VerifierVerdict
+from langchain_qgate.grounding.verifier.verifiers import VerifierVerdict
 from langchain_qgate.schemas import ClaimType, Grade, GroundingReport
 
 DOCS = [

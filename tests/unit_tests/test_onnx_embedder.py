@@ -16,13 +16,13 @@ import pytest
 
 from langchain_qgate.config import GroundingPolicy
 from langchain_qgate.errors import EmbeddingError
-from langchain_qgate.grounding import onnx_embedder
-from langchain_qgate.grounding.embeddings import (
+from langchain_qgate.grounding.evidence import onnx_embedder
+from langchain_qgate.grounding.evidence.embeddings import (
     CachedEmbedder,
     SentenceTransformerEmbedder,
     default_embedder,
 )
-from langchain_qgate.grounding.onnx_embedder import OnnxEmbedder, onnx_cache_dir
+from langchain_qgate.grounding.evidence.onnx_embedder import OnnxEmbedder, onnx_cache_dir
 
 from ._tiny_models import save_tiny_bert
 

@@ -13,17 +13,17 @@ import numpy as np
 import pytest
 
 from langchain_qgate.config import GroundingPolicy
-from langchain_qgate.grounding.crossencoder import linearise_fields, verifier_window
-from langchain_qgate.grounding.embeddings import HashingEmbedder
-from langchain_qgate.grounding.evidence import EvidenceIndex
-from langchain_qgate.grounding.features import ClaimSignals
+from langchain_qgate.grounding.checks.features import ClaimSignals
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
+from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
 from langchain_qgate.grounding.monitor import HallucinationMonitor
-from langchain_qgate.grounding.pair_signals import (
+from langchain_qgate.grounding.verifier.crossencoder import linearise_fields, verifier_window
+from langchain_qgate.grounding.verifier.pair_signals import (
     OVERRULED_FAMILIES,
     apply_pair_model,
     pair_windows,
 )
-from langchain_qgate.grounding.verifiers import RULES_ONLY, load_combination
+from langchain_qgate.grounding.verifier.verifiers import RULES_ONLY, load_combination
 from langchain_qgate.schemas import Contradiction, Grade
 
 
@@ -373,7 +373,7 @@ def test_policy_rejects_bad_pair_settings(kwargs: dict[str, object], match: str)
 
 
 def test_label_order_reads_any_nli_label_names() -> None:
-    from langchain_qgate.grounding.crossencoder import _label_order
+    from langchain_qgate.grounding.verifier.crossencoder import _label_order
 
     assert _label_order(None) == (0, 1, 2)
     assert _label_order(["contradiction", "entailment", "neutral"]) == (1, 0, 2)
@@ -384,7 +384,7 @@ def test_label_order_reads_any_nli_label_names() -> None:
 
 def test_missing_pair_model_folder_is_a_clear_qgate_error(tmp_path) -> None:
     from langchain_qgate.errors import EmbeddingError, QGateError
-    from langchain_qgate.grounding.crossencoder import PairModel
+    from langchain_qgate.grounding.verifier.crossencoder import PairModel
 
     model = PairModel(tmp_path / "nowhere")
     with pytest.raises(EmbeddingError, match="pair model at") as info:
@@ -395,7 +395,7 @@ def test_missing_pair_model_folder_is_a_clear_qgate_error(tmp_path) -> None:
 
 @pytest.mark.model
 def test_a_full_cache_starts_over_between_calls_never_inside_one(monkeypatch) -> None:
-    import langchain_qgate.grounding.crossencoder as crossencoder
+    import langchain_qgate.grounding.verifier.crossencoder as crossencoder
 
     pairs = [(f"Acme has {n} staff.", "Acme has 12 staff.") for n in range(6)]
     alone = np.stack([crossencoder.PairModel().predict([p])[0] for p in pairs])
@@ -643,7 +643,7 @@ def test_verifier_thresholds_are_read_from_the_model_file() -> None:
     from dataclasses import replace
     from importlib import resources
 
-    from langchain_qgate.grounding.thresholds import VerifierThresholds
+    from langchain_qgate.grounding.verifier.thresholds import VerifierThresholds
 
     ref = resources.files("langchain_qgate") / "data" / "grounding_model.json"
     info = json.loads(ref.read_text(encoding="utf-8"))["info"]
@@ -663,7 +663,7 @@ def test_verifier_thresholds_are_read_from_the_model_file() -> None:
 
 
 def test_thresholds_round_trip_through_the_info_block() -> None:
-    from langchain_qgate.grounding.thresholds import VerifierThresholds
+    from langchain_qgate.grounding.verifier.thresholds import VerifierThresholds
 
     custom = VerifierThresholds(contradict=0.99, denied=0.4, fields_ground=0.7)
     assert VerifierThresholds.from_info(custom.to_info()) == custom

@@ -14,11 +14,11 @@ import json
 import pytest
 
 from langchain_qgate.config import GroundingPolicy
-from langchain_qgate.grounding.embeddings import HashingEmbedder
-from langchain_qgate.grounding.evidence import EvidenceIndex
-from langchain_qgate.grounding.fields import _one_letter_apart
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
+from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
+from langchain_qgate.grounding.evidence.structured import field_view, field_words
 from langchain_qgate.grounding.monitor import HallucinationMonitor
-from langchain_qgate.grounding.structured import field_view, field_words
+from langchain_qgate.grounding.records.fields import _one_letter_apart
 
 HERON = {
     "name": "The Blue Heron",

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from langchain_qgate.grounding._word_relations import siblings
-from langchain_qgate.grounding.embeddings import HashingEmbedder
+from langchain_qgate.grounding.checks._word_relations import siblings
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
 from langchain_qgate.grounding.monitor import HallucinationMonitor
 
 ACCOUNT = {"bank": "Chase", "account_type": "checking", "balance": "$12,795.18"}

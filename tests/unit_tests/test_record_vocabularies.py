@@ -14,9 +14,9 @@ import pytest
 
 from langchain_qgate.config import DEFAULT_RECORD_VOCABULARIES, GroundingPolicy
 from langchain_qgate.errors import QGateError
-from langchain_qgate.grounding._record_words import record_vocabulary
-from langchain_qgate.grounding.embeddings import HashingEmbedder
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
 from langchain_qgate.grounding.monitor import HallucinationMonitor
+from langchain_qgate.grounding.records._record_words import record_vocabulary
 from langchain_qgate.schemas import Grade
 
 PARCEL = {"tracking_id": "JD0148823GB", "service_level": "express", "weight_kg": 1.8}

@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_qgate.grounding._field_values import normalise_times, normalise_value, within_band
-from langchain_qgate.grounding._record_words import (
+from langchain_qgate.grounding.checks.checks import extract_quantities
+from langchain_qgate.grounding.records._field_values import (
+    normalise_times,
+    normalise_value,
+    within_band,
+)
+from langchain_qgate.grounding.records._record_words import (
     boolean_said,
     claim_tokens,
     summary_days,
     unlisted_term,
     vocabulary_term,
 )
-from langchain_qgate.grounding.checks import extract_quantities
 
 
 def test_times_without_their_second_minute_digit_are_padded() -> None:
@@ -336,7 +340,7 @@ def test_summaries_over_days() -> None:
 def _at_spelt_word_by_word(tokens: list[str], term: list[str], values: set[str]) -> list[int]:
     """Every place of ``term`` in ``tokens``, read word by word at every start (the reading the
     index replaced, kept here as its reference)."""
-    from langchain_qgate.grounding.checks import edits, spelt_alike
+    from langchain_qgate.grounding.checks.checks import edits, spelt_alike
 
     def alike(t: str, w: str) -> bool:
         return t == w or (
@@ -366,7 +370,7 @@ def _at_spelt_word_by_word(tokens: list[str], term: list[str], values: set[str])
 def test_the_term_index_finds_every_place_a_word_by_word_reading_finds(
     claim: str, term: list[str], values: set[str], places: list[int]
 ) -> None:
-    from langchain_qgate.grounding._record_words import _Spots
+    from langchain_qgate.grounding.records._record_words import _Spots
 
     tokens = claim.split()
     assert _Spots(tokens).at_spelt(term, values) == places

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_qgate.grounding.segment import Span, segment_text, split_sentences
+from langchain_qgate.grounding.claims.segment import Span, segment_text, split_sentences
 
 
 def sentences(text: str, *, skip_code: bool = False) -> list[str]:

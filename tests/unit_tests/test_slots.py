@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_qgate.grounding.checks import (
+from langchain_qgate.grounding.checks.checks import (
     extract_entities,
     extract_quantities,
     negation_scopes,
     quantities_match,
     untokenise,
 )
-from langchain_qgate.grounding.slots import passage, slot_conflict
+from langchain_qgate.grounding.checks.slots import passage, slot_conflict
 
 
 def conflict(claim: str, evidence: str, given: str = ""):
@@ -203,7 +203,7 @@ def test_a_count_for_a_period_the_passage_does_not_speak_of_is_no_contradiction(
 
 
 def test_a_clause_cut_from_a_sentence_agrees_with_the_negation_it_keeps() -> None:
-    from langchain_qgate.grounding.slots import negation_clash
+    from langchain_qgate.grounding.checks.slots import negation_clash
 
     chunk = passage(
         "Colombia had been chosen to host the competition but, largely due to economic reasons, "
@@ -360,7 +360,7 @@ def test_hedged_counts_conflict_beyond_the_hedge_when_every_count_disagrees() ->
     ],
 )  # fmt: skip
 def test_negation_compared_clause_by_clause(claim, evidence, clash) -> None:
-    from langchain_qgate.grounding.slots import negation_clash
+    from langchain_qgate.grounding.checks.slots import negation_clash
 
     assert negation_clash(passage(claim), passage(evidence)) is clash
 
@@ -387,7 +387,7 @@ def test_negation_compared_clause_by_clause(claim, evidence, clash) -> None:
     ],
 )  # fmt: skip
 def test_birth_and_death_dates_in_parentheses_after_the_name(claim, evidence, values) -> None:
-    from langchain_qgate.grounding.slots import lifespan_conflict
+    from langchain_qgate.grounding.checks.slots import lifespan_conflict
 
     found = lifespan_conflict(passage(claim), passage(evidence), evidence_id="e#0", quote=evidence)
     got = (found.claim_value, found.evidence_value) if found is not None else None
@@ -395,7 +395,7 @@ def test_birth_and_death_dates_in_parentheses_after_the_name(claim, evidence, va
 
 
 def test_a_pronoun_is_not_resolved_to_a_negative_or_verb_group_subject() -> None:
-    from langchain_qgate.grounding._compound import resolve_pronoun, sentence_subject
+    from langchain_qgate.grounding.claims._compound import resolve_pronoun, sentence_subject
 
     assert sentence_subject("Don't miss this golden opportunity.") is None
     assert sentence_subject("They're not being kept up late.") is None
@@ -408,7 +408,7 @@ def test_a_pronoun_is_not_resolved_to_a_negative_or_verb_group_subject() -> None
 
 
 def test_it_never_stands_for_a_plural() -> None:
-    from langchain_qgate.grounding._compound import resolve_pronoun, split_compound
+    from langchain_qgate.grounding.claims._compound import resolve_pronoun, split_compound
 
     assert resolve_pronoun("It is child-friendly.", "The prices are high.") == (
         "It is child-friendly."
@@ -429,7 +429,7 @@ def test_names_do_not_run_across_a_sentence_end() -> None:
 
 
 def test_non_prefix_negates_the_word_it_is_attached_to() -> None:
-    from langchain_qgate.grounding.slots import negation_clash
+    from langchain_qgate.grounding.checks.slots import negation_clash
 
     assert negation_clash(
         passage("Oil is a renewable resource."), passage("Oil is a non-renewable resource.")
@@ -440,7 +440,7 @@ def test_non_prefix_negates_the_word_it_is_attached_to() -> None:
 
 
 def test_a_carried_subject_keeps_a_figure_with_a_thousands_comma() -> None:
-    from langchain_qgate.grounding._compound import split_compound
+    from langchain_qgate.grounding.claims._compound import split_compound
 
     parts = split_compound(
         "A crowd of 46,011, mostly home fans, turned out for the last match, and were treated "
@@ -450,7 +450,7 @@ def test_a_carried_subject_keeps_a_figure_with_a_thousands_comma() -> None:
 
 
 def test_a_negation_typed_without_its_apostrophe_is_the_verb_of_its_clause() -> None:
-    from langchain_qgate.grounding._compound import split_compound
+    from langchain_qgate.grounding.claims._compound import split_compound
 
     # "doesnt" had been read as a word of the subject ("The cafe doesnt accepts cash.")
     parts = split_compound("The cafe doesnt take cards but it accepts cash.")

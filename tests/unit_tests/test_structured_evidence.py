@@ -16,8 +16,8 @@ from langgraph.runtime import Runtime
 
 from langchain_qgate import cli
 from langchain_qgate.gate import GatePolicy
-from langchain_qgate.grounding.evidence import EvidenceIndex
-from langchain_qgate.grounding.structured import recognise
+from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
+from langchain_qgate.grounding.evidence.structured import recognise
 from langchain_qgate.integrations._harvest import tool_output_evidence
 from langchain_qgate.integrations.graph import make_quality_gate_node
 from langchain_qgate.integrations.middleware import QualityGateMiddleware

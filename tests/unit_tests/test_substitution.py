@@ -1,4 +1,5 @@
-"""A claim that restates one evidence sentence with one local change (grounding/_substitution.py).
+"""A claim that restates one evidence sentence with one local change
+(grounding/checks/_substitution.py).
 
 The learned verifier names a contradiction at a lower threshold when the claim is such a
 change, so what counts as one decides precision: these tests pin the changes it accepts and
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_qgate.grounding._substitution import LocalChange, substitution
+from langchain_qgate.grounding.checks._substitution import LocalChange, substitution
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 
-from langchain_qgate.grounding.embeddings import HashingEmbedder
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
 from langchain_qgate.tool_gating import (
     WARNING_METADATA_KEY,
     GatingLevel,

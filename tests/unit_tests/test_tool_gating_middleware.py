@@ -18,7 +18,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 from pydantic import Field
 
-from langchain_qgate.grounding.embeddings import HashingEmbedder
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
 from langchain_qgate.integrations.tool_gating_middleware import ToolGatingMiddleware
 from langchain_qgate.tool_gating import (
     WARNING_METADATA_KEY,

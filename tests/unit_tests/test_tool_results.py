@@ -12,8 +12,8 @@ import json
 import pytest
 
 from langchain_qgate.config import GroundingPolicy
-from langchain_qgate.grounding.claims import with_offers
-from langchain_qgate.grounding.embeddings import HashingEmbedder
+from langchain_qgate.grounding.claims.claims import with_offers
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
 from langchain_qgate.grounding.monitor import HallucinationMonitor
 from langchain_qgate.schemas import Grade
 
@@ -123,7 +123,7 @@ def test_an_offer_states_the_values_of_the_tool_result(monitor) -> None:
 
 def test_a_question_that_asks_is_not_read_as_an_offer() -> None:
     text = "Is Harbour Inn cheap? Can I bring my dog to Harbour Inn? It costs $140 a night."
-    from langchain_qgate.grounding.claims import extract_claims
+    from langchain_qgate.grounding.claims.claims import extract_claims
 
     claims = with_offers(text, extract_claims(text))
     assert [c.text for c in claims] == ["It costs $140 a night."]
@@ -180,7 +180,7 @@ def test_a_clock_said_in_the_afternoon_is_read_past_noon(monitor) -> None:
 
 
 def test_a_figure_in_words_is_no_key_word() -> None:
-    from langchain_qgate.grounding.fields import _related
+    from langchain_qgate.grounding.records.fields import _related
 
     assert not _related("four", "living")
     assert _related("departs", "departure")

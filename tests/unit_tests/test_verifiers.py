@@ -7,8 +7,8 @@ import json
 import pytest
 from langchain_core.messages import AIMessage
 
-from langchain_qgate.grounding.features import FEATURE_NAMES, ClaimSignals
-from langchain_qgate.grounding.verifiers import (
+from langchain_qgate.grounding.checks.features import FEATURE_NAMES, ClaimSignals
+from langchain_qgate.grounding.verifier.verifiers import (
     CascadeVerifier,
     CombinationModel,
     DeterministicVerifier,
@@ -209,7 +209,7 @@ def test_nli_verifier_in_a_cascade(tiny_nli_dir) -> None:
 
 def test_a_contradiction_the_verifier_overrules_is_not_reported() -> None:
     from langchain_qgate.grounding import HallucinationMonitor
-    from langchain_qgate.grounding.embeddings import HashingEmbedder
+    from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
     from langchain_qgate.schemas import Grade
 
     def overrule(items):

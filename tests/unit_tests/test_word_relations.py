@@ -1,11 +1,11 @@
-"""Word relations from WordNet 3.0 (grounding/_word_relations.py): the words a local change
+"""Word relations from WordNet 3.0 (grounding/checks/_word_relations.py): the words a local change
 swaps are read as the same, broader, narrower or opposite; names and unknown words as none."""
 
 from __future__ import annotations
 
 import pytest
 
-from langchain_qgate.grounding._word_relations import relation
+from langchain_qgate.grounding.checks._word_relations import relation
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from langchain_qgate.grounding.checks import NUMBER_WORDS
+from langchain_qgate.grounding.checks.checks import NUMBER_WORDS
 
 __all__ = ["Frequency", "frequencies", "same_rate"]
 

@@ -1,10 +1,11 @@
 """The PyTorch embedder, and the model path, batch plan and normalisation both backends use.
 
 :class:`SentenceTransformerEmbedder` runs a sentence-transformers model on PyTorch; the ONNX
-backend (:mod:`langchain_qgate.grounding.onnx_embedder`) resolves the same model path, plans its
-batches and normalises its rows with the helpers here, and falls back to this embedder when a
-model cannot be exported. Both are re-exported by :mod:`langchain_qgate.grounding.embeddings`,
-which picks the backend. Models load lazily, once per process per model name, behind a lock.
+backend (:mod:`langchain_qgate.grounding.evidence.onnx_embedder`) resolves the same model path,
+plans its batches and normalises its rows with the helpers here, and falls back to this
+embedder when a model cannot be exported. Both are re-exported by
+:mod:`langchain_qgate.grounding.evidence.embeddings`, which picks the backend. Models load
+lazily, once per process per model name, behind a lock.
 """
 
 from __future__ import annotations

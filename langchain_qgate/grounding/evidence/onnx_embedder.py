@@ -37,13 +37,13 @@ import numpy as np
 
 from langchain_qgate.config import DEFAULT_MODEL_NAME
 from langchain_qgate.errors import EmbeddingError
-from langchain_qgate.grounding._int8 import exact_session_source
-from langchain_qgate.grounding.torch_embedder import (
+from langchain_qgate.grounding.evidence.torch_embedder import (
     SentenceTransformerEmbedder,
     normalise_rows,
     plan_batches,
     resolve_model_path,
 )
+from langchain_qgate.grounding.verifier._int8 import exact_session_source
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -239,7 +239,7 @@ def _load(model_dir: Path, root: Path, threads: int, quantized: bool = False) ->
         # Idle pool threads sleep instead of spinning: an agent process has other work for
         # the cores, and on 2 cores spinning bought nothing measurable (benchmarks/).
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        # int8 weights rewritten so that every CPU computes the same sums (grounding/_int8.py)
+        # int8 weights rewritten so that every CPU computes the same sums (verifier/_int8.py)
         source = exact_session_source(str(weights)) if quantized else str(weights)
         session = ort.InferenceSession(source, options, providers=["CPUExecutionProvider"])
         tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))

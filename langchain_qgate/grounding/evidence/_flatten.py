@@ -28,7 +28,7 @@ from decimal import Decimal
 from typing import Any
 
 from langchain_qgate._text import repair_text, strip_format
-from langchain_qgate.grounding.segment import split_sentences
+from langchain_qgate.grounding.claims.segment import split_sentences
 
 __all__ = [
     "LIST_ITEMS",

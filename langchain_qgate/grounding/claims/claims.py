@@ -1,6 +1,6 @@
 """Claim extraction: split an output into atomic, typed claims with exact spans.
 
-Pipeline: :func:`~langchain_qgate.grounding.segment.segment_text` (code blocks, block quotes,
+Pipeline: :func:`~langchain_qgate.grounding.claims.segment.segment_text` (code blocks, block quotes,
 headings and table rows are dropped) -> strip meta preambles ("Based on the documents, ",
 "Sorry, ", and a meta lead-in before a colon: "Here is what I found: ") -> skip non-claims
 (questions, greetings, thanks, meta text, abstentions, list intros ending in ":", sentences
@@ -26,8 +26,7 @@ import re
 
 from langchain_qgate._text import Unformatted, repair_text, strip_format, without_format
 from langchain_qgate.errors import InvalidInputError
-from langchain_qgate.grounding._compound import split_compound
-from langchain_qgate.grounding._lexicon import (
+from langchain_qgate.grounding.checks._lexicon import (
     MONTHS,
     WEEKDAYS,
     has_finite_verb,
@@ -37,8 +36,9 @@ from langchain_qgate.grounding._lexicon import (
     word_set,
     words,
 )
-from langchain_qgate.grounding.checks import blank_references, content_stems
-from langchain_qgate.grounding.segment import Segment, segment_text
+from langchain_qgate.grounding.checks.checks import blank_references, content_stems
+from langchain_qgate.grounding.claims._compound import split_compound
+from langchain_qgate.grounding.claims.segment import Segment, segment_text
 from langchain_qgate.schemas import Claim, ClaimType
 
 __all__ = ["REASONING_TRIGGERS", "classify_sentence", "extract_claims", "strip_preamble"]

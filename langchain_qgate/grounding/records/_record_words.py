@@ -32,8 +32,8 @@ from typing import Any
 
 from langchain_qgate.config import DEFAULT_RECORD_VOCABULARIES
 from langchain_qgate.errors import QGateError
-from langchain_qgate.grounding._lexicon import UNAPOSTROPHED_NEGATIONS, WEEKDAYS
-from langchain_qgate.grounding.checks import edits, spelt_alike
+from langchain_qgate.grounding.checks._lexicon import UNAPOSTROPHED_NEGATIONS, WEEKDAYS
+from langchain_qgate.grounding.checks.checks import edits, spelt_alike
 
 __all__ = [
     "DEFAULT_DOMAINS",

@@ -1,6 +1,6 @@
 """The learned verifier's part of each claim's signals.
 
-The pair model (``grounding/crossencoder.py``) reads every claim with its nearest evidence
+The pair model (``grounding/verifier/crossencoder.py``) reads every claim with its nearest evidence
 windows: the chunk that shares the claim's words first, then the most similar ones. Per claim
 it gives two features of the grounding score, the largest P(entailed) over the windows and one
 minus the largest P(contradicted), and it moves the contradiction decision:
@@ -20,7 +20,7 @@ minus the largest P(contradicted), and it moves the contradiction decision:
   the report quotes that window's chunk;
 - a claim that restates one sentence of a window, or one standalone clause of it ("The
   library closed on Sundays." of "... open on weekdays and closed on Sundays"), with one local
-  change (``grounding/_substitution.py``) is contradicted, the report naming both words and
+  change (``grounding/checks/_substitution.py``) is contradicted, the report naming both words and
   quoting the sentence: a word for its opposite ("open" for "closed"), a flipped polarity, a denial,
   two things trading places, another frequency, a value moved from another clause or a name
   in another's role, whatever the model reads of that sentence, unless another
@@ -28,7 +28,7 @@ minus the largest P(contradicted), and it moves the contradiction decision:
   same place, at the lower ``substitute`` threshold with no window entailing the claim;
   another word for a word, never (the model misreads synonyms that WordNet does not list).
 
-A record's window never contradicts: typed field comparisons (``grounding/fields.py``) read
+A record's window never contradicts: typed field comparisons (``grounding/records/fields.py``) read
 records better than the model does, and for the same reason the GROUNDED floor
 (``monitor.py``) does not apply to claims about a record. The two model thresholds ship with
 the fitted combination and were chosen on the fit halves for few false contradictions
@@ -42,24 +42,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from langchain_qgate.grounding._compound import sentence_subject, split_compound
-from langchain_qgate.grounding._substitution import LocalChange, substitution
-from langchain_qgate.grounding.checks import content_stems, coverage
-from langchain_qgate.grounding.crossencoder import is_record_window, verifier_window
-from langchain_qgate.grounding.segment import split_sentences
-from langchain_qgate.grounding.thresholds import VerifierThresholds
+from langchain_qgate.grounding.checks._substitution import LocalChange, substitution
+from langchain_qgate.grounding.checks.checks import content_stems, coverage
+from langchain_qgate.grounding.claims._compound import sentence_subject, split_compound
+from langchain_qgate.grounding.claims.segment import split_sentences
+from langchain_qgate.grounding.verifier.crossencoder import is_record_window, verifier_window
+from langchain_qgate.grounding.verifier.thresholds import VerifierThresholds
 from langchain_qgate.schemas import Contradiction
 
 if TYPE_CHECKING:
-    from langchain_qgate.grounding.crossencoder import PairModel
-    from langchain_qgate.grounding.evidence import EvidenceIndex
-    from langchain_qgate.grounding.features import ClaimSignals
+    from langchain_qgate.grounding.checks.features import ClaimSignals
+    from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
+    from langchain_qgate.grounding.verifier.crossencoder import PairModel
 
 __all__ = [
     "OVERRULED_FAMILIES",
     "SUBSTITUTION_THRESHOLD",
     "apply_pair_model",
     "local_change",
+    "pair_text",
     "pair_windows",
 ]
 
@@ -73,6 +74,17 @@ threshold from 0.9 up; at 0.9, some faithful synonym swaps of the hand-written s
 is why a word for a word is never the model's to name (``_substitution.py``)."""
 OVERRULED_FAMILIES = frozenset({"negation"})
 """Rule families (``features.ClaimSignals.rule_family``) the model may overrule."""
+
+
+def pair_text(claim: str, question: str | None) -> str:
+    """What the pair model reads of a claim: a "question + answer" claim whose answer is a
+    sentence of its own is read as the answer (the verifier reads a question as asking, not
+    stating); a short answer ("Paris") keeps its question, as in its training pairs."""
+    if question and claim.startswith(question):
+        answer = claim[len(question) :].strip()
+        if len(answer.split()) > 6:
+            return answer
+    return claim
 
 
 def pair_windows(sig: ClaimSignals, index: EvidenceIndex, limit: int) -> list[tuple[int, str]]:

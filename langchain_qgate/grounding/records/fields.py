@@ -52,28 +52,14 @@ from functools import cache, lru_cache
 from itertools import pairwise
 from typing import TYPE_CHECKING
 
-from langchain_qgate.grounding._field_values import (
-    bound_words,
-    bounds,
-    normalise_times,
-    normalise_value,
-    within_band,
+from langchain_qgate.grounding.checks._lexicon import (
+    MEASURES,
+    UNAPOSTROPHED_NEGATIONS,
+    UNITS,
+    WEEKDAYS,
 )
-from langchain_qgate.grounding._lexicon import MEASURES, UNAPOSTROPHED_NEGATIONS, UNITS, WEEKDAYS
-from langchain_qgate.grounding._record_words import (
-    TO_BOOT,
-    RecordValues,
-    RecordVocabulary,
-    boolean_said,
-    claim_tokens,
-    in_vocabulary,
-    record_vocabulary,
-    summary_days,
-    unlisted_term,
-    vocabulary_term,
-)
-from langchain_qgate.grounding._word_relations import is_lemma, kin, kind_of, siblings
-from langchain_qgate.grounding.checks import (
+from langchain_qgate.grounding.checks._word_relations import is_lemma, kin, kind_of, siblings
+from langchain_qgate.grounding.checks.checks import (
     _MONTHS,
     _NUMBER_WORD_VALUES,
     Quantity,
@@ -87,13 +73,32 @@ from langchain_qgate.grounding.checks import (
     untokenise,
     word_weight,
 )
-from langchain_qgate.grounding.structured import field_info
-from langchain_qgate.grounding.thresholds import VerifierThresholds
-from langchain_qgate.grounding.verifiers import VerificationItem, VerifierVerdict
+from langchain_qgate.grounding.evidence.structured import field_info
+from langchain_qgate.grounding.records._field_values import (
+    bound_words,
+    bounds,
+    normalise_times,
+    normalise_value,
+    within_band,
+)
+from langchain_qgate.grounding.records._record_words import (
+    TO_BOOT,
+    RecordValues,
+    RecordVocabulary,
+    boolean_said,
+    claim_tokens,
+    in_vocabulary,
+    record_vocabulary,
+    summary_days,
+    unlisted_term,
+    vocabulary_term,
+)
+from langchain_qgate.grounding.verifier.thresholds import VerifierThresholds
+from langchain_qgate.grounding.verifier.verifiers import VerificationItem, VerifierVerdict
 from langchain_qgate.schemas import Contradiction, ContradictionKind
 
 if TYPE_CHECKING:
-    from langchain_qgate.grounding.evidence import EvidenceIndex
+    from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
 
 __all__ = ["FieldDecision", "apply_field_decisions", "decide_claims"]
 

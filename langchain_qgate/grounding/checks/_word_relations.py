@@ -27,7 +27,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Literal
 
-from langchain_qgate.grounding._lexicon import words
+from langchain_qgate.grounding.checks._lexicon import words
 
 __all__ = ["Relation", "is_lemma", "kin", "kind_of", "relation", "siblings"]
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 import numpy as np
 from pydantic import BaseModel, Field
 
-from langchain_qgate.grounding.features import FEATURE_NAMES, ClaimSignals
+from langchain_qgate.grounding.checks.features import FEATURE_NAMES, ClaimSignals
 from langchain_qgate.schemas import Claim, EvidenceChunk, Finding
 
 if TYPE_CHECKING:

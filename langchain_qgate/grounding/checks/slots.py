@@ -28,8 +28,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from langchain_qgate.grounding._compound import split_compound
-from langchain_qgate.grounding._lexicon import (
+from langchain_qgate.grounding.checks._lexicon import (
     COLLECTIVES,
     FUNCTION_WORDS,
     UNITS,
@@ -39,7 +38,7 @@ from langchain_qgate.grounding._lexicon import (
     tokens_with_offsets,
     words,
 )
-from langchain_qgate.grounding.checks import (
+from langchain_qgate.grounding.checks.checks import (
     Quantity,
     comparable,
     condition_spans,
@@ -59,6 +58,7 @@ from langchain_qgate.grounding.checks import (
     without_cues,
     word_weight,
 )
+from langchain_qgate.grounding.claims._compound import split_compound
 from langchain_qgate.schemas import Contradiction, ContradictionKind
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """A claim that restates one evidence sentence with a word or two changed.
 
-The verifier (``grounding/crossencoder.py``) reads "The museum is open on Mondays." against
+The verifier (``grounding/verifier/crossencoder.py``) reads "The museum is open on Mondays." against
 "The museum is closed on Mondays." as contradicted at P 0.99, but it reads some correct
 answers the same way (adversarial FEVER claims, paraphrases), so a contradiction from the model
 alone needs P >= 0.995. When the claim *is* the evidence sentence with one local change, the
@@ -64,16 +64,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from langchain_qgate.grounding._frequency import frequencies, same_rate
-from langchain_qgate.grounding._lexicon import (
+from langchain_qgate.grounding.checks._frequency import frequencies, same_rate
+from langchain_qgate.grounding.checks._lexicon import (
     COLLECTIVES,
     MONTHS,
     UNAPOSTROPHED_NEGATIONS,
     WEEKDAYS,
     words,
 )
-from langchain_qgate.grounding._word_relations import relation
-from langchain_qgate.grounding.checks import spelt_alike, stem
+from langchain_qgate.grounding.checks._word_relations import relation
+from langchain_qgate.grounding.checks.checks import spelt_alike, stem
 
 __all__ = ["Change", "LocalChange", "substitution"]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from langchain_qgate.grounding._lexicon import (
+from langchain_qgate.grounding.checks._lexicon import (
     ADVERBS,
     AUXILIARIES,
     BE_FORMS,

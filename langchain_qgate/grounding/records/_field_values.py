@@ -18,7 +18,7 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from langchain_qgate.grounding.checks import Quantity
+    from langchain_qgate.grounding.checks.checks import Quantity
 
 __all__ = ["bound_words", "bounds", "normalise_times", "normalise_value", "within_band"]
 

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from langchain_qgate.grounding._compound import sentence_subject
-from langchain_qgate.grounding.checks import (
+from langchain_qgate.grounding.checks.checks import (
     Quantity,
     comparable,
     content_stems,
@@ -28,7 +27,7 @@ from langchain_qgate.grounding.checks import (
     tokens,
     untokenise,
 )
-from langchain_qgate.grounding.slots import (
+from langchain_qgate.grounding.checks.slots import (
     Passage,
     Value,
     all_found,
@@ -43,13 +42,14 @@ from langchain_qgate.grounding.slots import (
     stated_in,
     value_free_stems,
 )
-from langchain_qgate.grounding.structured import field_info
+from langchain_qgate.grounding.claims._compound import sentence_subject
+from langchain_qgate.grounding.evidence.structured import field_info
 from langchain_qgate.schemas import Contradiction
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from langchain_qgate.grounding.evidence import EvidenceIndex
+    from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
 
 __all__ = ["FEATURE_NAMES", "ClaimSignals", "compute_signals"]
 
@@ -68,7 +68,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "pair_not_contradicted",
 )
 """Order of the feature vector the learned combination reads (``pair_*``: the learned
-claim-evidence verifier, see ``grounding/pair_signals.py``)."""
+claim-evidence verifier, see ``grounding/verifier/pair_signals.py``)."""
 
 _ALIGNED_COVERAGE = 0.5  # a chunk "talks about the same thing" from this coverage on
 _RIVAL_COVERAGE = 0.25  # a count of the claim's unit in the claim's context needs less

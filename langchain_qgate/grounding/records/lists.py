@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 
-from langchain_qgate.grounding._lexicon import (
+from langchain_qgate.grounding.checks._lexicon import (
     AUXILIARIES,
     FUNCTION_WORDS,
     MONTHS,
@@ -36,8 +36,8 @@ from langchain_qgate.grounding._lexicon import (
     table,
     words,
 )
-from langchain_qgate.grounding.checks import NUMBER_WORDS
-from langchain_qgate.grounding.structured import field_info, field_words
+from langchain_qgate.grounding.checks.checks import NUMBER_WORDS
+from langchain_qgate.grounding.evidence.structured import field_info, field_words
 from langchain_qgate.schemas import ContradictionKind, EvidenceChunk, Finding
 
 __all__ = ["ListPick"]

@@ -23,8 +23,7 @@ import numpy as np
 
 from langchain_qgate._text import repair_text, strip_format, without_format
 from langchain_qgate.errors import InputTooLargeError, InvalidInputError
-from langchain_qgate.grounding._compound import open_subject, resolve_pronoun
-from langchain_qgate.grounding.checks import (
+from langchain_qgate.grounding.checks.checks import (
     Quantity,
     content_stems,
     extract_entities,
@@ -32,9 +31,10 @@ from langchain_qgate.grounding.checks import (
     negation_count,
     untokenise,
 )
-from langchain_qgate.grounding.segment import split_sentences
-from langchain_qgate.grounding.slots import Passage, passage
-from langchain_qgate.grounding.structured import (
+from langchain_qgate.grounding.checks.slots import Passage, passage
+from langchain_qgate.grounding.claims._compound import open_subject, resolve_pronoun
+from langchain_qgate.grounding.claims.segment import split_sentences
+from langchain_qgate.grounding.evidence.structured import (
     FIELD_KEY,
     StructuredSource,
     field_view,
@@ -45,7 +45,7 @@ from langchain_qgate.schemas import EvidenceChunk
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from langchain_qgate.grounding.embeddings import Embedder
+    from langchain_qgate.grounding.evidence.embeddings import Embedder
 
 __all__ = ["EvidenceIndex", "EvidenceInput", "content_to_text", "to_sources"]
 
@@ -175,7 +175,7 @@ def to_sources(evidence: EvidenceInput) -> list[_Source | EvidenceChunk | Struct
         read[id(item)] = (item, first, len(out))  # the item kept alive: its id stays its own
 
     def visit_item(item: Any) -> None:
-        # Structured evidence (JSON, records, tables) becomes fields: grounding/structured.py
+        # Structured evidence (JSON, records, tables) becomes fields (evidence/structured.py)
         fields = recognise(item) if isinstance(item, str | Document | Mapping) else None
         if fields is not None:
             out.append(fields)
@@ -302,7 +302,7 @@ class EvidenceIndex:
         max_chunks: int = 40_000,
     ) -> None:
         if embedder is None:
-            from langchain_qgate.grounding.embeddings import default_embedder
+            from langchain_qgate.grounding.evidence.embeddings import default_embedder
 
             embedder = default_embedder()
         self.embedder = embedder

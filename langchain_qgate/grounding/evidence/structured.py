@@ -32,8 +32,8 @@ from typing import Any
 
 from langchain_qgate._text import repair_text, strip_format
 from langchain_qgate.errors import InvalidInputError
-from langchain_qgate.grounding._flatten import MAX_FIELDS, flatten, json_safe, key_text
-from langchain_qgate.grounding.segment import split_sentences
+from langchain_qgate.grounding.claims.segment import split_sentences
+from langchain_qgate.grounding.evidence._flatten import MAX_FIELDS, flatten, json_safe, key_text
 from langchain_qgate.schemas import EvidenceChunk
 
 __all__ = [
@@ -164,7 +164,7 @@ def _key(key: Any) -> str:
 
 
 def _linearise(data: Any) -> tuple[list[FieldStatement], str]:
-    """The fields of ``data`` and what was cut (bounded walk: grounding/_flatten.py)."""
+    """The fields of ``data`` and what was cut (bounded walk: grounding/evidence/_flatten.py)."""
     flat = flatten(data, safe=_ID_SAFE)
     return [FieldStatement(*f) for f in flat.fields], "; ".join(flat.cut)
 
@@ -196,7 +196,7 @@ def _from_data(data: Any, name: str | None, metadata: dict[str, Any]) -> Structu
 MAX_JSON_DEPTH = 500
 """JSON text nested deeper is refused (``InvalidInputError``) whatever the process's recursion
 limit, so the same text always gets the same answer; deeper Python objects are read to
-:data:`~langchain_qgate.grounding._flatten.MAX_DEPTH` levels with a note."""
+:data:`~langchain_qgate.grounding.evidence._flatten.MAX_DEPTH` levels with a note."""
 _JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
@@ -393,7 +393,7 @@ def structured_text(data: Any) -> tuple[str, str]:
 
     ``json.dumps`` alone fails on cycles, odd keys, huge integers and deep nesting and
     writes a shared structure once per path; the text holds what ``recognise`` would read
-    (grounding/_flatten.py). Put the second value under ``CUT_KEY`` in the metadata.
+    (grounding/evidence/_flatten.py). Put the second value under ``CUT_KEY`` in the metadata.
     """
     safe, cut = json_safe(data, safe=_ID_SAFE)
     return json.dumps(safe, ensure_ascii=False), "; ".join(cut)

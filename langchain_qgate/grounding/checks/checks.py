@@ -26,8 +26,12 @@ from functools import lru_cache
 from importlib import resources
 from typing import Literal
 
-from langchain_qgate.grounding._bignum import exact_matches, exact_value
-from langchain_qgate.grounding._lexicon import IRREGULAR_FORMS, UNAPOSTROPHED_NEGATIONS, table
+from langchain_qgate.grounding.checks._bignum import exact_matches, exact_value
+from langchain_qgate.grounding.checks._lexicon import (
+    IRREGULAR_FORMS,
+    UNAPOSTROPHED_NEGATIONS,
+    table,
+)
 
 __all__ = [
     "Quantity",

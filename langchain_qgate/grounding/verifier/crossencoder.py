@@ -34,13 +34,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from langchain_qgate.errors import EmbeddingError
-from langchain_qgate.grounding._int8 import exact_session_source
-from langchain_qgate.grounding.structured import field_words
+from langchain_qgate.grounding.evidence.structured import field_words
+from langchain_qgate.grounding.verifier._int8 import exact_session_source
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from langchain_qgate.grounding.evidence import EvidenceIndex
+    from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
 
 __all__ = [
     "LABELS",
@@ -172,7 +172,7 @@ class PairModel:
         tok.no_padding()
         opts = ort.SessionOptions()
         opts.inter_op_num_threads = 1
-        # int8 weights rewritten so that every CPU computes the same sums (grounding/_int8.py)
+        # int8 weights rewritten so that every CPU computes the same sums (verifier/_int8.py)
         source = exact_session_source(str(self.folder / str(manifest.get("file", "model.onnx"))))
         session = ort.InferenceSession(
             source,

@@ -22,17 +22,22 @@ import re
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from langchain_qgate.config import BUILTIN_CHECKS, check_name
 from langchain_qgate.errors import QGateError
-from langchain_qgate.schemas import EvidenceChunk, Finding
+from langchain_qgate.schemas import Claim, EvidenceChunk, Finding
+
+if TYPE_CHECKING:
+    from langchain_qgate.grounding.checks.features import ClaimSignals
+    from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
 
 __all__ = [
     "BUILTIN_CHECKS",
     "Check",
     "CheckLike",
     "check_name",
+    "claim_findings",
     "protocol_checks",
     "run_checks",
     "value_check",
@@ -61,10 +66,38 @@ CheckLike = Check | Callable[[str, Sequence[EvidenceChunk]], Iterable[Finding]]
 def protocol_checks(off: Collection[str], own: Sequence[CheckLike]) -> list[CheckLike]:
     """The checks that run through this protocol for a policy: the built-in ones not switched
     off (``list_pick``), then the user's own."""
-    from langchain_qgate.grounding.lists import ListPick
+    from langchain_qgate.grounding.records.lists import ListPick
 
     builtin: list[CheckLike] = [ListPick()]
     return [c for c in builtin if check_name(c) not in off] + list(own)
+
+
+def claim_findings(  # noqa: PLR0917
+    claim: Claim,
+    sig: ClaimSignals,
+    index: EvidenceIndex,
+    question: str | None,
+    disabled: Collection[str],
+    own: Sequence[CheckLike],
+    *,
+    records: bool,
+) -> list[Finding]:
+    """The checks of this protocol on one claim (the built-in ``list_pick``, then the user's
+    own, ``GroundingPolicy.checks``): the answer as it states it, and every chunk, its nearest
+    first."""
+    from langchain_qgate.grounding.aggregate import answer_only, nearest_first
+
+    # lists are records, and a list read in part (a note says what was cut) has no extremes
+    whole = records and not index.notes
+    off = disabled if whole else BUILTIN_CHECKS
+    checks = protocol_checks(off, own)
+    if not checks or not len(index):
+        return []
+    near = [i for i, _ in nearest_first(sig)]
+    taken = set(near)
+    rest = [i for i in range(len(index)) if i not in taken]
+    evidence = [index.chunks[i] for i in near + rest]
+    return run_checks(checks, answer_only(claim, question).text, evidence)
 
 
 def run_checks(
