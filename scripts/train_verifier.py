@@ -43,7 +43,9 @@ OUT = ROOT / "langchain_qgate" / "data" / "verifier"
 LABELS = ["entailed", "contradicted", "neutral"]
 # The arguments that change the weights (a checkpoint of another recipe is not resumed).
 RECIPE = ("seed", "epochs", "batch_size", "lr", "max_length", "freeze_layers", "max_pairs",
-          "human_weight", "record_weight", "reworded", "real", "init")  # fmt: skip
+          "human_weight", "reworded", "real", "init")  # fmt: skip
+# Options added after checkpoints were written: in the key only when set, so those resume.
+LATER = {"record_weight": 1.0}
 
 
 def base_model_dir() -> Path:
@@ -253,7 +255,11 @@ def main() -> None:
         json.dumps(
             [
                 manifest["pairs_sha256"],
-                {k: v for k, v in vars(args).items() if k in RECIPE},
+                {
+                    k: v
+                    for k, v in vars(args).items()
+                    if k in RECIPE or (k in LATER and v != LATER[k])
+                },
                 init_sha,
             ],
             default=str,
