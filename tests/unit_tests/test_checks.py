@@ -6,6 +6,7 @@ import pytest
 
 from langchain_qgate.grounding.checks.checks import (
     comparable,
+    conflicting,
     content_stems,
     coverage,
     extract_entities,
@@ -169,6 +170,41 @@ def test_month_and_year_without_shared_parts_are_not_compared() -> None:
 def test_a_claims_year_must_be_stated_by_the_evidence() -> None:
     assert not quantities_match(one("on 12 December 2013"), one("in December"))
     assert quantities_match(one("in December"), one("on 12 December 2013"))
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("submitted by 30 September.", 930), ("on March 8th", 308), ("the 2nd of May", 502)],
+)
+def test_a_day_of_a_month_without_a_year_is_one_date_in_prose(text: str, value: int) -> None:
+    q = one(text)
+    assert (q.kind, q.value) == ("date", value)
+
+
+@pytest.mark.parametrize(("text", "value"), [("free for under-12s", 12), ("the over 65s", 65)])
+def test_an_age_band_is_a_number(text: str, value: int) -> None:
+    q = one(text)
+    assert (q.kind, q.value) == ("number", value)
+    assert extract_quantities("in the 1990s") == []
+
+
+def test_days_of_a_month_compare_by_month_and_day() -> None:
+    sept, octo = one("by 30 September"), one("by 30 October")
+    assert conflicting(octo, sept)
+    assert not quantities_match(octo, sept)
+    assert quantities_match(one("on September 30th"), sept)
+    assert quantities_match(one("on 3 June"), one("on 3 June 2021"))
+    assert conflicting(one("on 4 June"), one("on 3 June 2021"))
+
+
+def test_a_year_only_one_side_states_is_unstated_not_another_value() -> None:
+    claim = one("by 30 September 2024")
+    for evidence in ("by 30 September", "in September"):
+        assert comparable(claim, one(evidence)), evidence  # the same kind of thing
+        assert not quantities_match(claim, one(evidence)), evidence  # not stated
+        assert not conflicting(claim, one(evidence)), evidence  # nor another value
+    assert conflicting(claim, one("by 30 October"))  # the month both state differs
+    assert conflicting(one("in 2023"), one("in 2024"))
 
 
 @pytest.mark.parametrize(

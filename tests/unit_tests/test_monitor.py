@@ -348,6 +348,29 @@ def test_month_without_a_year_is_contradicted_by_the_date_in_the_evidence(monito
     )
 
 
+def test_another_month_for_the_same_day_is_contradicted(monitor) -> None:
+    evidence = ["Applications must be submitted by 30 September. Late ones are not considered."]
+    v = only(monitor.verify_grounding("Applications must be submitted by 30 October.", evidence))
+    assert v.contradiction is not None
+    assert (v.contradiction.claim_value, v.contradiction.evidence_value) == (
+        "30 October",
+        "30 September",
+    )
+    same = only(
+        monitor.verify_grounding("Applications must be submitted by September 30.", evidence)
+    )
+    assert same.contradiction is None
+    assert same.grade.value != "fabricated"
+
+
+def test_a_year_the_evidence_does_not_state_is_not_a_contradiction(monitor) -> None:
+    evidence = ["Applications must be submitted by 30 September. Late ones are not considered."]
+    v = only(
+        monitor.verify_grounding("Applications must be submitted by 30 September 2024.", evidence)
+    )
+    assert v.contradiction is None
+
+
 def test_negation_about_something_else_in_the_chunk_is_no_contradiction(monitor) -> None:
     evidence = [
         "Shahnaz says her chain will sell coffee and cosmetics, and will have nothing to do "

@@ -39,6 +39,7 @@ __all__ = [
     "blank_references",
     "comparable",
     "condition_spans",
+    "conflicting",
     "content_stems",
     "coverage",
     "extract_entities",
@@ -178,6 +179,9 @@ _NUMBER = re.compile(
     rf"(?:\s?(?P<curw>dollars?|usd|euros?|eur|pounds?|quid|gbp|yen|jpy|rupees|inr)\b)?",
     re.I,
 )
+
+
+_AGE_BAND = re.compile(r"\b(?:under|over)[\s-](\d{1,3})s\b", re.I)
 
 
 # A reference to a source ("passage 2", "(Document 3)", "[2]") or to a part of a text ("step
@@ -355,11 +359,13 @@ class _Taken:
         ends[lo:hi] = [max(q.end, ends[hi - 1]) if merged else q.end]
 
 
-def extract_quantities(text: str) -> list[Quantity]:
+def extract_quantities(text: str, *, days: bool = True) -> list[Quantity]:
     """Find dates, money, percentages and plain numbers in ``text``, normalised.
 
     Years (1000-2099) standing alone are dates; ordinal-free small integers written as words
-    ("five", "twenty-two") are numbers.
+    ("five", "twenty-two") are numbers; a day of a month without a year ("by 30 September")
+    is one date unless ``days`` is false (the records path reads those days itself, against
+    the record's full dates: ``records.fields``).
     """
     taken = _Taken()
     references = list(_REFERENCE.finditer(text))
@@ -368,7 +374,7 @@ def extract_quantities(text: str) -> list[Quantity]:
         if m.lastgroup == "part":
             for q in _part_numbers(m):
                 taken.add(q)
-    _dates(text, taken)
+    _dates(text, taken, days)
     _times(text, taken)
     for m in _NUMBER.finditer(text):
         num = m["num"]
@@ -376,6 +382,11 @@ def extract_quantities(text: str) -> list[Quantity]:
             found = _number(m, text)
             if found is not None:
                 taken.add(found)
+    for m in _AGE_BAND.finditer(text):
+        # "free for under-12s", "the over 65s": an age band's figure is a number (the
+        # hyphen that keeps "A-12" from being one does not apply).
+        if taken.free(m.start(1), m.end(1)):
+            taken.add(Quantity("number", float(m[1]), m[1], m.start(1), m.end(1)))
     for m in _ORDINAL_WORD.finditer(text):
         # A rank before a content word ("its second studio album"), not "first of all".
         if taken.free(m.start(1), m.end(1)) and (
@@ -388,7 +399,7 @@ def extract_quantities(text: str) -> list[Quantity]:
     return out
 
 
-def _dates(text: str, taken: _Taken) -> None:
+def _dates(text: str, taken: _Taken, days: bool) -> None:
     free, add = taken.free, taken.add
     for m in _DATE_ISO.finditer(text):
         y, mo, d = int(m[1]), int(m[2]), int(m[3])
@@ -405,6 +416,11 @@ def _dates(text: str, taken: _Taken) -> None:
         if free(m.start(), m.end()) and m[1].lower() != "may":
             mo, y = _MONTHS[m[1].lower()], int(m[2])
             add(Quantity("date", y * 10_000 + mo * 100, m[0], m.start(), m.end()))
+    for q in month_days(text) if days else ():
+        # "by 30 September", "on March 8th": a day of a month without a year (year part 0),
+        # so "30 October" meets it as another date and not as the number 30.
+        if free(q.start, q.end):
+            add(q)
     for m in _DATE_M.finditer(text):
         # "released in October": a month without a year (the year part is 0, unknown).
         if free(m.start(1), m.end(1)) and m[1].lower() not in ("may", "mar"):
@@ -535,13 +551,31 @@ def comparable(claim: Quantity, evidence: Quantity) -> bool:
     if claim.kind == "date" or evidence.kind == "date":
         if claim.kind != evidence.kind:
             return False
-        a, b = int(claim.value), int(evidence.value)
-        years = bool(a // 10_000 and b // 10_000)
-        months = bool((a // 100) % 100 and (b // 100) % 100)
-        return years or months
+        return _share_a_part(int(claim.value), int(evidence.value))
     if (claim.kind == "time") != (evidence.kind == "time") or claim.ordinal != evidence.ordinal:
         return False
     return (claim.kind == "percent") == (evidence.kind == "percent")
+
+
+def _share_a_part(a: int, b: int) -> bool:
+    """Whether two date values (``year * 10_000 + month * 100 + day``) both state a year or
+    both state a month."""
+    return bool(a // 10_000 and b // 10_000) or bool((a // 100) % 100 and (b // 100) % 100)
+
+
+def conflicting(claim: Quantity, evidence: Quantity) -> bool:
+    """Whether ``evidence`` states another value than ``claim`` for the same thing: comparable,
+    not matching, and not only a year one side states and the other does not ("30 September
+    2024" against "30 September" is unstated, not another date)."""
+    if not comparable(claim, evidence) or quantities_match(claim, evidence):
+        return False
+    if claim.kind != "date":
+        return True
+    a, b = int(claim.value), int(evidence.value)
+    if bool(a // 10_000) == bool(b // 10_000):
+        return True
+    am, bm, ad, bd = (a // 100) % 100, (b // 100) % 100, a % 100, b % 100
+    return bool(am and bm and am != bm) or bool(ad and bd and ad != bd)
 
 
 def same_written_value(a: Quantity, b: Quantity) -> bool:
@@ -566,10 +600,10 @@ def quantities_match(claim: Quantity, evidence: Quantity) -> bool:
         return claim.kind == evidence.kind == "number" and claim.value == evidence.value
     if claim.kind == "date" or evidence.kind == "date":
         if claim.kind != evidence.kind:
-            return False
-        if not comparable(claim, evidence):
-            return False
+            return False  # a date against a number (which may be past a float): never
         a, b = int(claim.value), int(evidence.value)
+        if not _share_a_part(a, b):
+            return False
         ay, by = a // 10_000, b // 10_000
         am, bm = (a // 100) % 100, (b // 100) % 100
         if ay and ay != by:

@@ -40,8 +40,8 @@ from langchain_qgate.grounding.checks._lexicon import (
 )
 from langchain_qgate.grounding.checks.checks import (
     Quantity,
-    comparable,
     condition_spans,
+    conflicting,
     content_stems,
     coverage,
     extract_entities,
@@ -435,7 +435,7 @@ def _written_out(forms: set[str], q: Quantity, r: Quantity) -> bool:
 def _quantity_rivals(
     cv: Value, ev: Value, claim: Passage, chunk: Passage, *, q: Quantity, r: Quantity
 ) -> bool:
-    if not comparable(q, r) or quantities_match(q, r):
+    if not conflicting(q, r):
         return False
     if cv.unit and ev.unit and cv.unit != ev.unit:
         return False  # 5 km and 3 miles may be the same distance
@@ -674,7 +674,7 @@ def lifespan_conflict(
         return None
     cv = claimed[0]
     q, r = cv.quantity, target.quantity
-    if q is None or r is None or not comparable(q, r) or quantities_match(q, r):
+    if q is None or r is None or not conflicting(q, r):
         return None
     return Contradiction(
         kind="date",
@@ -954,7 +954,7 @@ def answer_conflict(
         return None
     ev = rivals[0]
     if cv.quantity is not None and ev.quantity is not None:
-        if not comparable(cv.quantity, ev.quantity) or quantities_match(cv.quantity, ev.quantity):
+        if not conflicting(cv.quantity, ev.quantity):
             return None
     elif (cv.etype and ev.etype and cv.etype != ev.etype) or cv.core & ev.core:
         return None

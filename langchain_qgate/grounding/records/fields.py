@@ -432,7 +432,7 @@ def _table(index: EvidenceIndex) -> _Table | None:
         keys = _key_words(segments[-1]) if segments else []
         context = [w for s in segments[:-1] for w in _key_words(s)]
         band = normalise_value(value)
-        quantities = _with_counts(extract_quantities(band), value, [*context, *keys])
+        quantities = _with_counts(extract_quantities(band, days=False), value, [*context, *keys])
         low = value.strip().lower()
         truth = True if low in _TRUE else False if low in _FALSE else None
         items = [_item(p) for p in value.split(",")] if "," in value else [_item(value)]
@@ -847,7 +847,7 @@ def _claim_quantities(text: str) -> list[Quantity]:
     """The claim's values, with days of a month written without their year ("March 8th"),
     which a record's full dates can state: the figure of such a day is no number of its own,
     nor is the figure inside a code ("seat 14C")."""
-    found = extract_quantities(text)
+    found = extract_quantities(text, days=False)
     days = [
         d for d in month_days(text) if not any(q.kind == "date" and _overlap(q, d) for q in found)
     ]
@@ -1533,7 +1533,7 @@ def _squashed(name: str) -> str:
     """A name as letters and figures only, its figures and number words as numbers and a
     leading "the" dropped ("The Twenty Two" and "22" alike)."""
     text = name.lower()
-    for q in reversed(extract_quantities(text)):
+    for q in reversed(extract_quantities(text, days=False)):
         text = text[: q.start] + " " + format(q.values()[0], "g") + " " + text[q.end :]
     words = _words(text)
     if words[:1] == ["the"]:
@@ -1558,7 +1558,7 @@ def _states_a_value(r: _Reading, name: _Field, rest: str) -> bool:
     star hotel"): the name is then its result's, not a place nearby ("Times Square is a short
     walk away")."""
     words = _words(rest)
-    figures = extract_quantities(rest)
+    figures = extract_quantities(rest, days=False)
     for f in r.scope:
         if f is name:
             continue
