@@ -551,16 +551,26 @@ def comparable(claim: Quantity, evidence: Quantity) -> bool:
     if claim.kind == "date" or evidence.kind == "date":
         if claim.kind != evidence.kind:
             return False
-        return _share_a_part(int(claim.value), int(evidence.value))
+        return _share_a_part(_date_parts(claim.value), _date_parts(evidence.value))
     if (claim.kind == "time") != (evidence.kind == "time") or claim.ordinal != evidence.ordinal:
         return False
     return (claim.kind == "percent") == (evidence.kind == "percent")
 
 
-def _share_a_part(a: int, b: int) -> bool:
-    """Whether two date values (``year * 10_000 + month * 100 + day``) both state a year or
-    both state a month."""
-    return bool(a // 10_000 and b // 10_000) or bool((a // 100) % 100 and (b // 100) % 100)
+def _date_parts(value: float) -> tuple[int, int, int]:
+    """A date value's year, month and day (``year * 10_000 + month * 100 + day``; 0 unknown)."""
+    v = int(value)
+    return v // 10_000, v // 100 % 100, v % 100
+
+
+def _share_a_part(a: tuple[int, int, int], b: tuple[int, int, int]) -> bool:
+    """Whether two dates' parts both state a year or both state a month."""
+    return bool(a[0] and b[0]) or bool(a[1] and b[1])
+
+
+def _apart(x: int, y: int) -> bool:
+    """Two date parts both known and different."""
+    return bool(x and y and x != y)
 
 
 def conflicting(claim: Quantity, evidence: Quantity) -> bool:
@@ -571,11 +581,8 @@ def conflicting(claim: Quantity, evidence: Quantity) -> bool:
         return False
     if claim.kind != "date":
         return True
-    a, b = int(claim.value), int(evidence.value)
-    if bool(a // 10_000) == bool(b // 10_000):
-        return True
-    am, bm, ad, bd = (a // 100) % 100, (b // 100) % 100, a % 100, b % 100
-    return bool(am and bm and am != bm) or bool(ad and bd and ad != bd)
+    (ay, am, ad), (by, bm, bd) = _date_parts(claim.value), _date_parts(evidence.value)
+    return bool(ay) == bool(by) or _apart(am, bm) or _apart(ad, bd)
 
 
 def same_written_value(a: Quantity, b: Quantity) -> bool:
@@ -601,17 +608,12 @@ def quantities_match(claim: Quantity, evidence: Quantity) -> bool:
     if claim.kind == "date" or evidence.kind == "date":
         if claim.kind != evidence.kind:
             return False  # a date against a number (which may be past a float): never
-        a, b = int(claim.value), int(evidence.value)
+        a, b = _date_parts(claim.value), _date_parts(evidence.value)
         if not _share_a_part(a, b):
             return False
-        ay, by = a // 10_000, b // 10_000
-        am, bm = (a // 100) % 100, (b // 100) % 100
-        if ay and ay != by:
+        if a[0] and a[0] != b[0]:
             return False  # the evidence must state the claim's year ("in December" is not 2013)
-        if am and bm and am != bm:
-            return False
-        ad, bd = a % 100, b % 100
-        return not (ad and bd and ad != bd)
+        return not (_apart(a[1], b[1]) or _apart(a[2], b[2]))
     if not comparable(claim, evidence):
         return False
     digits = min(claim.precision, evidence.precision)
