@@ -371,6 +371,13 @@ def test_a_year_the_evidence_does_not_state_is_not_a_contradiction(monitor) -> N
     assert v.contradiction is None
 
 
+def test_another_age_band_is_contradicted_and_quoted_whole(monitor) -> None:
+    evidence = ["Entry is free for under-5s and costs £4 for adults."]
+    v = only(monitor.verify_grounding("Entry is free for under-12s.", evidence))
+    assert v.contradiction is not None
+    assert (v.contradiction.claim_value, v.contradiction.evidence_value) == ("12s", "5s")
+
+
 def test_negation_about_something_else_in_the_chunk_is_no_contradiction(monitor) -> None:
     evidence = [
         "Shahnaz says her chain will sell coffee and cosmetics, and will have nothing to do "

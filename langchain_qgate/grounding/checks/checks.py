@@ -385,8 +385,10 @@ def extract_quantities(text: str, *, days: bool = True) -> list[Quantity]:
     for m in _AGE_BAND.finditer(text):
         # "free for under-12s", "the over 65s": an age band's figure is a number (the
         # hyphen that keeps "A-12" from being one does not apply).
-        if taken.free(m.start(1), m.end(1)):
-            taken.add(Quantity("number", float(m[1]), m[1], m.start(1), m.end(1)))
+        if taken.free(m.start(1), m.end()):  # "12s" whole: its "s" is no unit
+            taken.add(
+                Quantity("number", float(m[1]), text[m.start(1) : m.end()], m.start(1), m.end())
+            )
     for m in _ORDINAL_WORD.finditer(text):
         # A rank before a content word ("its second studio album"), not "first of all".
         if taken.free(m.start(1), m.end(1)) and (
