@@ -89,6 +89,7 @@ def aggregate(
             cut.thresholds.fields_ground,
             loose_support=(cut.fabricated + cut.grounded) / 2,
             vocabulary=cut.vocabulary,
+            renamed_contradicts=cut.thresholds.field_renamed,
         )
     graded = [_grade(it, v, index, cut) for it, v in zip(items, verdicts, strict=True)]
     return _infer(graded, cut)

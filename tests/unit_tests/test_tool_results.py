@@ -385,6 +385,7 @@ def test_the_records_place_said_closer_shorter_or_otherwise_is_no_other_place(mo
         ("There's a Fiesta at Leeds Bradford on May 2nd.", RENTAL),  # shorter
         ("Mill View is at 12 Canal St for $950 a month.", FLAT),  # abbreviated
         ("Mill View is available at 6 pm on May 2nd.", FLAT),  # a time, no place
+        ("You can reach Mill View by phone at 555-0142.", FLAT),  # figures only, no place
     ):
         for v in _verdicts(monitor, reply, record):
             assert v.contradiction is None, (reply, v.reason)
@@ -394,3 +395,109 @@ def test_a_place_of_another_kind_at_the_records_place_may_be_inside_it(monitor) 
     reply = "Your Fiesta is ready at Terminal 2 on May 2nd."
     for v in _verdicts(monitor, reply, RENTAL):
         assert v.contradiction is None, v.reason
+
+
+ROUND_TRIP = {
+    "airline": "Nordic Air",
+    "inbound_arrival_time": "14:10",
+    "inbound_departure_time": "09:30",
+    "outbound_arrival_time": "19:20",
+    "outbound_departure_time": "16:05",
+}
+
+
+def test_a_clock_no_field_its_words_name_holds_is_named_against_each_of_them(monitor) -> None:
+    # "leaves" names both departures (not the arrivals): whichever was meant, it says otherwise
+    v = _one(monitor, "The Nordic Air flight leaves at 8:50 pm.", ROUND_TRIP)
+    _names(v, "record.inbound_departure_time")
+    assert v.contradiction.claim_value == "8:50 pm"
+    described = v.contradiction.describe()
+    assert "09:30" in described
+    assert "`record.outbound_departure_time` says 16:05" in described
+    assert "arrival" not in described
+    # a clock one of them holds is stated, by whichever holds it
+    for reply in ("The Nordic Air flight leaves at 4:05 pm.", "It comes back at 9:30 am."):
+        assert _one(monitor, reply, ROUND_TRIP).contradiction is None, reply
+
+
+def test_a_clock_no_key_word_ties_to_a_field_is_unsupported_not_named(monitor) -> None:
+    hotel = {"hotel_name": "Harbour Inn", "checkin_time": "15:00", "checkout_time": "11:00"}
+    v = _one(monitor, "The Harbour Inn pool is open until 10 pm.", hotel)
+    assert v.contradiction is None, v.reason
+    assert v.grade is not Grade.GROUNDED, v.reason
+    # one field of the type and its key word: that field is the slot, as before
+    _names(
+        _one(monitor, "Check-in at the Harbour Inn starts at 2 pm.", hotel), "record.checkin_time"
+    )
+
+
+class _RecordReads:
+    """A pair model that reads every record window with the same probabilities."""
+
+    def __init__(self, probabilities: tuple[float, float, float]) -> None:
+        self.probabilities = probabilities
+
+    def predict(self, pairs):
+        import numpy as np
+
+        return np.array([self.probabilities for _ in pairs], dtype=np.float32)
+
+
+def _reading(probabilities: tuple[float, float, float]) -> HallucinationMonitor:
+    monitor = HallucinationMonitor(
+        embedder=HashingEmbedder(), policy=GroundingPolicy(pair_model="bundled")
+    )
+    monitor._pair_model = _RecordReads(probabilities)  # type: ignore[assignment]
+    return monitor
+
+
+ACCOUNT = {"account_balance": "12795.18", "account_type": "savings"}
+
+
+def test_another_value_before_a_fields_key_word_is_named_when_the_verifier_contradicts() -> None:
+    reply = "The balance of your checking account is $12,795.18."
+    v = _one(_reading((0.001, 0.998, 0.001)), reply, ACCOUNT)
+    _names(v, "record.account_type")
+    assert v.contradiction.describe() == "`record.account_type` says savings, not checking"
+    # the verifier does not read the record as contradicting it ("your main account"): the
+    # word only describes the account, nothing is named
+    v = _one(_reading((0.3, 0.4, 0.3)), "The balance of your main account is $12,795.18.", ACCOUNT)
+    assert v.contradiction is None, v.reason
+    # the field's own value is no other value, whatever the verifier reads
+    v = _one(_reading((0.001, 0.998, 0.001)), "Your savings account holds $12,795.18.", ACCOUNT)
+    assert v.contradiction is None or v.contradiction.field != "record.account_type"
+    # a key word of the field before its head word names the field, not a value of it
+    hotel = {"hotel_name": "Ibis Leeds", "customer_rating": "high"}
+    v = _one(_reading((0.001, 0.998, 0.001)), "Ibis Leeds has a customer rating.", hotel)
+    assert v.contradiction is None or v.contradiction.field != "record.customer_rating"
+
+
+def test_a_name_the_record_does_not_hold_is_never_grounded_by_the_values_beside_it(
+    monitor,
+) -> None:
+    car = {"car_name": "Altima", "pickup_location": "SFO International Airport", "type": "Compact"}
+    v = _one(monitor, "There's a nice Compact Altima available at SFO International Airport.", car)
+    assert v.grade is Grade.GROUNDED, v.reason
+    # "Standard" is a value of its own (a capitalised word inside the sentence) no field holds
+    v = _one(monitor, "There's a nice Standard Altima available at SFO International Airport.", car)
+    assert v.grade is not Grade.GROUNDED, v.reason
+    assert "Standard" in v.reason
+
+
+def test_another_value_before_a_fields_key_word_is_never_grounded_by_the_verifier() -> None:
+    fare = {"airline": "Nordic Air", "flight_class": "Economy", "price": "185"}
+    entails = _reading((0.95, 0.02, 0.03))  # a verifier that reads the record as saying it
+    v = _one(entails, "It is a business class ticket.", fare)
+    assert v.grade is not Grade.GROUNDED, v.reason
+    assert v.contradiction is None, v.reason  # and it does not contradict: unsupported
+    assert _one(entails, "It is an economy class ticket.", fare).grade is Grade.GROUNDED
+
+
+def test_a_clock_in_words_is_read_in_the_part_of_the_day_said_after_it(monitor) -> None:
+    evening = {"train": "IC 512", "departure_time": "18:05", "platform": "4"}
+    v = _one(monitor, "IC 512 leaves at five past six in the evening.", evening)
+    assert v.contradiction is None, v.reason
+    v = _one(monitor, "IC 512 leaves at five past six in the morning.", evening)
+    _names(v, "record.departure_time")
+    # without a part of the day either half may be meant
+    assert _one(monitor, "IC 512 leaves at five past six.", evening).contradiction is None

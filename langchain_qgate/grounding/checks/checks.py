@@ -149,6 +149,7 @@ _TIME_12H = re.compile(r"\b(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s?([ap])(?:\.\s?m\
 _TIME_24H = re.compile(r"(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
 _TIME_WORD = re.compile(r"\b(?:noon|midday|midnight)\b", re.I)
 _LATER_IN_DAY = re.compile(r"\s+(?:in\s+the\s+(?:afternoon|evening)|at\s+night|tonight)\b", re.I)
+_EARLIER_IN_DAY = re.compile(r"\s+in\s+the\s+morning\b", re.I)
 # A clock in words after a word that sets a time ("at twenty to ten", "by half past six",
 # "after ten past nine", "at nine thirty", "around 7 o'clock"); not a range ("from five to ten
 # people", "around 30 to 4"): "to" takes only a clock's minutes (half, quarter, five, ten,
@@ -448,8 +449,20 @@ def _times(text: str, taken: _Taken) -> None:
         if free(start, m.end()):
             clock = _clock_value(m)
             if clock is not None:
-                minutes, alt = clock
+                minutes, alt = _part_of_day(text, m.end(), *clock)
                 add(Quantity("time", minutes, text[start : m.end()], start, m.end(), alt=alt))
+
+
+def _part_of_day(text: str, end: int, minutes: int, alt: float | None) -> tuple[int, float | None]:
+    """A twelve-hour clock in words read with the part of the day said after it: "five past
+    six in the evening" is 18:05 only, "... in the morning" 06:05 only; either, without one."""
+    if alt is None:
+        return minutes, alt
+    if _LATER_IN_DAY.match(text, end):
+        return int(max(minutes, alt)), None
+    if _EARLIER_IN_DAY.match(text, end):
+        return int(min(minutes, alt)), None
+    return minutes, alt
 
 
 def _scale_of(m: re.Match[str], is_word: bool) -> str:

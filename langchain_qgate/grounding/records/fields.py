@@ -98,6 +98,7 @@ from langchain_qgate.grounding.verifier.verifiers import VerificationItem, Verif
 from langchain_qgate.schemas import Contradiction, ContradictionKind
 
 if TYPE_CHECKING:
+    from langchain_qgate.grounding.checks.features import ClaimSignals
     from langchain_qgate.grounding.evidence.evidence import EvidenceIndex
 
 __all__ = ["FieldDecision", "apply_field_decisions", "decide_claims"]
@@ -281,19 +282,22 @@ def _describes_field(
     )
 
 
-def _modifies_key(words: list[str], i: int, scope: list[_Field]) -> bool:
-    """Whether ``words[i]`` stands before the key word of a field holding a word or two of
-    text that the claim does not use ("savings account" for ``"account_type": "checking"``,
-    "economy class" for ``"flight_class": "Business"``): it says which value, differently."""
+def _modified_field(words: list[str], i: int, scope: list[_Field]) -> _Field | None:
+    """The field whose head key word ``words[i]`` stands before, when it holds a word or two
+    of text that the claim does not use ("savings account" for ``"account_type":
+    "checking"``, "economy class" for ``"flight_class": "Business"``): the word says which
+    value, differently. The head is the key's last word that names a thing (``type`` names
+    none): "return flight" is no value of ``flight_class``."""
     nxt = words[i + 1] if i + 1 < len(words) else ""
     if not nxt:
-        return False
+        return None
     for f in scope:
         if f.truth is not None or f.quantities or not 1 <= len(f.words) <= 2:
             continue
-        if nxt in f.keys and _contains(words, f.words) < 0:
-            return True
-    return False
+        heads = [k for k in f.keys if k not in _NAMING and k not in _GENERIC_KEYS]
+        if heads and nxt == heads[-1] and _contains(words, f.words) < 0:
+            return f
+    return None
 
 
 _WORD_OR_STOP = re.compile(r"[^\W_]+(?:'[^\W_]+)?|[.!?:]")
@@ -395,6 +399,10 @@ class FieldDecision:
         unplaced: The claim's content words no field accounts for (a partial claim).
         loose: A partial claim whose unplaced words are common words, no figure or name:
             every value it states is the record's, so it is at worst inferred.
+        renamed: The field whose head key word a claim word the record does not hold stands
+            before ("your savings account" for ``"account_type": "checking"``; its chunk,
+            path and value) and that word: another value of it, if the verifier reads the
+            record as contradicting the claim.
     """
 
     grounded: list[int] = field(default_factory=list)
@@ -406,6 +414,7 @@ class FieldDecision:
     unstated: bool = False
     unplaced: list[str] = field(default_factory=list)
     loose: bool = False
+    renamed: tuple[int, str, str, str] | None = None  # chunk, field, its value, the word
 
 
 _TABLES: weakref.WeakKeyDictionary[EvidenceIndex, tuple[int, _Table]] = weakref.WeakKeyDictionary()
@@ -1203,6 +1212,8 @@ def _figures(r: _Reading) -> FieldDecision | None:
         unit = [f for f, m in matches if m == "unit" and f in top]
         values = {f.value for f in top}
         target = unit[0] if unit else (top[0] if len(values) == 1 else None)
+        if target is None and r.decided and not q.hedged and _clock_slots(q, top):
+            return _changed_clock(r, q, top)
         if (
             target is None
             or not r.decided
@@ -1251,6 +1262,30 @@ def _changed_figure(r: _Reading, q: Quantity, target: _Field, unit: bool) -> Fie
     if unit and (target.unit or target.currency):
         evidence_value = f"{target.value} {target.unit or target.currency}"
     return _contradicted(r.out, target, r.index, q.kind, shown, evidence_value=evidence_value)
+
+
+def _clock_slots(q: Quantity, top: list[_Field]) -> bool:
+    """Whether a clock or a date fills one of several fields its words name, each holding
+    another ("the flight leaves at 8:50 pm" against an outbound and a return departure, 16:05
+    and 09:30): a clock fills only a field of its type, so whichever the claim meant holds
+    another value. A figure no key word ties to a field stays unsupported."""
+    return q.kind in ("time", "date") and 1 < len(top) <= _TIED_SLOTS
+
+
+_TIED_SLOTS = 4  # fields of one type a clock's words may name at once and still be read
+
+
+def _changed_clock(r: _Reading, q: Quantity, top: list[_Field]) -> FieldDecision:
+    """The contradiction of a clock or a date against every field its words name, the first
+    named as the field, each field's value quoted. A key word every one of them has ("time")
+    tells them apart from no other: the fields the claim's other words name ("leaves" for the
+    departures, not the arrivals) are kept when it names some."""
+    common = set.intersection(*(set(f.keys) for f in top))
+    scored = [(_alignment(f, r.word_set - common), f) for f in top]
+    best = max(s for s, _ in scored)
+    first, *rest = [f for s, f in scored if s == best] if best > 0 else top
+    said = "; ".join([first.value, *(f"`{f.id}` says {f.value}" for f in rest)])
+    return _contradicted(r.out, first, r.index, q.kind, q.raw, evidence_value=said)
 
 
 def _codes(r: _Reading) -> FieldDecision | None:
@@ -1510,6 +1545,8 @@ def _another_place(r: _Reading) -> FieldDecision | None:
             words = [w for w in _words(said) if w not in _RUN_JOINS]
             if not words or (words[0].isdigit() and len(words) < 2):
                 continue  # "at 6 pm": a time, no place
+            if all(any(c.isdigit() for c in w) for w in words):
+                continue  # "by phone at 555-0142": figures only, no place
             if any(w in _CALENDAR for w in words):
                 continue
             f = _place_field(r, keys, reply - set(words))
@@ -1675,6 +1712,7 @@ def _stated_fields(r: _Reading) -> FieldDecision | None:
         # No field states the claim, none holds a neighbouring band, the record lacks no field
         # it names ("Children should not visit"): the verifier reads it against the record.
         out.unstated = not r.blocked and not unlisted
+        out.renamed = _renamed_value(r, set())  # "a business class ticket" about "Economy"
         return out
     out.structured = True
     if r.blocked or unlisted:
@@ -1703,7 +1741,6 @@ def _coverage(r: _Reading) -> FieldDecision:
     total = got = 0.0
     added = False  # a thing the place comes "with" that the record does not give
     unplaced: list[str] = []  # content words no field accounts for
-    renamed = False  # one of them names a value of a field the claim names by its key
     figures = {w for q in r.claim_qs for w in _words(q.raw)}  # once: linear in the claim
     read = {w for q in r.found_qs for w in _words(q.raw)} | covered
     for i, w in enumerate(words):
@@ -1730,28 +1767,43 @@ def _coverage(r: _Reading) -> FieldDecision:
             added = True  # "dog friendly": a thing the record does not give
         else:
             unplaced.append(w)
-            # "your savings account" for ``"account_type": "checking"``: another value
-            renamed = renamed or _modifies_key(words, i, r.scope)
     if added or _bare_clause(r.text, covered):
         return out  # a thing the record does not list: unsupported, not the verifier's to read
     # Identifiers last: "Order 1043 totals €42.50" cites the total first.
     ordered = sorted(r.stated, key=lambda f: "".join(f.keys) in _NAME_KEYS | _ID_KEYS)
     chunks = list(dict.fromkeys(f.chunk for f in ordered))
-    if total and got / total < _COVERED:
+    names = _names_in(r.text) if unplaced else set()
+    out.renamed = _renamed_value(r, figures)
+    # A value of its own no field holds (a name, another value of a field) is never grounded,
+    # however few the claim's other words: the record does not state it.
+    held = {w for f in r.scope for w in f.words}  # "House" of the album "Summer House"
+    valued = any(_value_like(w, names) and w not in held for w in unplaced)
+    valued = valued or (out.renamed is not None and out.renamed[3] in unplaced)
+    if total and (got / total < _COVERED or valued):
         out.partial = chunks
         out.unplaced = unplaced
-        names = _names_in(r.text) if unplaced else set()
-        out.loose = (
-            not renamed
-            and not any(_value_like(w, names) for w in unplaced)
-            and (
-                r.text.rstrip().endswith("?")  # an offer of the record by its name
-                or any("".join(f.keys) not in _NAME_KEYS | _ID_KEYS for f in r.stated)
-            )
+        out.loose = not valued and (
+            r.text.rstrip().endswith("?")  # an offer of the record by its name
+            or any("".join(f.keys) not in _NAME_KEYS | _ID_KEYS for f in r.stated)
         )  # a value besides the name: "famous for its scones" states none
         return out
     out.grounded = chunks
     return out
+
+
+def _renamed_value(r: _Reading, figures: set[str]) -> tuple[int, str, str, str] | None:
+    """The first claim word the record does not hold that stands before the key word of a
+    field of a word or two the claim does not use ("your savings account" for
+    ``"account_type": "checking"``; also a common word: "checking"), with that field's chunk,
+    path and value: perhaps another value of it (``FieldDecision.renamed``)."""
+    words = r.words
+    for i, w in enumerate(words):
+        if w in r.covered or w in figures or not _counts(w):
+            continue
+        f = _modified_field(words, i, r.scope)
+        if f is not None and w not in f.keys:  # "customer rating" names the field, no value
+            return f.chunk, f.id, f.value, w
+    return None
 
 
 def _decide(
@@ -1979,6 +2031,7 @@ def apply_field_decisions(
     loose_support: float | None = None,
     *,
     vocabulary: RecordVocabulary | None = None,
+    renamed_contradicts: float = VerifierThresholds().field_renamed,
 ) -> list[VerifierVerdict]:
     """Replace the prose verdicts of claims the fields decide; keep the others.
 
@@ -1989,7 +2042,12 @@ def apply_field_decisions(
 
     A grounded claim cites the fields that state it; a contradicted one names its field. A
     contradiction the prose path read in a field statement, with no typed conflict behind it,
-    is dropped (the claim is then graded on its support: "unsupported" at worst).
+    is dropped (the claim is then graded on its support: "unsupported" at worst). A word put
+    before a field's key word in place of its value ("your checking account" for
+    ``"account_type": "savings"``) names that field when the verifier reads the record as
+    contradicting the claim with P(contradicted) >= ``renamed_contradicts``: the typed
+    reading finds the field, the verifier tells another value from a word that only
+    describes it ("your main account").
     """
     texts = [it.claim.text for it in items]
     decisions = decide_claims(texts, index, vocabulary) if items else None
@@ -1997,10 +2055,41 @@ def apply_field_decisions(
         return list(verdicts)
     return [
         _applied(
-            item, verdict, decision, index, pair_grounds=pair_grounds, loose_support=loose_support
+            item,
+            verdict,
+            _renamed(decision, item.signals, index, renamed_contradicts),
+            index,
+            pair_grounds=pair_grounds,
+            loose_support=loose_support,
         )
         for item, verdict, decision in zip(items, verdicts, decisions, strict=True)
     ]
+
+
+def _renamed(
+    decision: FieldDecision, sig: ClaimSignals, index: EvidenceIndex, threshold: float
+) -> FieldDecision:
+    """``decision`` with the field another value of which the claim puts before its key word
+    contradicted, when the verifier reads the record as contradicting the claim."""
+    if decision.contradiction is not None or decision.renamed is None:
+        return decision
+    window = sig.pair_window
+    if sig.pair_contradicted < threshold or window is None:
+        return decision
+    if "field" not in (index.chunks[window].metadata or {}):
+        return decision  # a passage beside the record contradicts: not the field's to name
+    at, fid, value, word = decision.renamed
+    chunk = index.chunks[at]
+    named = replace(decision, chunk=at)
+    named.contradiction = Contradiction(
+        kind="entity",
+        claim_value=word,
+        evidence_value=value,
+        evidence_id=chunk.id,
+        quote=chunk.text,
+        field=fid,
+    )
+    return named
 
 
 def _applied(
@@ -2049,7 +2138,9 @@ def _applied(
         decision.structured
         and sig.top
         and _is_field(index, index.chunks[sig.top[0][0]].id)
-        and not (decision.unstated and sig.pair_entailed >= pair_grounds)
+        and not (
+            decision.unstated and decision.renamed is None and sig.pair_entailed >= pair_grounds
+        )
     ):
         # About a record, stated by none of its fields: prose similarity to "key: value"
         # statements is no support ("offers home delivery" next to ``listing.name``), unless

@@ -43,6 +43,9 @@ class VerifierThresholds:
             in no passage is unsupported (``monitor._unread``).
         phrase_entailed: below this P(entailed), a claim read against passages of a word or
             two each is unsupported (one-word documents).
+        field_renamed: P(contradicted) of a record at which a word put before a field's key
+            word in place of its value ("your checking account" for ``"account_type":
+            "savings"``) names that field (``fields.apply_field_decisions``).
     """
 
     contradict: float = 0.995
@@ -54,6 +57,7 @@ class VerifierThresholds:
     fields_ground: float = 0.8
     not_entailed: float = 0.05
     phrase_entailed: float = 0.5
+    field_renamed: float = 0.995
 
     # the key of each field in the model file's ``info`` block
     KEYS: ClassVar[dict[str, str]] = {
@@ -66,6 +70,7 @@ class VerifierThresholds:
         "fields_ground": "pair_fields_ground_threshold",
         "not_entailed": "pair_not_entailed_threshold",
         "phrase_entailed": "pair_phrase_entailed_threshold",
+        "field_renamed": "pair_field_renamed_threshold",
     }
 
     @classmethod
