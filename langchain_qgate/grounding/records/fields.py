@@ -66,7 +66,6 @@ from langchain_qgate.grounding.checks.checks import (
     comparable,
     extract_quantities,
     has_negation,
-    month_days,
     quantities_match,
     spelt_alike,
     tokens,
@@ -853,24 +852,11 @@ def _contradicted(
 
 
 def _claim_quantities(text: str) -> list[Quantity]:
-    """The claim's values, with days of a month written without their year ("March 8th"),
-    which a record's full dates can state: the figure of such a day is no number of its own,
-    nor is the figure inside a code ("seat 14C")."""
-    found = extract_quantities(text, days=False)
-    days = [
-        d for d in month_days(text) if not any(q.kind == "date" and _overlap(q, d) for q in found)
-    ]
-    codes = [(m.start(), m.end()) for m in _CODE.finditer(text)]  # "seat 14C" is no count
-    kept = [
-        q
-        for q in found
-        if not any(_overlap(q, d) for d in days) and not any(s <= q.start < e for s, e in codes)
-    ]
-    return sorted([*kept, *days], key=lambda q: q.start)
-
-
-def _overlap(a: Quantity, b: Quantity) -> bool:
-    return a.start < b.end and b.start < a.end
+    """The claim's values, days of a month written without their year ("March 8th", "9th of
+    March") read as dates a record's full dates can state (``extract_quantities``); the
+    figure inside a code ("seat 14C") is no count."""
+    codes = [(m.start(), m.end()) for m in _CODE.finditer(text)]
+    return [q for q in extract_quantities(text) if not any(s <= q.start < e for s, e in codes)]
 
 
 @dataclass
