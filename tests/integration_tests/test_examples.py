@@ -99,6 +99,14 @@ EXPECTED: dict[str, list[Expected]] = {
         "supported by get_listing.hours.Tuesday",
         "[2] get_listing.hours.Tuesday: 11:00-21:00",
     ],
+    "flight_status_agent.py": [
+        "rejected draft: BA117 to JFK is delayed: it now leaves at 10:25 am from gate B12",
+        "`get_flight_status.departure.gate` says B14, not B12",
+        "decision pass",
+        "retries 1",
+        "grounded   BA117 to JFK is delayed: it now leaves at 10:25 am from gate B14",
+        "[1] get_flight_status.departure.estimated: 10:25",
+    ],
     "streaming_agent.py": [
         "[attempt 1] shown (grounded): In fiscal year 2024",
         "[attempt 1] retracted: In fiscal year 2024",
