@@ -455,10 +455,12 @@ ACCOUNT = {"account_balance": "12795.18", "account_type": "savings"}
 
 
 def test_another_value_before_a_fields_key_word_is_named_when_the_verifier_contradicts() -> None:
-    reply = "The balance of your checking account is $12,795.18."
+    # "joint account" is no kind WordNet lists ("checking account" is: a sibling, named by
+    # the rules alone)
+    reply = "The balance of your joint account is $12,795.18."
     v = _one(_reading((0.001, 0.998, 0.001)), reply, ACCOUNT)
     _names(v, "record.account_type")
-    assert v.contradiction.describe() == "`record.account_type` says savings, not checking"
+    assert v.contradiction.describe() == "`record.account_type` says savings, not joint"
     # the verifier does not read the record as contradicting it ("your main account"): the
     # word only describes the account, nothing is named
     v = _one(_reading((0.3, 0.4, 0.3)), "The balance of your main account is $12,795.18.", ACCOUNT)
@@ -501,3 +503,70 @@ def test_a_clock_in_words_is_read_in_the_part_of_the_day_said_after_it(monitor) 
     _names(v, "record.departure_time")
     # without a part of the day either half may be meant
     assert _one(monitor, "IC 512 leaves at five past six.", evening).contradiction is None
+
+
+DINNER = {"restaurant_name": "El Caminito", "city": "Los Gatos", "price_range": "moderate"}
+TRACK = {"song_name": "Dance Macabre", "artist": "Ghost", "album": "Prequelle"}
+PACKAGE = {"name": "fastparse-csv", "version": "2.4.1", "released": "2024-05-02"}
+MEETING = {"title": "Q3 Budget Review", "start": "14:00", "room": "4.12"}
+
+
+def test_another_name_after_an_offer_anywhere_in_the_claim_is_a_changed_name(monitor) -> None:
+    v = _one(monitor, "The place I can recommend is Casa Lupe in Los Gatos.", DINNER)
+    _names(v, "record.restaurant_name")
+    assert v.contradiction.claim_value == "Casa Lupe"
+    v = _one(monitor, "There's Casa Lupe in Los Gatos.", DINNER)  # the opener is no name
+    assert v.contradiction.claim_value == "Casa Lupe"
+    v = _one(monitor, "The place I can recommend is El Caminito in Los Gatos.", DINNER)
+    assert v.contradiction is None
+
+
+def test_a_name_of_another_thing_in_a_claim_that_states_a_value_is_no_changed_name(
+    monitor,
+) -> None:
+    for reply, record in (
+        ("Version 2.4.1 works with Python 3.9 and newer.", PACKAGE),  # a dependency
+        ("Your RSVP is still tentative for the 2 pm review.", MEETING),  # an acronym
+        ("The review is at 2 pm, so please bring the Q2 figures.", MEETING),
+        ("There are TVs.", {"name": "Night Owl", "HasTV": True}),  # a key's word
+    ):
+        for v in _verdicts(monitor, reply, record):
+            assert v.contradiction is None, (reply, v.reason)
+
+
+def test_a_name_said_with_a_fields_key_word_is_another_value_of_that_field(monitor) -> None:
+    for reply in (
+        "Dance Macabre is on the album Badlands.",
+        "Dance Macabre is on the album called Badlands.",
+        "Dance Macabre is on the Badlands album.",
+    ):
+        v = _one(monitor, reply, TRACK)
+        _names(v, "record.album")
+        assert v.contradiction.claim_value == "Badlands"
+    v = _one(monitor, "Dance Macabre is on the album Prequelle.", TRACK)
+    assert v.contradiction is None
+    # the key word used as a noun of the name only: here a producer follows it
+    v = _one(monitor, "Ghost made the album with Tom Dalgety.", TRACK)
+    assert v.contradiction is None, v.reason
+
+
+def test_a_kind_is_compared_as_the_value_is_written_not_singularised(monitor) -> None:
+    v = _one(monitor, "Your checking account has $12,795.18.", ACCOUNT)
+    _names(v, "record.account_type")  # "savings" is no "saving"
+    assert _one(monitor, "Your savings account has $12,795.18.", ACCOUNT).contradiction is None
+
+
+def test_a_named_place_at_another_kind_of_place_is_another_place(monitor) -> None:
+    v = _one(
+        monitor, "There's a Fiesta to pick up at Harrogate Railway Station on May 2nd.", RENTAL
+    )
+    _names(v, "record.pickup_location")  # a station is no part of an airport
+    reply = "Your Fiesta is ready at Terminal 2 on May 2nd."  # a part of it, maybe
+    assert all(v.contradiction is None for v in _verdicts(monitor, reply, RENTAL))
+
+
+def test_a_figure_anywhere_in_a_with_phrase_makes_it_about_a_field(monitor) -> None:
+    v = _one(
+        monitor, "It will be 12 degrees in Bergen, with a chance of rain at 30 percent.", BERGEN
+    )
+    assert v.grade is not Grade.FABRICATED, v.reason

@@ -272,13 +272,17 @@ def _describes_field(
 ) -> bool:
     """Whether ``words[i]``, within three words after "with", is part of a phrase about a
     field ("with prices averaging more than £30", "with a lower price range"; a stated
-    figure around it: "with an 8 percent chance of rain", "with a return of 7:10 pm"), not a
-    thing the place comes with ("with a garden")."""
+    figure in the phrase: "with an 8 percent chance of rain", "with a chance of rain at 10
+    percent", "with a return of 7:10 pm"), not a thing the place comes with ("with a
+    garden")."""
     start = max(0, i - 3) + words[max(0, i - 3) : i].index("with")
     named = _field_words(vocabulary or record_vocabulary())
     return any(w in named and word_weight(w) > 0 for w in words[start + 1 : i + 2]) or any(
-        w in figures for w in words[start + 1 : i + 4]
+        w in figures for w in words[start + 1 : start + _WITH_REACH]
     )
+
+
+_WITH_REACH = 9  # words a "with" phrase runs to ("with a chance of rain at 10 percent")
 
 
 def _modified_field(words: list[str], i: int, scope: list[_Field]) -> _Field | None:
@@ -1350,7 +1354,9 @@ def _another_name(r: _Reading) -> FieldDecision | None:
     if any(w in r.reply_words for w in own):
         return None  # the reply uses the record's name (or a word of it)
     stated = _record_words(r)
-    for start, end, offered in _name_runs(r.text):
+    for run, end, offered in _name_runs(r.text):
+        # "There's Casa Lupe": the opener is no name
+        start = run if offered else _opened(r.text, run, end)
         words = [w for w in _words(r.text[start:end]) if word_weight(w) > 0]
         if not words or any(w in stated or w in _CALENDAR for w in words):
             continue
@@ -1365,6 +1371,132 @@ def _another_name(r: _Reading) -> FieldDecision | None:
 
 _RUN_JOINS = frozenset({"of", "the", "and", "de", "la", "le", "du", "del"})
 _CALENDAR = _WEEKDAYS | frozenset(_MONTHS)
+_DISTINCT = 0.45  # word weight from which a word tells one name from others ("Lupe", not "Hotel")
+_OPENER = 0.35  # word weight below which a sentence's first word is no name ("There's", "I")
+_SENTENCE = re.compile(r"[.!?]\s+")
+# Words a reply puts a result's name within three words after: offering it, finding it,
+# saying what it is ("I can recommend Casa Lupe", "There is City Centre", "you can watch X").
+_NAMES_AFTER = frozenset(
+    {"about", "called", "named", "try", "suggest", "recommend", "like", "is", "be", "watch",
+     "found", "have", "there"}
+)  # fmt: skip
+
+
+def _key_words_of(r: _Reading) -> set[str]:
+    """The key words of the fields in scope, also in the plural ("tvs" for ``HasTV``)."""
+    keys = {k for f in r.scope for k in f.key_set}
+    return keys | {k + "s" for k in keys}
+
+
+def _distinct(words: list[str], other: set[str]) -> list[str]:
+    """The words of a name that tell it from the others: weighty, no other field's, no day."""
+    return [
+        w
+        for w in words
+        if word_weight(w) >= _DISTINCT and w not in other and w not in _CALENDAR and not w.isdigit()
+    ]
+
+
+def _single_name(r: _Reading) -> _Field | None:
+    """The single result's one name field (a figure in it allowed: "1000 Kiely")."""
+    named = [
+        f
+        for f in r.scope
+        if not f.context
+        and f.truth is None
+        and not f.numeric
+        and ("".join(f.keys) in _NAME_KEYS or (f.keys and f.keys[-1] in ("name", "title")))
+    ]
+    return named[0] if len(named) == 1 else None
+
+
+def _opened(text: str, start: int, end: int) -> int:
+    """Where a name starts in the run ``text[start:end]`` that opens a sentence: after its
+    first words of little weight ("There's", "I"; a figure stays: "1 Hotel Brooklyn")."""
+    for tok in _NAME_TOKEN.finditer(text, start, end):
+        if tok[0][0].isdigit() or word_weight(tok[0].lower()) >= _OPENER:
+            return tok.start()
+    return end
+
+
+def _name_spans(text: str) -> list[tuple[int, int]]:
+    """Capitalised runs that may be names: a sentence's first words of little weight dropped
+    ("There's Angels Flight Railway"), a figure alone ("14th") skipped."""
+    starts = {0} | {m.end() for m in _SENTENCE.finditer(text)}
+    spans = []
+    for run, end in _capital_runs(text, single=True):
+        start = _opened(text, run, end) if run in starts else run
+        toks = _NAME_TOKEN.findall(text, start, end)
+        if not toks or (len(toks) == 1 and toks[0][0].isdigit()):
+            continue  # "14th": a figure alone is no name
+        spans.append((start, end))
+    return spans
+
+
+def _another_name_anywhere(r: _Reading) -> FieldDecision | None:
+    """A changed name where :func:`_another_name` does not look: a single result whose name
+    the reply never uses (none of its distinctive words), and a capitalised run anywhere in the
+    claim with a distinctive word no field holds, put where a reply names a result (within
+    three words after an offer or a verb of being: "the one I can recommend is Casa Lupe").
+    Not the record's name written another way, another field's value or a word of a key
+    ("There are TVs" for ``HasTV``). Anywhere else a capitalised word may be another thing
+    the claim mentions ("works with Python 3.9"), never read as the result's name."""
+    name = _single_name(r) if _one_result(r) else None
+    if name is None:
+        return None
+    other = {w for g in r.scope if g is not name for w in g.words}
+    own = _distinct(name.words, other) or [w for w in name.words if word_weight(w) > 0]
+    if any(w in r.reply_words for w in own):
+        return None  # the reply uses the record's name (a word of it that tells it apart)
+    stated = _record_words(r) | _key_words_of(r)  # "There are TVs": ``HasTV``
+    for start, end in _name_spans(r.text):
+        said = r.text[start:end]
+        words = [w for w in _words(said) if word_weight(w) > 0]
+        if not _distinct(words, stated) or _said_otherwise(said, name.value):
+            continue
+        if any(all(w in g.words for w in words) for g in r.scope if g is not name):
+            continue  # another field's value
+        if any(w in _NAMES_AFTER for w in _words(r.text[:start])[-3:]):
+            return _contradicted(r.out, name, r.index, "entity", said)
+    return None
+
+
+def _keyed_name(r: _Reading) -> FieldDecision | None:
+    """A name said with a text field's head key word as its noun, whose value the reply never
+    uses: "the album Badlands", "the album called Badlands", "the Dark Horse album" about
+    ``"album": "Prequelle"``: another value of that field."""
+    if not _one_result(r):
+        return None
+    stated = _record_words(r) | _key_words_of(r)
+    fields = []
+    for f in _unstated_words(r):
+        heads = [k for k in f.keys if k not in _NAMING and k not in _GENERIC_KEYS]
+        own = _distinct(f.words, set()) or f.words
+        if heads and not f.numeric and not any(w in r.reply_words for w in own):
+            fields.append((f, heads[-1]))
+    for start, end in _capital_runs(r.text, single=True) if fields else ():
+        said = r.text[start:end]
+        if not _distinct([w for w in _words(said) if word_weight(w) > 0], stated):
+            continue
+        before, after = _words(r.text[:start])[-3:], _words(r.text[end:])[:1]
+        for f, head in fields:
+            if _keyed(before, after, head) and not _said_otherwise(said, f.value):
+                return _contradicted(r.out, f, r.index, "entity", said)
+    return None
+
+
+_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "its", "their", "his", "her", "your"})
+
+
+def _keyed(before: list[str], after: list[str], head: str) -> bool:
+    """Whether a name between the words ``before`` (its last three) and ``after`` (one) is
+    said with the key word ``head`` used as a noun: "the album Badlands", "the album called
+    Badlands", "the Badlands album"; not "near Café Rouge" (a key word that is no noun of the
+    name)."""
+    a, b, c = ["", "", "", *before][-3:]
+    if a in _DETERMINERS and b == head and c in ("called", "named"):
+        return True
+    return (b in _DETERMINERS and c == head) or (c in _DETERMINERS and after == [head])
 
 
 def _capital_runs(text: str, *, single: bool = False) -> list[tuple[int, int]]:
@@ -1475,7 +1607,9 @@ def _another_sibling(r: _Reading) -> FieldDecision | None:
     hits = []
     for f in kinds:
         heads = {k for k in f.keys if k not in _KIND_KEYS}
-        forms = {" ".join(f.words)} | {f"{' '.join(f.words)} {k}" for k in heads}
+        # the value as written ("savings") and as read ("saving", which WordNet lacks)
+        values = {" ".join(f.words), " ".join(_LETTERS.findall(f.value.lower()))}
+        forms = values | {f"{v} {k}" for v in values for k in heads}
         # the kind said with the key's own noun ("savings account"): a word alone may be an
         # attribute beside the value ("a pub with a beer garden"), not another value
         said = {f"{a} {b}" for a, b in itertools.pairwise(toks) if a in free and b in heads}
@@ -1542,8 +1676,9 @@ def _another_place(r: _Reading) -> FieldDecision | None:
             if all(w in f.words for w in words) or any(w in elsewhere for w in words):
                 continue  # the record's own words: its place, or another field's value
             inside = keys is _AT_KEYS and not words[0].isdigit() and len(f.words) > 1
-            if inside and words[-1] != f.words[-1]:
-                continue  # "at Terminal 2" of an airport: a place inside it, maybe
+            part = len(words) < 2 or any(c.isdigit() for c in said)  # "Terminal 2", "Gate"
+            if inside and words[-1] != f.words[-1] and part:
+                continue  # a place inside the field's, maybe; a named place is another one
             return _contradicted(r.out, f, r.index, "entity", said)
     return None
 
@@ -1816,6 +1951,8 @@ def _decide(
 
 _STEPS: tuple[Callable[[_Reading], FieldDecision | None], ...] = (
     _another_name,
+    _another_name_anywhere,
+    _keyed_name,
     _another_of_its_kind,
     _another_place,
     _another_sibling,
