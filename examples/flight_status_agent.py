@@ -16,6 +16,7 @@ from typing import Any
 
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import tool
 from langgraph.checkpoint.memory import InMemorySaver
 
@@ -66,9 +67,9 @@ def main() -> None:
         middleware=[QualityGateMiddleware(policy=GatePolicy(max_retries=2))],
         checkpointer=InMemorySaver(),
     )
-    config = {"configurable": {"thread_id": "flight"}}
+    config: RunnableConfig = {"configurable": {"thread_id": "flight"}}
     question = "Is BA117 on time, and which gate does it leave from?"
-    result = agent.invoke({"messages": [("user", question)]}, config)
+    result = agent.invoke({"messages": [HumanMessage(question)]}, config)
     final = result["messages"][-1]
     meta = final.response_metadata["qgate"]
 

@@ -58,6 +58,8 @@ from langchain_qgate.grounding.checks._lexicon import (
     UNITS,
     WEEKDAYS,
 )
+from langchain_qgate.grounding.checks._lexicon import table as lexicon_table
+from langchain_qgate.grounding.checks._lexicon import words as lexicon_words
 from langchain_qgate.grounding.checks._word_relations import is_lemma, kin, kind_of, siblings
 from langchain_qgate.grounding.checks.checks import (
     _MONTHS,
@@ -104,95 +106,15 @@ __all__ = ["FieldDecision", "apply_field_decisions", "decide_claims"]
 
 _NAME_KEYS = frozenset({"name", "title", "businessname", "productname", "label", "company"})
 _ID_KEYS = frozenset({"id", "orderid", "ordernumber", "sku", "code", "number"})
-_GENERIC_KEYS = frozenset(
-    {"attribute", "info", "data", "detail", "value", "meta", "stat", "spec", "restaurant",
-     "business", "has", "is", "good", "for", "result", "record", "row", "the", "of"}
-)  # fmt: skip
+_GENERIC_KEYS = lexicon_words("fields.generic_keys")
 # Claim words that name a key without spelling it.
 _SYNONYMS: dict[str, tuple[str, ...]] = {
-    "hour": ("open", "close", "closed", "opens", "closes", "until", "from", "hours"),
-    "price": ("cost", "costs", "priced", "sell", "sells", "pay"),
-    "total": ("cost", "costs", "came", "paid", "amount", "charged", "totaled", "totalled"),
-    "amount": ("cost", "costs", "paid", "charged"),
-    "star": ("rated", "rating", "stars"),
-    "rating": ("rated", "stars", "star"),
-    "reviewcount": ("review", "reviews"),
-    "address": ("located", "at"),
-    "population": ("people", "inhabitant", "resident", "populat"),
-    "weight": ("weigh", "weighs", "heavy"),
-    "length": ("long",),
-    "height": ("tall", "high"),
-    "area": ("cover", "covers", "square"),
-    "quantity": ("unit", "item", "piece"),
-    "qty": ("unit", "item", "piece"),
-    "date": ("on",),
-    "founded": ("found", "establish", "established"),
-    "year": ("in",),
-    "wifi": ("wi", "internet"),
-    "category": ("type", "kind", "cuisine"),
-    "depart": ("leave", "leaves", "leaving", "departure"),
-    "arrive": ("arrival", "reach", "reaches", "due"),
+    k: tuple(v) for k, v in lexicon_table("key_word_synonyms").items()
 }
-_FILLER = frozenset(
-    {"restaurant", "place", "spot", "business", "shop", "store", "eatery", "located",
-     "location", "locate", "situated", "based", "open", "offer", "provide", "serve", "serving",
-     "stand", "standing", "sitting", "proximity", "specialize", "feature", "come", "cost",
-     "day", "daily", "week", "weekly", "hour",
-     "listing", "record", "customer", "available", "also", "each", "per", "every", "total",
-     "order", "item", "city", "town", "state", "street", "list", "listed", "show", "say",
-     "value", "amount", "paid", "placed", "status", "currently", "accept", "range",
-     "lie", "sit", "home", "contain", "include", "hold", "have", "people", "live",
-     "venue", "establishment", "facility", "called", "named", "name", "area", "option",
-     "sited", "found", "yes", "there", "visit", "establish", "find", "along", "next", "across",
-     "considered", "stay", "non", "meal", "menu", "dish", "entree", "cuisine", "costing",
-     "satisfaction", "ranking", "adult", "only", "sell", "selling", "offering", "providing",
-     "served", "within", "traditional", "boast", "guest", "give", "given", "food",
-     "cater", "catering", "known", "dining", "eat", "unfortunately", "looking", "enjoy",
-     "try", "whole", "environment", "atmosphere", "setting",
-     # clause links and words addressed to the reader ("Please note", "Be advised")
-     "while", "though", "although", "however", "both", "either", "please", "note", "advised",
-     "prepared", "interested", "check", "stop",
-     # kinds of food and who eats there, said of any menu
-     "style", "styled", "themed", "fare", "grub", "selection", "variety", "diner", "patron",
-     "client", "audience", "consumer", "traveller", "traveler", "visitor", "tourist", "carry",
-     "doing",
-     # how a figure or a band is held ("received a low rating", "charges under £20")
-     "receive", "received", "got", "get", "maintain", "score", "earn", "earned", "charge",
-     "fee", "pricing", "bracket", "between", "around", "below", "under", "over", "minimum",
-     "maximum", "nearby", "neighboring", "neighbouring", "vary", "ranging", "usually",
-     "typically", "generally", "expect", "spend", "previous", "past", "quid", "side", "end",
-     "scale",
-     # what the place is, or is for ("not the type of place", "only meant for adults")
-     "type", "kind", "sort", "destination", "experience", "meant", "intended", "aimed",
-     "geared", "toward", "towards", "above", "starting", "nature", "beside", "service", "easy",
-     "somewhere", "look", "grab", "bite", "person", "head",
-     # how near it is ("round the corner from", "a short walk from")
-     "corner", "walk", "walking", "stroll", "distance", "minute",
-     # where it sits, and what a reader may do there ("nestled by", "why not pop in")
-     "nestled", "tucked", "set", "lies", "joint", "hangout", "locale", "pop", "drop",
-     "fancy", "craving", "hungry", "want", "need", "wish", "why", "go", "bring", "leave",
-     "cooking",
-     "awarded", "holds", "ranked", "rank", "regarded", "thought", "via"}
-)  # fmt: skip
+_FILLER = lexicon_words("fields.filler")
 # A speaker's judgement, not a fact a record states (opinions are not counted against a
 # claim; the rating words among them are read as the rating next to a rating word).
-_OPINION_WORDS = frozenset(
-    {"excellent", "authentic", "delicious", "amazing", "classy", "decent", "okay",
-     "nice", "great", "terrible", "quality", "respected", "fun", "love", "lovely", "beautiful",
-     "scenic", "typical", "wonderful", "fantastic", "tasty", "recommended", "highly", "popular",
-     "cozy", "cosy", "charming", "friendly", "welcoming", "reputation", "exceptional",
-     "outstanding", "superb", "pleasant", "inviting", "stunning", "gorgeous", "fine", "best",
-     "favourite", "favorite", "gem", "treat", "perfect", "ideal", "modest", "humble",
-     "somewhat", "slightly", "bit", "worth", "like", "likes", "liked", "disappointing",
-     "solid", "proper", "vibe", "vibes", "basically",
-     # degree words
-     "fairly", "pretty", "quite", "very", "rather", "really", "extremely", "truly", "surely",
-     "sure", "totally", "fully", "properly", "absolutely", "definitely", "honestly",
-     # hedges: how sure the speaker is, not what is so ("apparently", "I've heard")
-     "apparently", "supposedly", "reportedly", "allegedly", "seemingly", "seems", "seem",
-     "hear", "heard", "think", "believe", "guess", "rumour", "rumor", "probably", "maybe",
-     "perhaps"}
-)  # fmt: skip
+_OPINION_WORDS = lexicon_words("fields.opinion_words")
 _WEEKDAYS = frozenset(WEEKDAYS)
 _TRUE = frozenset({"true", "yes", "y", "free", "available", "included", "1"})
 _FALSE = frozenset({"false", "no", "n", "none", "unavailable", "0"})
@@ -1376,10 +1298,7 @@ _OPENER = 0.35  # word weight below which a sentence's first word is no name ("T
 _SENTENCE = re.compile(r"[.!?]\s+")
 # Words a reply puts a result's name within three words after: offering it, finding it,
 # saying what it is ("I can recommend Casa Lupe", "There is City Centre", "you can watch X").
-_NAMES_AFTER = frozenset(
-    {"about", "called", "named", "try", "suggest", "recommend", "like", "is", "be", "watch",
-     "found", "have", "there"}
-)  # fmt: skip
+_NAMES_AFTER = lexicon_words("fields.names_after")
 
 
 def _key_words_of(r: _Reading) -> set[str]:
@@ -1485,7 +1404,7 @@ def _keyed_name(r: _Reading) -> FieldDecision | None:
     return None
 
 
-_DETERMINERS = frozenset({"the", "a", "an", "this", "that", "its", "their", "his", "her", "your"})
+_DETERMINERS = lexicon_words("fields.determiners")
 
 
 def _keyed(before: list[str], after: list[str], head: str) -> bool:
