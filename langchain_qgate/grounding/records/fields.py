@@ -1375,9 +1375,23 @@ def _another_name_anywhere(r: _Reading) -> FieldDecision | None:
             continue
         if any(all(w in g.words for w in words) for g in r.scope if g is not name):
             continue  # another field's value
-        if any(w in _NAMES_AFTER for w in _words(r.text[:start])[-3:]):
+        if any(w in _NAMES_AFTER for w in _near_words(r.text, start, end)[0]):
             return _contradicted(r.out, name, r.index, "entity", said)
     return None
+
+
+_NEAR = 80  # characters read on either side of a name for the words around it
+
+
+def _near_words(text: str, start: int, end: int) -> tuple[list[str], list[str]]:
+    """The last three words before ``text[start:end]`` and the first after it, read within
+    ``_NEAR`` characters (a word cut by the window is dropped): constant work a name, so a
+    claim of many names is read in linear time."""
+    low = max(0, start - _NEAR)
+    before = _words(text[low:start])
+    if low > 0 and text[low - 1].isalnum() and text[low].isalnum():
+        before = before[1:]
+    return before[-3:], _words(text[end : end + _NEAR])[:1]
 
 
 def _keyed_name(r: _Reading) -> FieldDecision | None:
@@ -1397,7 +1411,7 @@ def _keyed_name(r: _Reading) -> FieldDecision | None:
         said = r.text[start:end]
         if not _distinct([w for w in _words(said) if word_weight(w) > 0], stated):
             continue
-        before, after = _words(r.text[:start])[-3:], _words(r.text[end:])[:1]
+        before, after = _near_words(r.text, start, end)
         for f, head in fields:
             if _keyed(before, after, head) and not _said_otherwise(said, f.value):
                 return _contradicted(r.out, f, r.index, "entity", said)
