@@ -1260,18 +1260,9 @@ def _another_name(r: _Reading) -> FieldDecision | None:
     """A single result's name field whose value the reply never uses, and a claim that puts
     another name where a reply names its result: a changed name ("How about Hate Me?" about
     ``"song_name": "Sick Love"``), not an addition."""
-    if not _one_result(r):
+    name = _single_name(r, figures=False) if _one_result(r) else None
+    if name is None:
         return None
-    named = [
-        f
-        for f in r.scope
-        if not f.context
-        and not f.quantities
-        and ("".join(f.keys) in _NAME_KEYS or (f.keys and f.keys[-1] in ("name", "title")))
-    ]
-    if len(named) != 1:
-        return None
-    name = named[0]
     own = [w for w in name.words if word_weight(w) > 0] or name.words  # "After" is a title
     if any(w in r.reply_words for w in own):
         return None  # the reply uses the record's name (or a word of it)
@@ -1316,14 +1307,14 @@ def _distinct(words: list[str], other: set[str]) -> list[str]:
     ]
 
 
-def _single_name(r: _Reading) -> _Field | None:
-    """The single result's one name field (a figure in it allowed: "1000 Kiely")."""
+def _single_name(r: _Reading, *, figures: bool = True) -> _Field | None:
+    """The result's one name field: with ``figures``, a name with a figure in it counts ("1000
+    Kiely"; no number or yes/no value); without, only a name of words."""
     named = [
         f
         for f in r.scope
         if not f.context
-        and f.truth is None
-        and not f.numeric
+        and ((f.truth is None and not f.numeric) if figures else not f.quantities)
         and ("".join(f.keys) in _NAME_KEYS or (f.keys and f.keys[-1] in ("name", "title")))
     ]
     return named[0] if len(named) == 1 else None
