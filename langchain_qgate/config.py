@@ -58,7 +58,7 @@ class GradeWeights:
 # The bundled domains of closed record vocabularies read by default
 # (``langchain_qgate/data/record_vocabularies.json``).
 DEFAULT_RECORD_VOCABULARIES: tuple[str, ...] = (
-    "orders", "prices", "ratings", "restaurants", "listings",
+    "orders", "prices", "ratings", "restaurants", "listings", "statuses",
 )  # fmt: skip
 
 
@@ -141,7 +141,8 @@ class GroundingPolicy:
         record_vocabularies: The closed vocabularies a record's fields are read with: names
             of bundled domains (``"orders"``: order status and carriers; ``"prices"`` and
             ``"ratings"``: price and rating bands; ``"restaurants"``: cuisines, venue types,
-            areas; ``"listings"``: other words for a business listing's keys) and paths of
+            areas; ``"listings"``: other words for a business listing's keys;
+            ``"statuses"``: the states of a status field, "delayed", "approved") and paths of
             ``.json`` files of the same shape as ``langchain_qgate/data/record_vocabularies.json``
             holding your domain's (docs/structured-evidence.md, "Vocabularies of a domain").
         checks: Your own checks, run on every claim after the built-in ones: callables of

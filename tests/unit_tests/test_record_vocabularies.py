@@ -81,7 +81,9 @@ def test_a_bundled_domain_left_out_reads_none_of_its_terms() -> None:
 def test_the_default_domains_are_the_bundled_files_in_file_order() -> None:
     names = [v.name for v in record_vocabulary().vocabularies]
     assert names == [
-        "order status", "carrier", "cuisine", "venue type", "area", "price band", "rating"
+        "order status", "carrier", "cuisine", "venue type", "area", "price band", "rating",
+        "travel status", "review status", "run status", "test result", "reference flag",
+        "account status", "open status",
     ]  # fmt: skip
     assert [v.name for v in record_vocabulary(("ratings", "orders")).vocabularies] == [
         "order status", "carrier", "rating"
@@ -115,3 +117,55 @@ def test_record_vocabularies_must_be_names_or_paths() -> None:
         with pytest.raises(ValueError, match="record_vocabularies"):
             GroundingPolicy(record_vocabularies=wrong)  # type: ignore[arg-type]
     assert GroundingPolicy(record_vocabularies=["orders"]).record_vocabularies == ("orders",)  # type: ignore[arg-type]
+
+
+# States an API reports in a status field: read only where a field holds one of them.
+_STATES = [
+    # (record, reply, the field named or None for no contradiction)
+    ({"tracking_id": "1Z9", "status": "in_transit"}, "Your parcel has been delivered.", "status"),
+    ({"tracking_id": "1Z9", "status": "IN_TRANSIT"}, "The parcel is in transit.", None),
+    ({"flight": "LX318", "flight_status": "DELAYED"}, "LX318 has been cancelled.", "flight_status"),
+    ({"flight": "LX318", "flight_status": "DELAYED"}, "LX318 is on time.", "flight_status"),
+    ({"flight": "LX318", "flight_status": "DELAYED"}, "LX318 is running late.", None),
+    ({"flight": "LX318", "status": "ON_TIME"}, "LX318 isn't delayed.", None),
+    ({"flight": "LX318", "status": "ON_TIME"}, "LX318 is delayed.", "status"),
+    ({"permit": "P-40", "status": "under_review"}, "Permit P-40 was approved.", "status"),
+    ({"permit": "P-40", "status": "under_review"}, "Permit P-40 should be approved soon.", None),
+    ({"permit": "P-40", "status": "ACCEPTED"}, "Permit P-40 was denied.", "status"),
+    ({"permit": "P-40", "status": "pending"}, "Permit P-40 was approved.", "status"),
+    ({"order": "A-7", "status": "pending"}, "Order A-7 has shipped.", "status"),
+    ({"job": "nightly-etl", "state": "failed"}, "The nightly-etl job succeeded.", "state"),
+    ({"job": "nightly-etl", "conclusion": "success"}, "The nightly-etl job passed.", None),
+    ({"sample": "S-1", "result": "not detected"}, "Sample S-1 came back negative.", None),
+    ({"sample": "S-1", "result": "not detected"}, "Sample S-1 came back positive.", "result"),
+    ({"analyte": "TSH", "flag": "H"}, "Your TSH is within the normal range.", "flag"),
+    ({"card": "Gold", "card_status": "suspended"}, "Your Gold card is active.", "card_status"),
+    ({"store": "Elm St", "business_status": "CLOSED_TEMPORARILY"}, "Elm St is open now.",
+     "business_status"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("record", "reply", "field"), _STATES)
+def test_a_status_field_is_read_by_the_words_people_use_for_its_state(
+    record: dict[str, str], reply: str, field: str | None
+) -> None:
+    v = _one(_monitor(*DEFAULT_RECORD_VOCABULARIES), reply, record)
+    if field is None:
+        assert v.contradiction is None, v.reason
+    else:
+        assert v.contradiction is not None, v.reason
+        assert v.contradiction.field == f"record.{field}", v.contradiction
+
+
+def test_a_state_is_no_addition_where_the_record_has_no_status() -> None:
+    museum = {"name": "City Museum", "closes": "18:00"}
+    v = _one(_monitor(*DEFAULT_RECORD_VOCABULARIES), "The City Museum is open now.", museum)
+    assert v.contradiction is None
+    assert "open" not in record_vocabulary().term_words  # never a field's word in a "with" phrase
+
+
+def test_the_status_domain_can_be_left_out() -> None:
+    reply, record = "LX318 has been cancelled.", {"flight": "LX318", "status": "DELAYED"}
+    without = tuple(d for d in DEFAULT_RECORD_VOCABULARIES if d != "statuses")
+    assert _one(_monitor(*DEFAULT_RECORD_VOCABULARIES), reply, record).contradiction is not None
+    assert _one(_monitor(*without), reply, record).contradiction is None

@@ -471,6 +471,10 @@ class _Vocabulary:
     not_followed_by: tuple[tuple[str, frozenset[str]], ...] = ()  # "French fries"
     near_means_in: tuple[str, ...] = ()  # "near the river" is in the riverside
     soft_beside: str = ""  # the vocabulary whose field makes the soft terms no addition
+    # whether a term is an addition where the record has no field of this vocabulary ("cheap"
+    # about a record with no price); a state such as "open" or "delayed" is read only where a
+    # field holds one of its values
+    addition: bool = True
 
     @cached_property
     def heads(self) -> frozenset[str]:
@@ -513,7 +517,8 @@ class RecordVocabulary:
         vocabularies: Every vocabulary of the chosen domains, in file order.
         key_synonyms: Other words for a key word ("kids" for ``family``).
         field_words: Words that name a band's field ("prices", "reviews").
-        term_words: The words of the vocabularies' terms ("reasonable", "top").
+        term_words: The words of the vocabularies' terms ("reasonable", "top"), of those
+            whose terms may be additions (a state such as "open" is read only in its field).
     """
 
     vocabularies: tuple[_Vocabulary, ...]
@@ -556,6 +561,7 @@ def _vocabulary_of(d: dict[str, Any]) -> _Vocabulary:
         not_followed_by=tuple((t, frozenset(w)) for t, w in d.get("not_followed_by", {}).items()),
         near_means_in=tuple(d.get("near_means_in", ())),
         soft_beside=d.get("soft_beside", ""),
+        addition=d.get("addition", True),
     )
 
 
@@ -574,7 +580,7 @@ def _document(source: str) -> dict[str, Any]:
 @cache
 def record_vocabulary(sources: tuple[str, ...] = DEFAULT_DOMAINS) -> RecordVocabulary:
     """The vocabularies of ``sources``: bundled domain names ("orders", "prices", "ratings",
-    "restaurants", "listings") or paths of JSON files shaped like the bundled one, whose
+    "restaurants", "listings", "statuses") or paths of JSON files shaped like the bundled one, whose
     entries are all read. Loaded once per tuple of sources.
 
     Raises:
@@ -606,7 +612,9 @@ def record_vocabulary(sources: tuple[str, ...] = DEFAULT_DOMAINS) -> RecordVocab
         vocabularies=tuple(vocabs),
         key_synonyms=synonyms,
         field_words=frozenset(w for v in vocabs for w in v.anchors),
-        term_words=frozenset(w for v in vocabs for c in v.classes for t in c for w in t.split()),
+        term_words=frozenset(
+            w for v in vocabs if v.addition for c in v.classes for t in c for w in t.split()
+        ),
     )
 
 
@@ -638,7 +646,7 @@ class VocabTerm:
 
 
 def _class_of(vocab: _Vocabulary, value: str) -> int:
-    low = " ".join(value.lower().split())
+    low = " ".join(value.lower().replace("_", " ").split())  # "IN_TRANSIT" is "in transit"
     for symbol, i in vocab.symbols:
         if low == symbol:
             return i
@@ -711,24 +719,30 @@ def _joined(keys: list[str]) -> str:
 
 
 def _names_vocabulary(vocab: _Vocabulary, joined: str) -> bool:
+    if joined.endswith("status") and "status" in vocab.keys:
+        return True  # ``flight_status``, ``claimStatus``: a status of something
     return joined in vocab.keys or joined + "s" in vocab.keys  # "star" for ``stars``
 
 
-def _vocabulary(
+def _vocabularies(
     keys: list[str], value: str, vocabulary: RecordVocabulary | None
-) -> tuple[_Vocabulary, int] | None:
+) -> list[tuple[_Vocabulary, int]]:
+    """Every vocabulary the field belongs to (by its key) whose classes hold its value, with
+    the value's class, in file order: a status of "pending" is an order's and an
+    application's."""
     joined = _joined(keys)
+    found = []
     for vocab in (vocabulary or record_vocabulary()).vocabularies:
         if _names_vocabulary(vocab, joined):
             mine = _class_of(vocab, value)
             if mine >= 0:
-                return vocab, mine
-    return None
+                found.append((vocab, mine))
+    return found
 
 
 def in_vocabulary(keys: list[str], value: str, vocabulary: RecordVocabulary | None = None) -> bool:
     """Whether the field's value belongs to a closed vocabulary this module knows."""
-    return _vocabulary(keys, value, vocabulary) is not None
+    return bool(_vocabularies(keys, value, vocabulary))
 
 
 def _agreeing(agree: VocabTerm | None, term: str, words: tuple[str, ...]) -> VocabTerm:
@@ -754,11 +768,11 @@ def vocabulary_term(
     the claim uses no term of it (or negates it).
     """
     values = _record_values(other_values, vocabulary)
-    found = _vocabulary(keys, value, values.vocabulary)
-    if found is None:
-        return None
-    vocab, mine = found
-    return values.vocabulary_read(tokens, vocab, mine)
+    for vocab, mine in _vocabularies(keys, value, values.vocabulary):
+        term = values.vocabulary_read(tokens, vocab, mine)
+        if term is not None:
+            return term  # the first vocabulary whose terms the claim uses
+    return None
 
 
 @dataclass
@@ -978,7 +992,7 @@ def unlisted_term(
         return beside is not None and any(_names_vocabulary(beside, k) for k in present)
 
     for vocab in values.vocabulary.vocabularies:
-        if any(_names_vocabulary(vocab, k) for k in present):
+        if not vocab.addition or any(_names_vocabulary(vocab, k) for k in present):
             continue
         for cls in vocab.classes:
             for term in cls:
