@@ -27,6 +27,7 @@ WEATHER = {"city": "Oslo", "chance_of_snow": "40", "temperature": "-3", "wind_km
 TRAIN = {"route": "Leeds to York", "fare": "12", "changes": "0", "passengers": "1"}
 COACH = {"from_station": "Central", "departure_time": "06:40", "fare": "9", "transfers": "1"}
 HOTEL = {"hotel_name": "Harbour Inn", "star_rating": "3", "price_per_night": "140"}
+NURSE_ROLE = {"role": "Night nurse", "shifts_per_week": 4, "openings": 2}
 
 
 @pytest.fixture(scope="module")
@@ -570,3 +571,93 @@ def test_a_figure_anywhere_in_a_with_phrase_makes_it_about_a_field(monitor) -> N
         monitor, "It will be 12 degrees in Bergen, with a chance of rain at 30 percent.", BERGEN
     )
     assert v.grade is not Grade.FABRICATED, v.reason
+
+
+def test_an_amount_of_money_is_never_read_as_a_count_or_a_size(monitor) -> None:
+    # the record holds no money: the pay is unsupported, never the openings "changed"
+    v = _one(monitor, "Each opening pays $52,000.", NURSE_ROLE)
+    assert v.contradiction is None, v.contradiction
+    assert v.grade is Grade.FABRICATED  # unsupported
+    _names(_one(monitor, "There are 3 openings.", NURSE_ROLE), "record.openings")
+
+
+def test_a_rate_is_no_changed_total(monitor) -> None:
+    booking = {"booking": "B-1", "nights": 4, "total_price_usd": 800}
+    v = _one(monitor, "That's $200 a night.", booking)
+    assert v.contradiction is None, v.contradiction
+    _names(_one(monitor, "The total comes to $900.", booking), "record.total_price_usd")
+    inn = {"hotel": "Kestrel Inn", "price_per_night_usd": 150}
+    _names(_one(monitor, "Kestrel Inn costs $170 a night.", inn), "record.price_per_night_usd")
+    assert _one(monitor, "Kestrel Inn costs $150 a night.", inn).grade is Grade.GROUNDED
+
+
+def test_a_currency_beside_a_figure_makes_it_money(monitor) -> None:
+    order = {"order": "A-7", "items": 2, "refund": {"value": 250, "currency": "EUR"}}
+    _names(_one(monitor, "Order A-7 gets a refund of €300.", order), "record.refund.value")
+    assert _one(monitor, "Order A-7 gets a refund of €250.", order).contradiction is None
+
+
+def test_nothing_denies_what_follows_it(monitor) -> None:
+    scan = {"scan": "S-3", "critical_finding": False}
+    v = _one(monitor, "Nothing was flagged as a critical finding.", scan)
+    assert v.contradiction is None, v.contradiction
+    v = _one(
+        monitor, "Nothing was flagged as a critical finding.", {**scan, "critical_finding": True}
+    )
+    _names(v, "record.critical_finding")
+
+
+def test_an_hour_span_with_a_part_of_the_day_is_two_clocks(monitor) -> None:
+    from langchain_qgate.grounding.checks.checks import extract_quantities
+
+    spans = {
+        "from 1 to 3 in the afternoon": [("time", 780), ("time", 900)],
+        "between 10 and 11:30 am": [("time", 600), ("time", 690)],
+        "from 11 to 1 pm": [("time", 660), ("time", 780)],
+        "from 1 to 3 people": [("number", 1.0), ("number", 3.0)],
+    }
+    for text, want in spans.items():
+        assert [(q.kind, q.value) for q in extract_quantities(text)] == want, text
+    day = {"event": "Open day", "start": "13:00", "end": "15:00", "visitors_expected": 40}
+    v = _one(monitor, "The open day runs from 1 to 3 in the afternoon.", day)
+    assert v.contradiction is None, v.contradiction
+
+
+def test_a_key_word_belongs_to_the_figure_beside_it(monitor) -> None:
+    quote = {"symbol": "NVDA", "price": 131.2, "market_cap_usd_bn": 3210, "currency": "USD"}
+    v = _one(monitor, "NVDA trades at $131.20, for a market cap of $3,210 billion.", quote)
+    assert v.contradiction is None, v.contradiction
+    _names(_one(monitor, "NVDA has a market cap of $131.20.", quote), "record.market_cap_usd_bn")
+
+
+def test_two_words_that_begin_alike_are_not_one_key(monitor) -> None:
+    loan = {"title": "The Overstory", "due_date": "2026-12-14", "overdue": False}
+    v = _one(monitor, "The Overstory is due back on December 14th.", loan)
+    assert v.contradiction is None, v.contradiction
+    _names(_one(monitor, "The Overstory is overdue.", loan), "record.overdue")
+
+
+def test_a_scale_in_the_key_scales_its_figures(monitor) -> None:
+    company = {"company": "Acme", "revenue_mn": 512, "employees": 1800}
+    assert _one(monitor, "Acme's revenue is $512 million.", company).contradiction is None
+    assert _one(monitor, "Acme's revenue is 512.", company).contradiction is None  # as written
+    _names(_one(monitor, "Acme's revenue is $612 million.", company), "record.revenue_mn")
+
+
+def test_a_number_written_with_a_number_sign_is_no_amount(monitor) -> None:
+    pull = {"pr": 1289, "approvals": 1, "reviews_required": 2}
+    v = _one(monitor, "PR #1289 has 1 of the 2 approvals it needs.", pull)
+    assert v.contradiction is None, v.contradiction
+
+
+def test_a_figure_another_field_holds_is_never_a_changed_value(monitor) -> None:
+    stop = {"stop": "Main St", "route": "42", "next_arrivals_min": [3, 15, 27]}
+    v = _one(monitor, "The next 42 bus at Main St comes in 3 minutes.", stop)
+    assert v.contradiction is None, v.contradiction
+
+
+def test_the_unit_said_after_a_stated_figure_is_the_records(monitor) -> None:
+    laptop = {"model": "ZenBook 14", "ram_gb": 16, "weight_kg": 1.2}
+    for reply in ("The ZenBook 14 has 16 gigs of RAM.", "The ZenBook 14 weighs 1.2 kilos."):
+        v = _one(monitor, reply, laptop)
+        assert v.grade is Grade.GROUNDED, v.reason

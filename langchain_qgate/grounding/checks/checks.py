@@ -19,7 +19,7 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
@@ -150,6 +150,14 @@ _TIME_24H = re.compile(r"(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
 _TIME_WORD = re.compile(r"\b(?:noon|midday|midnight)\b", re.I)
 _LATER_IN_DAY = re.compile(r"\s+(?:in\s+the\s+(?:afternoon|evening)|at\s+night|tonight)\b", re.I)
 _EARLIER_IN_DAY = re.compile(r"\s+in\s+the\s+morning\b", re.I)
+# Two hours of a span that a part of the day or "am"/"pm" after it makes clocks ("from 1 to 3
+# in the afternoon", "between 10 and 11:30 am"); without one, "from 1 to 3" is two numbers.
+_HOUR_SPAN = re.compile(
+    r"\b(?:from|between)\s+(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s*(?:to|and|until|till|-|–)\s*"
+    r"(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?(?:\s?([ap])(?:\.\s?m\.|\s?m\b)"
+    r"|(?=\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night)\b))",
+    re.I,
+)
 # A clock in words after a word that sets a time ("at twenty to ten", "by half past six",
 # "after ten past nine", "at nine thirty", "around 7 o'clock"); not a range ("from five to ten
 # people", "around 30 to 4"): "to" takes only a clock's minutes (half, quarter, five, ten,
@@ -432,6 +440,8 @@ def _dates(text: str, taken: _Taken, days: bool) -> None:
 
 def _times(text: str, taken: _Taken) -> None:
     free, add = taken.free, taken.add
+    for m in _HOUR_SPAN.finditer(text):
+        _hour_span(text, m, add)
     for m in _TIME_12H.finditer(text):
         hour = int(m[1]) % 12 + (12 if m[3].lower() == "p" else 0)
         add(Quantity("time", hour * 60 + int(m[2] or 0), m[0].strip(), m.start(), m.end()))
@@ -451,6 +461,21 @@ def _times(text: str, taken: _Taken) -> None:
             if clock is not None:
                 minutes, alt = _part_of_day(text, m.end(), *clock)
                 add(Quantity("time", minutes, text[start : m.end()], start, m.end(), alt=alt))
+
+
+def _hour_span(text: str, m: re.Match[str], add: Callable[[Quantity], None]) -> None:
+    """The two clocks of "from 1 to 3 in the afternoon" (13:00 and 15:00) or "between 10 and
+    11:30 am"; the end written with "am"/"pm" is left to the twelve-hour clock."""
+    later = (m[5] or "").lower() == "p" or bool(_LATER_IN_DAY.match(text, m.end()))
+    end = int(m[3]) % 12 + (12 if later else 0)
+    start = int(m[1]) % 12 + (12 if later else 0)
+    if start > end:
+        start -= 12  # "from 11 to 1 pm": the morning's 11
+    add(Quantity("time", start * 60 + int(m[2] or 0), text[m.start(1) : m.end(2 if m[2] else 1)],
+                 m.start(1), m.end(2 if m[2] else 1)))  # fmt: skip
+    if not m[5]:
+        add(Quantity("time", end * 60 + int(m[4] or 0), text[m.start(3) : m.end(4 if m[4] else 3)],
+                     m.start(3), m.end(4 if m[4] else 3)))  # fmt: skip
 
 
 def _part_of_day(text: str, end: int, minutes: int, alt: float | None) -> tuple[int, float | None]:

@@ -61,8 +61,8 @@ _UN_PREDICATES = (
     "bans", "banned",
 )  # fmt: skip
 _NEGATORS = frozenset(
-    {"no", "not", "non", "never", "without", "nor", "neither", "none", "lacks", "lack",
-     "lacking", "cannot", "unavailable", "nope"}
+    {"no", "not", "non", "never", "without", "nor", "neither", "none", "nothing", "lacks",
+     "lack", "lacking", "cannot", "unavailable", "nope"}
 )  # fmt: skip
 _BREAKS = frozenset(
     {".", ";", ":", "!", "?", "but", "although", "though", "while", "whereas", "however",
@@ -171,7 +171,23 @@ def _stem_match(tok: str, word: str) -> bool:
     n = max(4, len(word) - 3)
     if len(tok) < len(word) - 2:
         return False  # "take" does not name "takeout"
-    return len(word) >= 4 and len(tok) >= n and tok[:n] == word[:n]
+    if not (len(word) >= 4 and len(tok) >= n and tok[:n] == word[:n]):
+        return False
+    # one stem with endings ("delivers", "delivery"; "accessible", "accessibility"), not
+    # two words that begin alike ("overstory" is no "overdue")
+    short = min(len(tok), len(word))
+    common = next((i for i in range(short) if tok[i] != word[i]), short)
+    return any(tok[k:] in _ENDINGS and word[k:] in _ENDINGS for k in range(common, 3, -1))
+
+
+# Endings of one stem's forms: inflections and the common derivations.
+_ENDINGS = frozenset(
+    {"", "s", "es", "d", "ed", "ing", "e", "er", "ers", "est", "y", "ies", "ied", "ly", "ily",
+     "ness", "able", "ably", "ible", "ibly", "ability", "ibility", "ion", "ions", "ation",
+     "ations", "ment", "ments", "ity", "ive", "al", "ally", "ful", "ery", "or", "ors", "ance",
+     "ence", "ant", "ent", "ise", "ize", "ised", "ized", "ising", "izing", "ings", "ure", "ures",
+     "iness", "ier", "iest", "ren"}
+)  # fmt: skip
 
 
 def _names(tok: str, word: str, synonyms: dict[str, tuple[str, ...]]) -> bool:

@@ -367,6 +367,7 @@ def _table(index: EvidenceIndex) -> _Table | None:
         context = [w for s in segments[:-1] for w in _key_words(s)]
         band = normalise_value(value)
         quantities = _with_counts(extract_quantities(band, days=False), value, [*context, *keys])
+        quantities = _scaled_by_key(quantities, keys)
         low = value.strip().lower()
         truth = True if low in _TRUE else False if low in _FALSE else None
         items = [_item(p) for p in value.split(",")] if "," in value else [_item(value)]
@@ -437,6 +438,23 @@ def _with_counts(quantities: list[Quantity], value: str, keys: list[str]) -> lis
 
 
 _SCALE_WORDS = frozenset({"hundred", "thousand", "million", "billion", "trillion", "to", "and"})
+# A key's word that scales its figures (``market_cap_usd_bn``: 3210 is $3.21 trillion).
+_KEY_SCALES = {"thousand": 1e3, "thousands": 1e3, "mn": 1e6, "million": 1e6, "millions": 1e6,
+               "bn": 1e9, "billion": 1e9, "billions": 1e9}  # fmt: skip
+
+
+def _scaled_by_key(quantities: list[Quantity], keys: list[str]) -> list[Quantity]:
+    """Figures of a key that names their scale, read at that scale; the figure as written
+    stays a second reading (a reply may say "3210" of ``revenue_bn``: 3210)."""
+    scale = next((_KEY_SCALES[k] for k in keys if k in _KEY_SCALES), None)
+    if scale is None:
+        return quantities
+    return [
+        replace(q, value=q.value * scale, alt=q.value)
+        if q.kind in ("number", "money") and q.alt is None
+        else q
+        for q in quantities
+    ]
 
 
 def _numeric(value: str, quantities: list[Quantity]) -> bool:
@@ -480,7 +498,9 @@ def _field_currency(f: _Field, record: list[_Field]) -> str:
         if k in _CURRENCY_KEYS:
             return _CURRENCY_KEYS[k]
     for other in record:
-        if "".join(other.keys) == "currency" and not other.context:
+        # the record's currency, or one beside the figure (``"salary": {"min": 60000,
+        # "currency": "USD"}``)
+        if "".join(other.keys) == "currency" and other.context in ([], f.context):
             return other.value.strip().upper()[:3]
     return ""
 
@@ -561,6 +581,17 @@ def _one_letter_apart(a: str, b: str) -> bool:
         len(short),
     )
     return long_[k + 1 :] == short[k:]  # one pass: drop the first letter that differs
+
+
+def _state(r: _Reading, f: _Field, q: Quantity) -> None:
+    """Field ``f`` states figure ``q``: its key words and the unit written after the figure
+    ("1.2 kilos", "16 gigs") are the record's."""
+    r.stated.append(f)
+    r.covered.update(f.keys)
+    if _claim_unit(r.text, q):
+        m = re.match(r"\s*-?\s*([A-Za-z]+)", r.text[q.end :])
+        if m is not None:
+            r.covered.add(_norm(m[1].lower()))
 
 
 def _claim_unit(text: str, q: Quantity) -> str:
@@ -981,6 +1012,7 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
         f
         for f in numeric
         if not any(cq is q and cf is f for cq, cf in r.compared)  # compared with, not held
+        and not _numbered(r.text, f)
         and any(comparable(_for_field(q, f), e) for e in f.quantities)
         and (
             f not in r.stated
@@ -988,11 +1020,11 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
             or _value_match(r.text, q, f) == "same"  # the same figure said twice
         )
     ]
-    if q.kind == "money":  # an amount is a money field's where the record has one
+    if q.kind == "money":  # an amount is a money field's, never a count's or a size's
         money = [f for f in candidates if _money_field(f)]
         if len(money) == 1:
             return money, money  # the record's only amount is the slot
-        candidates = money or candidates
+        candidates = money
     by_noun = [f for f in candidates if _counts_for(r.text, q, f)]  # "0 layovers"
     if by_noun:
         return candidates, by_noun
@@ -1006,6 +1038,13 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
     if q.kind in ("time", "date") and len(candidates) == 1:
         return candidates, candidates  # the record's one field of the figure's type
     return candidates, []
+
+
+def _numbered(text: str, f: _Field) -> bool:
+    """Whether the claim writes the field's value with a number sign ("PR #1289", "No. 7"):
+    the field is the record's number, not an amount any figure could change."""
+    value = f.value.strip()
+    return bool(value) and (f"#{value}" in text.replace("# ", "#") or f"No. {value}" in text)
 
 
 def _measured(text: str, q: Quantity, fields: list[_Field]) -> list[_Field]:
@@ -1103,8 +1142,7 @@ def _figures(r: _Reading) -> FieldDecision | None:
             # the figure itself says more
             same = [f for f in candidates if _value_match(r.text, q, f) == "same"]
         if same:
-            r.stated.append(same[0])
-            r.covered.update(same[0].keys)
+            _state(r, same[0], q)
             r.free.remove(q)
     out = r.out
     for q in r.free:
@@ -1115,8 +1153,7 @@ def _figures(r: _Reading) -> FieldDecision | None:
         matches = [(f, _value_match(r.text, q, f)) for f in (top or candidates)]
         same = [f for f, m in matches if m == "same"]
         if same:
-            r.stated.append(same[0])
-            r.covered.update(same[0].keys)
+            _state(r, same[0], q)
             continue
         if any(m == "bound" for _, m in matches):
             out.structured = out.structured or r.decided
@@ -1124,6 +1161,17 @@ def _figures(r: _Reading) -> FieldDecision | None:
         unit = [f for f, m in matches if m == "unit" and f in top]
         values = {f.value for f in top}
         target = unit[0] if unit else (top[0] if len(values) == 1 else None)
+        if target is not None and not unit and _nearer_figure(r, q, target):
+            # "trading at $131.20, ... for a market cap of $3.2 trillion": the key word is
+            # the other figure's; this one is stated by a field holding it, or unsupported
+            held = [
+                f for f in candidates if f is not target and _value_match(r.text, q, f) == "same"
+            ]
+            if not held:
+                out.structured = out.structured or r.decided
+                return out
+            _state(r, held[0], q)
+            continue
         if target is None and r.decided and not q.hedged and _clock_slots(q, top):
             return _changed_clock(r, q, top)
         if (
@@ -1136,10 +1184,97 @@ def _figures(r: _Reading) -> FieldDecision | None:
             # a figure about the record ("a range of up to 150 km") is not the prose's to ground
             out.structured = out.structured or r.decided
             return out
-        if (unit and target.band != target.value) or _loose_money(r.text, q, target):
-            return out  # a band in another currency, a bare figure against money: unsupported
+        if (
+            (unit and target.band != target.value)
+            or _loose_money(r.text, q, target)
+            or _rate_of_another(r, q, target)
+            or _held_elsewhere(r, q, target, candidates)
+        ):
+            # a band in another currency, a bare figure against money, a rate against a
+            # total: unsupported
+            return out
         return _changed_figure(r, q, target, bool(unit))
     return None
+
+
+def _held_elsewhere(r: _Reading, q: Quantity, f: _Field, candidates: list[_Field]) -> bool:
+    """Whether another field of the figure's type holds it exactly ("the next 42 bus" about
+    ``"route": "42"``, the key word ``next`` naming ``next_arrivals_min``): the figure may
+    be that field's, so it is unsupported, never a changed value of ``f``."""
+    if _counts_for(r.text, q, f) or _headed(r, f):
+        return False  # "1 layover", "a market cap of $131.20": the field is named as the slot
+    return any(g is not f and _value_match(r.text, q, g) == "same" for g in candidates)
+
+
+def _headed(r: _Reading, f: _Field) -> bool:
+    """Whether the claim says the field's head key word, its last that is no unit, scale,
+    currency or type (``cap`` of ``market_cap_usd_bn``, ``posted`` of ``posted_date``,
+    ``friday`` of ``hours.Friday``; not ``next`` of ``next_arrivals_min``): the claim names
+    the field itself."""
+    heads = [
+        k for k in f.keys
+        if k not in _GENERIC_KEYS and k not in UNITS and k not in _KEY_SCALES
+        and k not in _CURRENCY_KEYS and k not in _TYPE_KEYS
+    ]  # fmt: skip
+    return bool(heads) and heads[-1] in r.word_set
+
+
+_TYPE_KEYS = frozenset({"date", "time", "datetime", "timestamp", "ts", "utc", "iso"})
+
+
+_WORD_AT = re.compile(r"[^\W_]+")
+
+
+def _nearer_figure(r: _Reading, q: Quantity, f: _Field) -> bool:
+    """Whether another figure of the claim not yet placed, of the same kind, stands nearer
+    than ``q`` to every place the claim says ``f``'s key words: the field is that figure's
+    slot."""
+    keys = {k for k in f.keys if k not in _GENERIC_KEYS and k not in _NAMING}
+    spans: list[list[int]] = []  # the key words as said, adjacent ones as one ("market cap")
+    for m in _WORD_AT.finditer(r.text):
+        if _norm(m[0].lower()) in keys:
+            if spans and not r.text[spans[-1][1] : m.start()].strip(" -"):
+                spans[-1][1] = m.end()
+            else:
+                spans.append([m.start(), m.end()])
+    others = [o for o in r.free if o is not q and o.kind == q.kind]  # not yet placed
+    if not spans or not others or "respectively" in r.word_set:
+        return False  # "at 9:15 pm and 9:05 am respectively": in order, not by nearness
+
+    def gap(x: Quantity, span: list[int]) -> int:
+        return x.start - span[1] if x.start >= span[1] else span[0] - x.end
+
+    return all(min(gap(o, sp) for o in others) < gap(q, sp) for sp in spans)
+
+
+# A figure said per something ("€204 a night", "$12 per person", "3 times a week"); bounded:
+# linear time.
+_RATE = re.compile(r"\s*(?:a|an|per|each|every|/)\s*([^\W\d_]{2,20})\b", re.I)
+_RATE_KEYS = {
+    "night": ("nightly",), "month": ("monthly",), "year": ("yearly", "annual", "annually"),
+    "week": ("weekly",), "day": ("daily",), "hour": ("hourly",),
+}  # fmt: skip
+
+
+def _rate_of_another(r: _Reading, q: Quantity, f: _Field) -> bool:
+    """Whether ``q`` is said per something ("€204 a night") that the record counts in another
+    field (``"nights": 3``) while ``f`` is not keyed by it: a rate is no changed total
+    (``"totalPrice": 612.0``); a price per night (``price_per_night``), or a rent "per
+    month" where the record counts no months, is its own field's."""
+    m = _RATE.match(r.text, q.end)
+    if m is None:
+        return False
+    noun = _norm(m[1].lower())
+    said = {noun, *_RATE_KEYS.get(noun, ())}
+    if said & f.key_set or "per" in f.keys or "rate" in f.keys:
+        return False
+    return any(
+        g is not f
+        and g.record == f.record
+        and noun in g.keys
+        and any(c.kind == "number" and c.value > 1 for c in g.quantities)
+        for g in r.scope
+    )
 
 
 _APPROXIMATELY = re.compile(
