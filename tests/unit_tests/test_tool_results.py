@@ -661,3 +661,67 @@ def test_the_unit_said_after_a_stated_figure_is_the_records(monitor) -> None:
     for reply in ("The ZenBook 14 has 16 gigs of RAM.", "The ZenBook 14 weighs 1.2 kilos."):
         v = _one(monitor, reply, laptop)
         assert v.grade is Grade.GROUNDED, v.reason
+
+
+# Rules of the SGD fit half's error analysis (session 58): names, places, bare clocks, names by
+# role, lists of offers, verbs in -ing. Hand-written records and sentences.
+LODGE = {"hotel_name": "Harbour View Lodge", "street_address": "12 Quay Road, Kingsbridge",
+         "star_rating": "3"}  # fmt: skip
+GALA = {"event_name": "Spring Gala", "event_location": "Riverside Hall",
+        "address_of_location": "200 Elm Street", "city_of_event": "Dover"}  # fmt: skip
+NORDIC = {"airline": "Nordic Air", "outbound_departure_time": "07:15",
+          "outbound_arrival_time": "10:40", "price": "120"}  # fmt: skip
+PAPER_BOATS = {"song_name": "Paper Boats", "artist": "Mira Lenz", "album": "Low Tide"}
+FILM = {"movie_name": "Quiet Harbor", "genre": "Drama"}
+RAIN = {"precipitation": "30", "humidity": "60", "temperature": "70"}
+
+
+def test_a_name_with_a_word_no_field_holds_is_another_name(monitor) -> None:
+    v = _one(monitor, "Kingsbridge Grand Hotel is a lovely 3 star hotel.", LODGE)
+    _names(v, "record.hotel_name")
+    assert _one(monitor, "Harbour View Lodge is a 3 star hotel.", LODGE).grade is Grade.GROUNDED
+    v = _one(monitor, "It's a 3 star place on Quay Road in Kingsbridge.", LODGE)
+    assert v.contradiction is None, v.contradiction
+
+
+def test_a_place_said_without_a_figure_is_no_street_address(monitor) -> None:
+    v = _one(monitor, "The Spring Gala is at the Granary Theatre on May 3rd.", GALA)
+    _names(v, "record.event_location")
+    _names(_one(monitor, "The Spring Gala is at Dover Granary Theatre.", GALA),
+           "record.event_location")  # fmt: skip
+    for reply in ("The Spring Gala is at 200 Elm Street.", "The Spring Gala is at Riverside Hall."):
+        assert _one(monitor, reply, GALA).contradiction is None, reply
+    rental = {"pickup_location": "14th Avenue Depot", "car_name": "Fiesta"}
+    _names(_one(monitor, "Your Fiesta is ready at Northgate Terminal.", rental),
+           "record.pickup_location")  # fmt: skip
+
+
+def test_a_trips_one_clock_tied_to_no_key_word_is_when_it_starts(monitor) -> None:
+    _names(_one(monitor, "There's a 9:05 am with no stops for $120.", NORDIC),
+           "record.outbound_departure_time")  # fmt: skip
+    assert _one(monitor, "There's a 7:15 am for $120.", NORDIC).contradiction is None
+    assert _one(monitor, "There's one around 9 am.", NORDIC).contradiction is None  # hedged
+    hotel = {"hotel_name": "Harbour Inn", "checkin_time": "15:00", "checkout_time": "11:00"}
+    v = _one(monitor, "The gym at Harbour Inn is open until 10 pm.", hotel)
+    assert v.contradiction is None, v.contradiction
+
+
+def test_a_name_after_by_is_the_maker_and_a_names_head_word_its_field(monitor) -> None:
+    _names(_one(monitor, "How about Paper Boats by Jonas Hale?", PAPER_BOATS), "record.artist")
+    assert _one(monitor, "How about Paper Boats by Mira Lenz?", PAPER_BOATS).contradiction is None
+    v = _one(monitor, "Paper Boats was recorded by the river.", PAPER_BOATS)
+    assert v.contradiction is None, v.contradiction
+    flight = {"airline": "Northwind Air", "departure_time": "06:00"}
+    _names(_one(monitor, "I found a Bluejay Airlines flight at 6 am.", flight), "record.airline")
+
+
+def test_names_offered_beside_the_results_name_are_offers(monitor) -> None:
+    v = _one(monitor, "I found Quiet Harbor, Night Train, and The Glass Key.", FILM)
+    assert v.grade is Grade.INFERRED, v.reason
+
+
+def test_a_verb_in_ing_finds_the_field_its_noun_names(monitor) -> None:
+    _names(_one(monitor, "There is a 45 percent chance of it raining.", RAIN),
+           "record.precipitation")  # fmt: skip
+    v = _one(monitor, "There is a 30 percent chance of raining.", RAIN)
+    assert v.contradiction is None, v.contradiction

@@ -722,7 +722,7 @@ _STEM_SHARED = 5  # letters a claim word and a key word share to be one word ("d
 
 
 @lru_cache(maxsize=8192)
-def _related(word: str, key: str, synonyms: bool = True) -> bool:
+def _related(word: str, key: str, synonyms: bool = True, verbs: bool = False) -> bool:
     """Whether a claim word names a key word in other words: the same stem ("departs" for
     ``departure``, "arrives" for ``arrival``) or, with ``synonyms``, a WordNet synonym
     ("leaving" for ``departure``, "layovers" for ``stops``, "costs" for ``price``; also
@@ -738,7 +738,15 @@ def _related(word: str, key: str, synonyms: bool = True) -> bool:
         return True
     if word.isdigit():
         return False
-    return kind_of(word, key) or (synonyms and kin(word, key))
+    if kind_of(word, key) or (synonyms and kin(word, key)):
+        return True
+    # with ``verbs``, a verb in -ing names a key as its noun does ("raining" as "rain", a
+    # kind of ``precipitation``): the stem, or the stem with its "e", that WordNet lists. It
+    # says which field a figure fills, never that a word is accounted for ("blowing" says
+    # nothing of the unit of a wind speed)
+    ing = verbs and word.endswith("ing") and len(word) > 5
+    stems = [word[:-3], word[:-3] + "e"] if ing else []
+    return any(is_lemma(s) and kind_of(s, key) for s in stems)
 
 
 def _named_by_synonym(
@@ -773,8 +781,8 @@ def _alignment(f: _Field, claim_words: set[str], synonyms: bool = True) -> int:
             hits += 1
             break
     else:
-        if any(_related(w, k, synonyms) for k in leaf - _NAMING for w in claim_words):
-            hits += 1  # "leaving" for ``departure``, "layovers" for ``stops``
+        if any(_related(w, k, synonyms, verbs=True) for k in leaf - _NAMING for w in claim_words):
+            hits += 1  # "leaving" for ``departure``, "layovers" for ``stops``, "raining"
     context = {k for k in f.context if k not in _GENERIC_KEYS}
     hits += len(context & claim_words)
     if not hits and any(_related(w, k, synonyms) for k in context - _NAMING for w in claim_words):
@@ -971,6 +979,14 @@ def _figured_terms(r: _Reading) -> FieldDecision | None:
                 (q.start, q.end) for q in r.claim_qs if r.text[q.start : q.end].lower() in written
             )
     r.free = [q for q in r.claim_qs if not any(s <= q.start < e for s, e in r.used_spans)]
+    colon = r.text.rfind(":")
+    items = _listed(r.text) if colon >= 0 and r.free else []
+    if items:  # "these two: X and Y": the figure counts the list after it, no value
+        r.free = [
+            q
+            for q in r.free
+            if not (q.kind == "number" and q.end <= colon and list(q.values()) == [len(items)])
+        ]
     return None
 
 
@@ -1175,6 +1191,27 @@ def _figures(r: _Reading) -> FieldDecision | None:
         if target is None and r.decided and not q.hedged and _clock_slots(q, top):
             return _changed_clock(r, q, top)
         if (
+            not top
+            and _one_result(r)
+            and not q.hedged
+            and not _APPROXIMATELY.search(r.text[max(0, q.start - 16) : q.start])
+            and sum(x.kind == q.kind for x in r.claim_qs) == 1
+            and _clock_slots(q, candidates)
+            and all(set(f.keys) & (_START_WORDS | _END_WORDS) for f in candidates)
+        ):
+            # the claim's one clock, tied by no key word ("a 6:50 pm with 1 layover"), where
+            # every field of its type is when the result starts or ends (a departure, an
+            # arrival, a pickup): a clock fills only a field of its type, and each holds
+            # another value; a trip's time said bare is when it starts: named first. A record
+            # whose clocks are of other kinds (a hotel's check-in) leaves a clock of something
+            # else ("the pool is open until 10 pm") unsupported. Two clocks may be one
+            # computed from the other ("around 11:28 rather than 11:16"): not read
+            starts = sorted(
+                candidates,
+                key=lambda f: len(set(f.keys) & _END_WORDS) - len(set(f.keys) & _START_WORDS),
+            )
+            return _changed_clock(r, q, starts)
+        if (
             target is None
             or not r.decided
             or (q.hedged and not _far_off(r, q, target))
@@ -1320,6 +1357,8 @@ def _clock_slots(q: Quantity, top: list[_Field]) -> bool:
 
 
 _TIED_SLOTS = 4  # fields of one type a clock's words may name at once and still be read
+_START_WORDS = frozenset(lexicon_table("time_roles")["start"])  # "departure", "pickup", ...
+_END_WORDS = frozenset(lexicon_table("time_roles")["end"])  # "arrival", "dropoff", ...
 
 
 def _changed_clock(r: _Reading, q: Quantity, top: list[_Field]) -> FieldDecision:
@@ -1380,6 +1419,62 @@ def _name_runs(text: str) -> list[tuple[int, int, bool]]:
     return runs
 
 
+def _held_name(words: list[str], held: set[str]) -> bool:
+    """Whether a name's words are another field's value: some word of it is held and none it
+    has besides tells it apart ("Brooklyn" of an address does not make "1 Hotel Brooklyn
+    Bridge" that address: "Bridge" is no field's)."""
+    return any(w in held for w in words) and not any(
+        w not in held and word_weight(w) >= _OPENER for w in words
+    )
+
+
+def _uses_name(own: list[str], reply_words: frozenset[str]) -> bool:
+    """Whether a reply uses a name of the words ``own`` (any of them: "Your RSVP ... for the
+    review" may be about "Q3 Budget Review")."""
+    return any(w in reply_words for w in own)
+
+
+_ITEM_CUT = re.compile(r",\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+", re.I)
+
+
+def _listed(text: str) -> list[str]:
+    """The items of the list a claim ends on: after a colon, two or more ("these two: X and
+    Y"), else three or more joined by commas and a last "and" or "or" ("I found X, Y, and
+    Z"); the first item of a list without a colon runs from the claim's start."""
+    body = text.rstrip(" .!?")
+    colon = body.rfind(":")
+    part = body[colon + 1 :] if colon >= 0 else body
+    items = [i.strip() for i in _ITEM_CUT.split(part) if i.strip()]
+    has_last = re.search(r"\s(?:and|or)\s+\S+", part, re.I) is not None
+    if not has_last or len(items) < (2 if colon >= 0 else 3):
+        return []
+    return items
+
+
+def _other_offers(r: _Reading) -> list[str] | None:
+    """The other items of a list of names one item of which is the result's name ("I found
+    Dogman, Hackers, and High Life" about ``"movie_name": "Dogman"``): the results offered
+    beside it, none this record's value (None when the claim lists no such names)."""
+    name = _single_name(r) if _one_result(r) else None
+    items = _listed(r.text) if name is not None else []
+    if name is None or not items:
+        return None
+    mine = [
+        i for i, item in enumerate(items) if _contains(_words(item), name.words) >= 0
+    ]  # the first item may carry the words before the list ("I found Dogman")
+    if len(mine) != 1:
+        return None
+    others = [item for i, item in enumerate(items) if i != mine[0]]
+    if any(_said_otherwise(o, name.value) for o in others):
+        return None
+    if ":" not in r.text and not all(any(w[:1].isupper() for w in o.split()) for o in others):
+        return None  # "is both, highly recommended and kid friendly": no list of names
+    held = _record_words(r)
+    if any(set(_words(o)) & held for o in others):
+        return None  # another field's value in the list: no list of names
+    return others
+
+
 def _one_result(r: _Reading) -> bool:
     """Whether the claim is about known records and they are one result (whose name, place
     or value a changed one would be is then known)."""
@@ -1399,15 +1494,17 @@ def _another_name(r: _Reading) -> FieldDecision | None:
     if name is None:
         return None
     own = [w for w in name.words if word_weight(w) > 0] or name.words  # "After" is a title
-    if any(w in r.reply_words for w in own):
-        return None  # the reply uses the record's name (or a word of it)
+    if _uses_name(own, r.reply_words):
+        return None  # the reply uses the record's name (or half the words of a long one)
     stated = _record_words(r)
     for run, end, offered in _name_runs(r.text):
         # "There's Casa Lupe": the opener is no name
         start = run if offered else _opened(r.text, run, end)
         words = [w for w in _words(r.text[start:end]) if word_weight(w) > 0]
-        if not words or any(w in stated or w in _CALENDAR for w in words):
+        if not words or any(w in _CALENDAR for w in words):
             continue
+        if _held_name(words, stated):
+            continue  # another field's value ("45 Park Lane", the street address), no name
         if not offered and r.text[end:].lstrip().startswith(","):
             continue  # "Sure, ...", "Mark, your table is booked": no subject
         if _said_otherwise(r.text[start:end], name.value):
@@ -1539,9 +1636,18 @@ def _keyed_name(r: _Reading) -> FieldDecision | None:
             continue
         before, after = _near_words(r.text, start, end)
         for f, head in fields:
-            if _keyed(before, after, head) and not _said_otherwise(said, f.value):
+            # "by" names the maker of a work ("Cups by Anna Kendrick"): the value of a field
+            # whose key is a kind of maker (``artist``)
+            made = before[-1:] == ["by"] and _maker(head)
+            if (_keyed(before, after, head) or made) and not _said_otherwise(said, f.value):
                 return _contradicted(r.out, f, r.index, "entity", said)
     return None
+
+
+@cache
+def _maker(key: str) -> bool:
+    """Whether a key word's most common sense is a kind of creator (``artist``)."""
+    return kind_of(key, "creator")
 
 
 _DETERMINERS = lexicon_words("fields.determiners")
@@ -1615,6 +1721,18 @@ def _another_of_its_kind(r: _Reading) -> FieldDecision | None:
         and not any(c.isdigit() for c in f.value)
         and all(w[:1].isupper() for w in f.value.split() if w.lower() not in _NAME_JOINS)
     ]
+    # a name whose last word is the key word of a field holding names ("American Airlines"
+    # about ``"airlines": "Air Canada"``): the key word is the name's head noun, the kind
+    headed = {
+        id(f): f.keys[-1]
+        for f in _unstated_words(r)
+        if f.keys
+        and f.keys[-1] not in _NAMING | _GENERIC_KEYS | _KIND_KEYS
+        and not any(c.isdigit() for c in f.value)
+        and all(w[:1].isupper() for w in f.value.split() if w.lower() not in _NAME_JOINS)
+        and not _uses_name(_distinct(f.words, set()) or f.words, r.reply_words)
+    }
+    kinds += [f for f in r.scope if id(f) in headed and f not in kinds]
     if not kinds:
         return None
     stated = _record_words(r)
@@ -1625,7 +1743,8 @@ def _another_of_its_kind(r: _Reading) -> FieldDecision | None:
         if len(said) < 2:
             continue
         for f in kinds:
-            if said[-1] != f.words[-1] or any(w in stated for w in said[:-1]):
+            last = {f.words[-1], headed.get(id(f), f.words[-1])}
+            if said[-1] not in last or any(w in stated for w in said[:-1]):
                 continue
             if _said_otherwise(r.text[start:end], f.value):
                 continue
@@ -1690,17 +1809,24 @@ _IN_KEYS = frozenset({"city", "town", "location"})
 _AT_KEYS = frozenset({"location", "venue", "station", "airport", "address"})
 
 
-def _place_field(r: _Reading, keys: frozenset[str], used: set[str]) -> _Field | None:
-    """The one field of the result a place said this way fills and the reply does not use."""
+def _place_field(
+    r: _Reading, keys: frozenset[str], used: set[str], figured: bool = True
+) -> _Field | None:
+    """The one field of the result a place said this way fills and the reply does not use;
+    a place said without a figure ("at the Foundry") is no street address ("1 Main Street"):
+    where several fields fit, those whose value has a figure are not its slot."""
     fields = [
         f
         for f in r.scope
-        if (not f.quantities or "address" in f.keys)
+        # an ordinal is a word of a place's name ("30th Street Station"), no figure of it
+        if (not f.quantities or "address" in f.keys or all(q.ordinal for q in f.quantities))
         and f.truth is None
         and f.keys
         and f.keys[-1] in keys
         and not set(f.words) & used
     ]
+    if len(fields) > 1 and not figured:
+        fields = [f for f in fields if not any(c.isdigit() for c in f.value)]
     return fields[0] if len(fields) == 1 else None
 
 
@@ -1728,12 +1854,14 @@ def _another_place(r: _Reading) -> FieldDecision | None:
                 continue  # "by phone at 555-0142": figures only, no place
             if any(w in _CALENDAR for w in words):
                 continue
-            f = _place_field(r, keys, reply - set(words))
+            f = _place_field(r, keys, reply - set(words), any(c.isdigit() for c in said))
             if f is None or _said_otherwise(said, f.value):
                 continue
             elsewhere = {w for g in r.scope if g is not f for w in g.words}
-            if all(w in f.words for w in words) or any(w in elsewhere for w in words):
-                continue  # the record's own words: its place, or another field's value
+            if all(w in f.words for w in words):
+                continue  # the record's own words: its place
+            if _held_name(words, elsewhere):
+                continue  # another field's value (a word of the city in a venue's name is not)
             inside = keys is _AT_KEYS and not words[0].isdigit() and len(f.words) > 1
             part = len(words) < 2 or any(c.isdigit() for c in said)  # "Terminal 2", "Gate"
             if inside and words[-1] != f.words[-1] and part:
@@ -1918,6 +2046,9 @@ def _coverage(r: _Reading) -> FieldDecision:
     """Grounded when the stated fields account for the claim's content words; partial (and
     loose where the words left are common words) otherwise."""
     out, words, covered = r.out, r.words, r.covered
+    offers = _other_offers(r) if r.stated else None
+    if offers:  # the results offered beside this one: no word of them is this record's fact
+        covered = covered | {w for o in offers for w in _words(o)}
     total = got = 0.0
     added = False  # a thing the place comes "with" that the record does not give
     unplaced: list[str] = []  # content words no field accounts for
@@ -1959,11 +2090,12 @@ def _coverage(r: _Reading) -> FieldDecision:
     held = {w for f in r.scope for w in f.words}  # "House" of the album "Summer House"
     valued = any(_value_like(w, names) and w not in held for w in unplaced)
     valued = valued or (out.renamed is not None and out.renamed[3] in unplaced)
-    if total and (got / total < _COVERED or valued):
+    if total and (got / total < _COVERED or valued or offers):
         out.partial = chunks
         out.unplaced = unplaced
         out.loose = not valued and (
             r.text.rstrip().endswith("?")  # an offer of the record by its name
+            or bool(offers)  # ... or one of a list of names offered
             or any("".join(f.keys) not in _NAME_KEYS | _ID_KEYS for f in r.stated)
         )  # a value besides the name: "famous for its scones" states none
         return out
