@@ -15,6 +15,8 @@ Two sets, graded by the default ``HallucinationMonitor()`` (bundled model and ve
 3. ``tests/data/tool_results_heldout.jsonl`` (always): 240 more, of 12 other services, written
    the same way by another helper (2026-11-30); the same table. Its first reading is recorded
    in BENCHMARKS.md; nothing is tuned on it either.
+4. ``tests/data/tool_results_dev.jsonl`` (always): 120 faithful replies of 10 more services,
+   written the same way and **read** while building (a development set); the same table.
 
 Run from the project root:
 
@@ -45,6 +47,7 @@ from langchain_qgate.schemas import Grade, GroundingReport  # noqa: E402
 
 WRITTEN = ROOT / "tests" / "data" / "tool_results_written.jsonl"
 HELDOUT = ROOT / "tests" / "data" / "tool_results_heldout.jsonl"
+DEV = ROOT / "tests" / "data" / "tool_results_dev.jsonl"  # faithful only, read while building
 
 
 def _read(report: GroundingReport) -> dict[str, bool]:
@@ -106,7 +109,8 @@ def run_written(monitor: HallucinationMonitor, path: Path = WRITTEN) -> dict[str
         kind: {"n": c["n"], **{k: c[k] / c["n"] for k in c if k != "n"}}
         for kind, c in sorted(by_kind.items())
     }
-    return {"kinds": table, "auroc": binary_metrics(labels, risks, 0.5)["auroc"]}
+    auroc = binary_metrics(labels, risks, 0.5)["auroc"] if len(set(labels)) > 1 else None
+    return {"kinds": table, "auroc": auroc}  # None: one label only (the dev set)
 
 
 def main() -> int:
@@ -128,10 +132,11 @@ def main() -> int:
             f"{res['faithful_contradicted']:.1%}; changed flagged {res['changed_flagged']:.1%}, "
             f"named {res['changed_named']:.1%}; AUROC {res['auroc']:.3f}"
         )
-    for name, path in (("written", WRITTEN), ("heldout", HELDOUT)):
+    for name, path in (("written", WRITTEN), ("heldout", HELDOUT), ("dev", DEV)):
         written = run_written(monitor, path)
         out[name] = written
-        print(f"\n{path.name}: AUROC {written['auroc']:.3f}")
+        auroc = "n/a (one label)" if written["auroc"] is None else f"{written['auroc']:.3f}"
+        print(f"\n{path.name}: AUROC {auroc}")
         print("| kind | n | contradicted | a claim FABRICATED | all GROUNDED | flagged |")
         print("|---|---:|---:|---:|---:|---:|")
         for kind, row in written["kinds"].items():

@@ -610,14 +610,15 @@ def test_nothing_denies_what_follows_it(monitor) -> None:
 def test_an_hour_span_with_a_part_of_the_day_is_two_clocks(monitor) -> None:
     from langchain_qgate.grounding.checks.checks import extract_quantities
 
-    spans = {
-        "from 1 to 3 in the afternoon": [("time", 780), ("time", 900)],
-        "between 10 and 11:30 am": [("time", 600), ("time", 690)],
-        "from 11 to 1 pm": [("time", 660), ("time", 780)],
-        "from 1 to 3 people": [("number", 1.0), ("number", 3.0)],
+    spans = {  # the start past noon only as a second reading: the part of the day said once
+        "from 1 to 3 in the afternoon": [("time", (60, 780)), ("time", (900,))],
+        "between 10 and 11:30 am": [("time", (600,)), ("time", (690,))],
+        "from 11 to 1 pm": [("time", (660,)), ("time", (780,))],
+        "from 09:00 to 10 pm": [("time", (540,)), ("time", (1320,))],
+        "from 1 to 3 people": [("number", (1.0,)), ("number", (3.0,))],
     }
     for text, want in spans.items():
-        assert [(q.kind, q.value) for q in extract_quantities(text)] == want, text
+        assert [(q.kind, q.values()) for q in extract_quantities(text)] == want, text
     day = {"event": "Open day", "start": "13:00", "end": "15:00", "visitors_expected": 40}
     v = _one(monitor, "The open day runs from 1 to 3 in the afternoon.", day)
     assert v.contradiction is None, v.contradiction
@@ -724,4 +725,69 @@ def test_a_verb_in_ing_finds_the_field_its_noun_names(monitor) -> None:
     _names(_one(monitor, "There is a 45 percent chance of it raining.", RAIN),
            "record.precipitation")  # fmt: skip
     v = _one(monitor, "There is a 30 percent chance of raining.", RAIN)
+    assert v.contradiction is None, v.contradiction
+
+
+def test_a_time_zone_offset_is_no_clock_and_no_number() -> None:
+    from langchain_qgate.grounding.checks.checks import extract_quantities
+
+    found = [(q.kind, q.value) for q in extract_quantities("ends 2024-08-03T13:41:00+02:00.")]
+    assert found == [("date", 20240803), ("time", 821)]
+    found = [(q.kind, q.value) for q in extract_quantities("at 17:45 (+01:00) and 21:05:40-05:00")]
+    assert found == [("time", 1065), ("time", 1265)]
+    assert [q.value for q in extract_quantities("open 11:00-21:00")] == [660, 1260]
+
+
+def test_a_yes_no_literal_after_a_key_is_read_as_the_record_writes_it(monitor) -> None:
+    sensor = {"device": "Hall sensor", "online": False, "battery_pct": 71}
+    assert _one(monitor, "Hall sensor: online false.", sensor).contradiction is None
+    _names(_one(monitor, "Hall sensor: online true.", sensor), "record.online")
+    room = {"room": "Garden Room", "pets_allowed": "N"}
+    assert _one(monitor, "Garden Room, pets allowed: no.", room).contradiction is None
+
+
+def test_cents_and_pence_are_money() -> None:
+    from langchain_qgate.grounding.checks.checks import extract_quantities
+
+    read = [(q.kind, q.value) for q in extract_quantities("31 cents, 67p and 50 pence at 5 pm")]
+    assert read == [("money", 0.31), ("money", 0.67), ("money", 0.5), ("time", 1020)]
+
+
+def test_a_bare_dollar_sign_meets_any_dollar(monitor) -> None:
+    clinic = {"clinic": "North Dental", "fee_aud": 60, "slots_left": 2}
+    assert _one(monitor, "North Dental charges a fee of $60.", clinic).contradiction is None
+    _names(_one(monitor, "North Dental charges a fee of $70.", clinic), "record.fee_aud")
+
+
+def test_a_denied_key_is_no_slot_for_another_figure(monitor) -> None:
+    session = {"station": "Quay 4", "total_cost_eur": 20.5, "idle_fee_eur": 0}
+    v = _one(monitor, "Quay 4 cost €20.50 and there was no idle fee.", session)
+    assert v.contradiction is None, v.contradiction
+
+
+def test_a_clock_computed_from_a_duration_is_no_changed_clock(monitor) -> None:
+    visit = {"clinic": "North Dental", "start": "09:15", "duration_min": 30}
+    v = _one(monitor, "The North Dental visit lasts 30 minutes, so you'll be out by 9:45.", visit)
+    assert v.contradiction is None, v.contradiction
+    _names(_one(monitor, "The North Dental visit starts at 9:45.", visit), "record.start")
+
+
+def test_an_hour_with_a_part_of_the_day_is_a_clock() -> None:
+    from langchain_qgate.grounding.checks.checks import extract_quantities
+
+    (q,) = extract_quantities("just after nine this evening")
+    assert (q.kind, q.value, q.hedged) == ("time", 1260, True)
+    (q,) = extract_quantities("at 7 in the morning")
+    assert (q.kind, q.value, q.hedged) == ("time", 420, False)
+
+
+def test_a_duration_is_no_value_of_a_field_of_another_measure(monitor) -> None:
+    charge = {"station": "Quay 4", "price_per_kwh_eur": 0.4, "energy_kwh": 30}
+    v = _one(monitor, "At Quay 4 it took 25 minutes to add 30 kWh.", charge)
+    assert v.contradiction is None, v.contradiction
+
+
+def test_a_keys_word_with_its_value_is_no_name(monitor) -> None:
+    pull = {"pr": 1289, "title": "Fix cache eviction", "state": "open", "approvals": 1}
+    v = _one(monitor, "PR #1289 has 1 approval.", pull)
     assert v.contradiction is None, v.contradiction

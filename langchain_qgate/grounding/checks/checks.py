@@ -130,7 +130,14 @@ _NUM_WORD = "|".join(sorted(_NUMBER_WORD_VALUES, key=len, reverse=True))
 _SCALE_WORD = r"hundred|thousand|million|billion|trillion|mn|bn|tn|[kmbt]\b"
 _MONTH_WORD = "|".join(sorted(_MONTHS, key=len, reverse=True))
 
-_DATE_ISO = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])\b")
+_SUBUNIT = re.compile(r"\s?(?:cents?|¢|pence)\b|p\b(?!\.?\s?m\b)")
+_DATE_ISO = re.compile(
+    r"\b(1[0-9]{3}|20[0-9]{2})-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(?:\b|(?=T\d))"
+)  # also the date of an ISO datetime ("2024-08-03T13:41:00")
+# A time zone's offset written after a time ("T13:41:00+02:00", "21:05:40-05:00", "17:45
+# (+01:00)"): no clock and no number of its own.
+_ZONE = re.compile(r"(?<=\d\d:\d\d:\d\d)[+-]\d\d:?\d\d\b|(?<=\d\d:\d\d)\+\d\d:\d\d\b"
+                   r"|\(\s?[+-]\d\d:\d\d\s?\)")  # fmt: skip
 _DATE_MDY = re.compile(
     rf"\b({_MONTH_WORD})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\s*,?\s+(1[0-9]{{3}}|20[0-9]{{2}})\b",
     re.I,
@@ -146,10 +153,13 @@ _DATE_M = re.compile(
     re.I,
 )
 _TIME_12H = re.compile(r"\b(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s?([ap])(?:\.\s?m\.|\s?m\b)", re.I)
-_TIME_24H = re.compile(r"(?<![\d:.])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
+# A clock, its seconds read and dropped ("13:41:00"); not a zone's offset ("+01:00").
+_TIME_24H = re.compile(r"(?<![\d:.+])([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?![\d:])")
 _TIME_WORD = re.compile(r"\b(?:noon|midday|midnight)\b", re.I)
-_LATER_IN_DAY = re.compile(r"\s+(?:in\s+the\s+(?:afternoon|evening)|at\s+night|tonight)\b", re.I)
-_EARLIER_IN_DAY = re.compile(r"\s+in\s+the\s+morning\b", re.I)
+_LATER_IN_DAY = re.compile(
+    r"\s+(?:(?:in\s+the|this)\s+(?:afternoon|evening)|at\s+night|tonight)\b", re.I
+)
+_EARLIER_IN_DAY = re.compile(r"\s+(?:in\s+the|this)\s+morning\b", re.I)
 # Two hours of a span that a part of the day or "am"/"pm" after it makes clocks ("from 1 to 3
 # in the afternoon", "between 10 and 11:30 am"); without one, "from 1 to 3" is two numbers.
 _HOUR_SPAN = re.compile(
@@ -175,6 +185,20 @@ _CLOCK_WORDS = re.compile(
     r"(?!\s*(?:[-–]|to\b|minutes?\b|hours?\b|people\b|percent\b|per\b|[a-z]+s\b))",
     re.I,
 )
+# An hour said with a part of the day after a word that sets a time ("after nine this
+# evening", "at 7 in the morning").
+_HOUR_OF_PART = re.compile(
+    rf"\b(?:at|by|until|till|around|about|before|after|since)\s+(?P<hour>{_HOUR_WORD})"
+    r"(?=(?:\s+(?:in\s+the|this)\s+(?:morning|afternoon|evening)|\s+at\s+night|\s+tonight)\b)",
+    re.I,
+)
+_HOUR_VALUES = {
+    w: i + 1
+    for i, w in enumerate(
+        ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+         "eleven", "twelve")
+    )
+}  # fmt: skip
 _CLOCK_MINUTES = {"half": 30, "quarter": 15, "a quarter": 15, "o'clock": 0, "o’clock": 0,
                   "oh five": 5, "oh-five": 5}  # fmt: skip
 _NUMBER = re.compile(
@@ -378,7 +402,9 @@ def extract_quantities(text: str, *, days: bool = True) -> list[Quantity]:
     """
     taken = _Taken()
     references = list(_REFERENCE.finditer(text))
-    text = _blank(text, [m.span() for m in references])
+    text = _blank(
+        text, sorted([m.span() for m in references] + [m.span() for m in _ZONE.finditer(text)])
+    )
     for m in references:
         if m.lastgroup == "part":
             for q in _part_numbers(m):
@@ -454,6 +480,13 @@ def _times(text: str, taken: _Taken) -> None:
     for m in _TIME_WORD.finditer(text):
         if free(m.start(), m.end()):
             add(Quantity("time", 720 if m[0].lower() == "noon" else 0, m[0], m.start(), m.end()))
+    for m in _HOUR_OF_PART.finditer(text):  # "after nine this evening": 21:00
+        if free(m.start("hour"), m.end("hour")):
+            hour = _HOUR_VALUES.get(m["hour"].lower()) or int(m["hour"])
+            hour = hour % 12 + (12 if _LATER_IN_DAY.match(text, m.end()) else 0)
+            bound = m[0].split()[0].lower() != "at"  # "after nine", "around 7": not exact
+            span = (m.start("hour"), m.end("hour"))
+            add(Quantity("time", hour * 60, m["hour"], *span, hedged=bound))
     for m in _CLOCK_WORDS.finditer(text):
         start = next(m.start(g) for g in ("min", "tomin", "hour2") if m[g])
         if free(start, m.end()):
@@ -464,18 +497,22 @@ def _times(text: str, taken: _Taken) -> None:
 
 
 def _hour_span(text: str, m: re.Match[str], add: Callable[[Quantity], None]) -> None:
-    """The two clocks of "from 1 to 3 in the afternoon" (13:00 and 15:00) or "between 10 and
-    11:30 am"; the end written with "am"/"pm" is left to the twelve-hour clock."""
+    """The two clocks of "from 1 to 3 in the afternoon" (15:00 at the end) or "between 10 and
+    11:30 am"; the end written with "am"/"pm" is left to the twelve-hour clock. The part of
+    the day said once may or may not hold for the start ("from 9 to 10 pm" may open at 9 am),
+    so an unpadded start past noon is a second reading, never the only one."""
     later = (m[5] or "").lower() == "p" or bool(_LATER_IN_DAY.match(text, m.end()))
     end = int(m[3]) % 12 + (12 if later else 0)
-    start = int(m[1]) % 12 + (12 if later else 0)
-    if start > end:
-        start -= 12  # "from 11 to 1 pm": the morning's 11
-    add(Quantity("time", start * 60 + int(m[2] or 0), text[m.start(1) : m.end(2 if m[2] else 1)],
-                 m.start(1), m.end(2 if m[2] else 1)))  # fmt: skip
+    start = int(m[1]) % 12
+    minutes = int(m[2] or 0)
+    alt = None
+    if later and not m[1].startswith("0") and start + 12 <= end:
+        alt = float((start + 12) * 60 + minutes)  # "09:00" is a 24-hour clock: no second reading
+    stop = m.end(2 if m[2] else 1)
+    add(Quantity("time", start * 60 + minutes, text[m.start(1) : stop], m.start(1), stop, alt=alt))
     if not m[5]:
-        add(Quantity("time", end * 60 + int(m[4] or 0), text[m.start(3) : m.end(4 if m[4] else 3)],
-                     m.start(3), m.end(4 if m[4] else 3)))  # fmt: skip
+        stop = m.end(4 if m[4] else 3)
+        add(Quantity("time", end * 60 + int(m[4] or 0), text[m.start(3) : stop], m.start(3), stop))
 
 
 def _part_of_day(text: str, end: int, minutes: int, alt: float | None) -> tuple[int, float | None]:
@@ -544,6 +581,13 @@ def _number(m: re.Match[str], text: str) -> Quantity | None:
         stop = suffix.end()
         return Quantity("number", value, text[start:stop], start, stop, ordinal=True)
     kind: QuantityKind
+    sub = None if currency or m["pct"] or scale_word else _SUBUNIT.match(text, m.end("num"))
+    if sub is not None:  # "39 cents", "67p": a hundredth of the currency, whichever it is
+        return Quantity(
+            "money", value / 100, text[start : sub.end()], start, sub.end(),
+            2 if is_word else _sig_digits(num),
+            hedged=_HEDGE_BEFORE.search(text[max(0, start - 24) : start]) is not None,
+        )  # fmt: skip
     if m["pct"]:
         kind = "percent"
     elif currency:

@@ -455,10 +455,30 @@ def boolean_said(
     named += [t for t in tokens if any(_names(t, g, synonyms) for g in group)]
     if _FAMILY & set(leaf):  # "not suitable for families with children"
         named += [t for t in tokens if t in _FAMILY or t == "families"]
+    literal = _literal_after(tokens, span[1] + 1)
+    if literal is not None:  # "New patient: false", "full protection: N", "Pets allowed = yes"
+        return literal, [*named, tokens[span[1] + 1]]
     # "dogs are not allowed", "a family unfriendly pub"
     inside = any(_negator(t, "") or t in _UN_PREDICATES for t in tokens[span[0] : span[1] + 1])
     # a negation of a negative is none ("not unfriendly to families", "isn't unsuitable")
     return inside == _negated(tokens, *span, predicate=True), named
+
+
+_LITERAL_TRUE = frozenset({"true", "yes", "y"})
+_LITERAL_FALSE = frozenset({"false", "no", "n"})
+_CLAUSE_ENDS = frozenset({".", ",", ";", "!", ")"})
+
+
+def _literal_after(tokens: list[str], at: int) -> bool | None:
+    """The yes/no literal a key is written with, as a record writes it ("New patient: false",
+    "full protection: N", "online false,"): the last word of its clause, after a colon or an
+    equals sign or right after the key."""
+    if at < len(tokens) and tokens[at] in (":", "="):
+        at += 1  # "New patient: false"; also "online false," as a record's list writes it
+    if at >= len(tokens) or (at + 1 < len(tokens) and tokens[at + 1] not in _CLAUSE_ENDS):
+        return None
+    word = tokens[at]
+    return True if word in _LITERAL_TRUE else False if word in _LITERAL_FALSE else None
 
 
 @dataclass(frozen=True)

@@ -118,7 +118,8 @@ _OPINION_WORDS = lexicon_words("fields.opinion_words")
 _WEEKDAYS = frozenset(WEEKDAYS)
 _TRUE = frozenset({"true", "yes", "y", "free", "available", "included", "1"})
 _FALSE = frozenset({"false", "no", "n", "none", "unavailable", "0"})
-_CURRENCY_KEYS = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "chf": "CHF"}
+_CURRENCY_KEYS = {"usd": "USD", "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "chf": "CHF",
+                  "aud": "AUD", "cad": "CAD", "eth": "ETH", "btc": "BTC"}  # fmt: skip
 _CURRENCY_WORDS = {"dollar": "USD", "euro": "EUR", "pound": "GBP", "yen": "JPY"}
 _SPLIT_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\s./()\[\]-]+")
 _SPELLINGS = {
@@ -704,9 +705,18 @@ def _value_match(text: str, q: Quantity, f: _Field) -> str:
     if claim_unit and f.unit and claim_unit != f.unit:
         return "unit"
     currency = _claim_currency(text, q)
-    if currency and f.currency and currency != f.currency:
+    if currency and f.currency and currency != f.currency and not _any_dollar(q, f.currency):
         return "unit"
     return "same"
+
+
+_DOLLARS = frozenset({"USD", "AUD", "CAD", "NZD", "SGD", "HKD"})
+
+
+def _any_dollar(q: Quantity, currency: str) -> bool:
+    """Whether a figure written with a bare "$" meets a field of any dollar ("$185" for
+    ``estimatedCostAud``): "$" says dollars, not whose."""
+    return q.raw.lstrip().startswith("$") and currency in _DOLLARS
 
 
 def _loose_money(text: str, q: Quantity, f: _Field) -> bool:
@@ -1163,7 +1173,9 @@ def _figures(r: _Reading) -> FieldDecision | None:
     out = r.out
     for q in r.free:
         candidates, top = _slot(r, numeric, q)
-        if not candidates:  # a value no field of its type holds: unsupported
+        if not candidates or (q.kind == "time" and _computed_clock(r, q, candidates)):
+            # a value no field of its type holds, or a clock the claim computes from one ("40
+            # minutes, so done by about 8:25"): unsupported
             out.structured = out.structured or r.decided  # the record's, not the prose's
             return out
         matches = [(f, _value_match(r.text, q, f)) for f in (top or candidates)]
@@ -1226,6 +1238,8 @@ def _figures(r: _Reading) -> FieldDecision | None:
             or _loose_money(r.text, q, target)
             or _rate_of_another(r, q, target)
             or _held_elsewhere(r, q, target, candidates)
+            or _denied_key(r, target)
+            or _duration_of_another(r, q, target)
         ):
             # a band in another currency, a bare figure against money, a rate against a
             # total: unsupported
@@ -1238,7 +1252,8 @@ def _held_elsewhere(r: _Reading, q: Quantity, f: _Field, candidates: list[_Field
     """Whether another field of the figure's type holds it exactly ("the next 42 bus" about
     ``"route": "42"``, the key word ``next`` naming ``next_arrivals_min``): the figure may
     be that field's, so it is unsupported, never a changed value of ``f``."""
-    if _counts_for(r.text, q, f) or _headed(r, f):
+    counted = _counted_noun(r.text, q)  # "1 layover"; not a unit or currency ("0.25 ETH")
+    if (counted and any(_related(counted, k) for k in _heads(f))) or _headed(r, f):
         return False  # "1 layover", "a market cap of $131.20": the field is named as the slot
     return any(g is not f and _value_match(r.text, q, g) == "same" for g in candidates)
 
@@ -1248,12 +1263,55 @@ def _headed(r: _Reading, f: _Field) -> bool:
     currency or type (``cap`` of ``market_cap_usd_bn``, ``posted`` of ``posted_date``,
     ``friday`` of ``hours.Friday``; not ``next`` of ``next_arrivals_min``): the claim names
     the field itself."""
-    heads = [
+    heads = _heads(f)
+    return bool(heads) and heads[-1] in r.word_set
+
+
+def _heads(f: _Field) -> list[str]:
+    """The field's key words that say what it is: no unit, scale, currency or type."""
+    return [
         k for k in f.keys
         if k not in _GENERIC_KEYS and k not in UNITS and k not in _KEY_SCALES
         and k not in _CURRENCY_KEYS and k not in _TYPE_KEYS
     ]  # fmt: skip
-    return bool(heads) and heads[-1] in r.word_set
+
+
+_DURATION_KEYS = frozenset(
+    {"min", "mins", "minute", "hour", "h", "hr", "duration", "time", "second", "sec", "s",
+     "length", "eta", "wait", "delay", "day", "week"}
+)  # fmt: skip
+
+
+def _duration_of_another(r: _Reading, q: Quantity, f: _Field) -> bool:
+    """Whether a duration ("in 37 minutes") meets a field that holds no duration (a price per
+    kWh): another measure, unsupported."""
+    return _claim_unit(r.text, q) in ("min", "h") and not (
+        _DURATION_KEYS & f.key_set or f.unit in ("min", "h")
+    )
+
+
+def _denied_key(r: _Reading, f: _Field) -> bool:
+    """Whether the claim denies the field by its head key word ("there was no idle fee"):
+    it said the field's value, so another figure is no changed value of it."""
+    heads = _heads(f)
+    return bool(heads) and any(
+        w == heads[-1] and any(x in ("no", "without", "zero") for x in r.words[max(0, i - 2) : i])
+        for i, w in enumerate(r.words)
+    )
+
+
+def _computed_clock(r: _Reading, q: Quantity, fields: list[_Field]) -> bool:
+    """Whether the clock is one of the fields' clocks moved by a duration the claim says
+    ("booked for 40 minutes, so done by about 8:25" about a 07:45 start; "10 minutes early,
+    so by 7:35")."""
+    durations = set()
+    for c in r.claim_qs:
+        unit = _claim_unit(r.text, c) if c.kind == "number" else ""
+        if unit in ("min", "h"):
+            durations.add(round(c.value * (60 if unit == "h" else 1)))
+    durations.discard(0)
+    clocks = [c.value for f in fields for c in f.quantities if c.kind == "time"]
+    return any(abs(q.value - t) % 1440 in durations for t in clocks)
 
 
 _TYPE_KEYS = frozenset({"date", "time", "datetime", "timestamp", "ts", "utc", "iso"})
@@ -1503,8 +1561,10 @@ def _another_name(r: _Reading) -> FieldDecision | None:
         words = [w for w in _words(r.text[start:end]) if word_weight(w) > 0]
         if not words or any(w in _CALENDAR for w in words):
             continue
-        if _held_name(words, stated):
-            continue  # another field's value ("45 Park Lane", the street address), no name
+        if _held_name(words, stated | _key_words_of(r)):
+            # another field's value ("45 Park Lane", the street address) or a key's word
+            # with a value ("PR #1289" about ``"pr": 1289``): no name
+            continue
         if not offered and r.text[end:].lstrip().startswith(","):
             continue  # "Sure, ...", "Mark, your table is booked": no subject
         if _said_otherwise(r.text[start:end], name.value):
