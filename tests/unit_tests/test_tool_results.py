@@ -791,3 +791,9 @@ def test_a_keys_word_with_its_value_is_no_name(monitor) -> None:
     pull = {"pr": 1289, "title": "Fix cache eviction", "state": "open", "approvals": 1}
     v = _one(monitor, "PR #1289 has 1 approval.", pull)
     assert v.contradiction is None, v.contradiction
+
+
+def test_a_resolution_is_no_amount_of_pence() -> None:
+    from langchain_qgate.grounding.checks.checks import extract_quantities
+
+    assert "money" not in [q.kind for q in extract_quantities("a 1080p display")]

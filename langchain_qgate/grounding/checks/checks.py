@@ -582,6 +582,8 @@ def _number(m: re.Match[str], text: str) -> Quantity | None:
         return Quantity("number", value, text[start:stop], start, stop, ordinal=True)
     kind: QuantityKind
     sub = None if currency or m["pct"] or scale_word else _SUBUNIT.match(text, m.end("num"))
+    if sub is not None and sub[0] == "p" and value >= 100:
+        sub = None  # "1080p" is a resolution; pence come under a hundred
     if sub is not None:  # "39 cents", "67p": a hundredth of the currency, whichever it is
         return Quantity(
             "money", value / 100, text[start : sub.end()], start, sub.end(),

@@ -1070,7 +1070,9 @@ def _numbered(text: str, f: _Field) -> bool:
     """Whether the claim writes the field's value with a number sign ("PR #1289", "No. 7"):
     the field is the record's number, not an amount any figure could change."""
     value = f.value.strip()
-    return bool(value) and (f"#{value}" in text.replace("# ", "#") or f"No. {value}" in text)
+    if not value:
+        return False
+    return re.search(rf"(?:#\s?|\bNo\.\s?){re.escape(value)}(?!\w|\.\d)", text) is not None
 
 
 def _measured(text: str, q: Quantity, fields: list[_Field]) -> list[_Field]:
