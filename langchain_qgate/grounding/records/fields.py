@@ -774,10 +774,11 @@ def _named_by_synonym(
     return _alignment(f, claim_words, synonyms=False) == 0
 
 
-def _counts_for(text: str, q: Quantity, f: _Field) -> bool:
-    """Whether what the figure counts names field ``f`` ("0 *layovers*": ``number_stops``)."""
+def _counts_for(text: str, q: Quantity, f: _Field, keys: list[str] | None = None) -> bool:
+    """Whether what the figure counts names field ``f`` ("0 *layovers*": ``number_stops``),
+    by one of ``keys`` (its key words by default)."""
     counted = _counted_noun(text, q)
-    return bool(counted) and any(_related(counted, k) for k in f.keys)
+    return bool(counted) and any(_related(counted, k) for k in (f.keys if keys is None else keys))
 
 
 def _alignment(f: _Field, claim_words: set[str], synonyms: bool = True) -> int:
@@ -1254,9 +1255,10 @@ def _held_elsewhere(r: _Reading, q: Quantity, f: _Field, candidates: list[_Field
     """Whether another field of the figure's type holds it exactly ("the next 42 bus" about
     ``"route": "42"``, the key word ``next`` naming ``next_arrivals_min``): the figure may
     be that field's, so it is unsupported, never a changed value of ``f``."""
-    counted = _counted_noun(r.text, q)  # "1 layover"; not a unit or currency ("0.25 ETH")
-    if (counted and any(_related(counted, k) for k in _heads(f))) or _headed(r, f):
-        return False  # "1 layover", "a market cap of $131.20": the field is named as the slot
+    if _counts_for(r.text, q, f, _heads(f)) or _headed(r, f):
+        # "1 layover" (a unit or currency counts nothing: "0.25 ETH"), "a market cap of
+        # $131.20": the field is named as the slot
+        return False
     return any(g is not f and _value_match(r.text, q, g) == "same" for g in candidates)
 
 
@@ -1555,7 +1557,7 @@ def _another_name(r: _Reading) -> FieldDecision | None:
         return None
     own = [w for w in name.words if word_weight(w) > 0] or name.words  # "After" is a title
     if _uses_name(own, r.reply_words):
-        return None  # the reply uses the record's name (or half the words of a long one)
+        return None  # the reply uses the record's name (or a word of it)
     stated = _record_words(r)
     for run, end, offered in _name_runs(r.text):
         # "There's Casa Lupe": the opener is no name
