@@ -537,6 +537,30 @@ def _scale_of(m: re.Match[str], is_word: bool) -> str:
     return scale_word
 
 
+def _second_reading(num: str, digits: str) -> float | None:
+    """ "56.000" is 56 in English and 56,000 in much of Europe; "12 737" may be 12,737 or 12
+    and 737: the other reading of a figure written with separators."""
+    if _DOT_THOUSANDS.fullmatch(num):
+        return float(num.replace(".", ""))
+    if digits != num.replace(",", ""):
+        return float(_GROUP_SEPARATORS.split(num, maxsplit=1)[0])
+    return None
+
+
+def _cents(m: re.Match[str], text: str, value: float, start: int) -> Quantity | None:
+    """ "39 cents", "67p": a hundredth of the currency, whichever it is; "1080p" is a
+    resolution (pence come under a hundred)."""
+    sub = _SUBUNIT.match(text, m.end("num"))
+    if sub is None or (sub[0] == "p" and value >= 100):
+        return None
+    num = m["num"]
+    return Quantity(
+        "money", value / 100, text[start : sub.end()], start, sub.end(),
+        2 if not num[0].isdigit() else _sig_digits(num),
+        hedged=_HEDGE_BEFORE.search(text[max(0, start - 24) : start]) is not None,
+    )  # fmt: skip
+
+
 def _number(m: re.Match[str], text: str) -> Quantity | None:
     """The quantity of one ``_NUMBER`` match: money, a percentage, a year, a rank or a number
     (None: not a value to check, "1990s", "one of the")."""
@@ -546,11 +570,7 @@ def _number(m: re.Match[str], text: str) -> Quantity | None:
     value = _words_value(num) if is_word else float(digits)
     if value is None:
         return None
-    # "56.000" is 56 in English and 56,000 in much of Europe; "12 737" may be 12,737 or
-    # 12 and 737: keep both readings.
-    alt = float(num.replace(".", "")) if _DOT_THOUSANDS.fullmatch(num) else None
-    if not is_word and alt is None and digits != num.replace(",", ""):
-        alt = float(_GROUP_SEPARATORS.split(num, maxsplit=1)[0])
+    alt = None if is_word else _second_reading(num, digits)
     scale_word = _scale_of(m, is_word)
     scale = _SCALES.get(scale_word, 1.0)
     exact = None
@@ -581,15 +601,9 @@ def _number(m: re.Match[str], text: str) -> Quantity | None:
         stop = suffix.end()
         return Quantity("number", value, text[start:stop], start, stop, ordinal=True)
     kind: QuantityKind
-    sub = None if currency or m["pct"] or scale_word else _SUBUNIT.match(text, m.end("num"))
-    if sub is not None and sub[0] == "p" and value >= 100:
-        sub = None  # "1080p" is a resolution; pence come under a hundred
-    if sub is not None:  # "39 cents", "67p": a hundredth of the currency, whichever it is
-        return Quantity(
-            "money", value / 100, text[start : sub.end()], start, sub.end(),
-            2 if is_word else _sig_digits(num),
-            hedged=_HEDGE_BEFORE.search(text[max(0, start - 24) : start]) is not None,
-        )  # fmt: skip
+    cents = None if currency or m["pct"] or scale_word else _cents(m, text, value, start)
+    if cents is not None:
+        return cents
     if m["pct"]:
         kind = "percent"
     elif currency:

@@ -1156,12 +1156,9 @@ def _range_like(f: _Field) -> bool:
     )
 
 
-def _figures(r: _Reading) -> FieldDecision | None:
-    """Each figure left against the fields of its type: stated by one, or a changed value of
-    the one slot it can fill (a contradiction), or unsupported."""
-    numeric = [f for f in r.scope if f.quantities and f.numeric]
-    # First the figures their best-aligned field holds exactly, so a field they state is not
-    # taken as the slot of another figure ("the 2020 report lists 1234 employees").
+def _state_held(r: _Reading, numeric: list[_Field]) -> None:
+    """First the figures their best-aligned field holds exactly, so a field they state is not
+    taken as the slot of another figure ("the 2020 report lists 1234 employees")."""
     for q in list(r.free):
         candidates, top = _slot(r, numeric, q)
         same = [f for f in top or candidates if _value_match(r.text, q, f) == "same"]
@@ -1173,6 +1170,31 @@ def _figures(r: _Reading) -> FieldDecision | None:
         if same:
             _state(r, same[0], q)
             r.free.remove(q)
+
+
+def _bare_trip_clock(r: _Reading, q: Quantity, candidates: list[_Field]) -> bool:
+    """The claim's one clock, tied by no key word ("a 6:50 pm with 1 layover"), where every
+    field of its type is when the result starts or ends (a departure, an arrival, a pickup): a
+    clock fills only a field of its type, and each holds another value; a trip's time said
+    bare is when it starts (named first). A record whose clocks are of other kinds (a hotel's
+    check-in) leaves a clock of something else ("the pool is open until 10 pm") unsupported.
+    Two clocks may be one computed from the other ("around 11:28 rather than 11:16"): not
+    read."""
+    return (
+        _one_result(r)
+        and not q.hedged
+        and not _APPROXIMATELY.search(r.text[max(0, q.start - 16) : q.start])
+        and sum(x.kind == q.kind for x in r.claim_qs) == 1
+        and _clock_slots(q, candidates)
+        and all(set(f.keys) & (_START_WORDS | _END_WORDS) for f in candidates)
+    )
+
+
+def _figures(r: _Reading) -> FieldDecision | None:
+    """Each figure left against the fields of its type: stated by one, or a changed value of
+    the one slot it can fill (a contradiction), or unsupported."""
+    numeric = [f for f in r.scope if f.quantities and f.numeric]
+    _state_held(r, numeric)
     out = r.out
     for q in r.free:
         candidates, top = _slot(r, numeric, q)
@@ -1205,22 +1227,7 @@ def _figures(r: _Reading) -> FieldDecision | None:
             continue
         if target is None and r.decided and not q.hedged and _clock_slots(q, top):
             return _changed_clock(r, q, top)
-        if (
-            not top
-            and _one_result(r)
-            and not q.hedged
-            and not _APPROXIMATELY.search(r.text[max(0, q.start - 16) : q.start])
-            and sum(x.kind == q.kind for x in r.claim_qs) == 1
-            and _clock_slots(q, candidates)
-            and all(set(f.keys) & (_START_WORDS | _END_WORDS) for f in candidates)
-        ):
-            # the claim's one clock, tied by no key word ("a 6:50 pm with 1 layover"), where
-            # every field of its type is when the result starts or ends (a departure, an
-            # arrival, a pickup): a clock fills only a field of its type, and each holds
-            # another value; a trip's time said bare is when it starts: named first. A record
-            # whose clocks are of other kinds (a hotel's check-in) leaves a clock of something
-            # else ("the pool is open until 10 pm") unsupported. Two clocks may be one
-            # computed from the other ("around 11:28 rather than 11:16"): not read
+        if not top and _bare_trip_clock(r, q, candidates):
             starts = sorted(
                 candidates,
                 key=lambda f: len(set(f.keys) & _END_WORDS) - len(set(f.keys) & _START_WORDS),
