@@ -236,3 +236,34 @@ def test_grounding_shows_its_pipeline_one_folder_per_stage() -> None:
         assert ast.get_docstring(tree), folder
         assert len(tree.body) == 1, folder
     assert "langchain_qgate.grounding.pipeline" in GRAPH["langchain_qgate.grounding.monitor"]
+
+
+MAX_FUNCTION_LINES = 80
+"""Issue 46: a function a reader can see whole on one screen, decorators and docstring
+included."""
+
+
+def _long_functions(source: str, limit: int = MAX_FUNCTION_LINES) -> list[tuple[str, int]]:
+    tree = ast.parse(source)
+    return [
+        (node.name, node.end_lineno - node.lineno + 1)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > limit
+    ]
+
+
+def test_the_length_check_finds_a_long_function() -> None:
+    body = "\n".join(f"    x{i} = {i}" for i in range(MAX_FUNCTION_LINES))
+    assert _long_functions(f"def long():\n{body}\n") == [("long", MAX_FUNCTION_LINES + 1)]
+    assert _long_functions("def short():\n    return 1\n") == []
+
+
+def test_no_function_in_the_package_is_over_80_lines() -> None:
+    long = {
+        f"{name}.{fn}": n
+        for name, path in MODULES.items()
+        for fn, n in _long_functions(path.read_text(encoding="utf-8"))
+    }
+    assert long == {}
