@@ -267,6 +267,38 @@ def test_reaction_or_sentence_about_the_speaker_is_no_claim_to_check(sentence: s
     assert classify_sentence(sentence) is not FACTUAL
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "i love it, it's been on since 1995 and somehow it's still funny",
+        "I'd recommend it, it has 5 stars on 2,000 reviews.",
+        "we loved it; the tour lasted 3 hours",
+    ],
+)
+def test_a_liking_beside_a_clause_with_a_figure_states_a_fact(sentence: str) -> None:
+    assert classify_sentence(sentence) is FACTUAL
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["I love the 2019 model.", "I love this place, the staff are lovely.", "I'd recommend it."],
+)
+def test_a_liking_with_no_figure_beside_it_stays_an_opinion(sentence: str) -> None:
+    assert classify_sentence(sentence) is OPINION
+
+
+@pytest.mark.parametrize(
+    "sentence", ["I can try!", "sure, I can try!", "We'll look into it.", "i can check"]
+)
+def test_an_offer_of_the_speaker_is_no_claim_to_check(sentence: str) -> None:
+    assert classify_sentence(sentence) is not FACTUAL
+
+
+@pytest.mark.parametrize("sentence", ["I can swim.", "I can confirm the flight leaves at 9."])
+def test_what_the_speaker_can_do_or_confirms_is_still_a_claim(sentence: str) -> None:
+    assert classify_sentence(sentence) is FACTUAL
+
+
 def test_conditional_inversion_in_prose_is_not_a_dropped_speaker() -> None:
     assert classify_sentence("Should the board approve it, shares rise by 5%.") is FACTUAL
 

@@ -574,3 +574,15 @@ def test_a_persona_in_the_first_person_grounds_the_speakers_statement(real_monit
     (verdict,) = real_monitor.verify_grounding("I have two dogs.", [persona]).verdicts
     assert verdict.grade is Grade.GROUNDED
     assert verdict.signals["entities_ok"] == 1.0
+
+
+@pytest.mark.model
+def test_a_wrong_date_beside_a_liking_is_counted_and_not_grounded(real_monitor) -> None:
+    knowledge = (
+        "The Simpsons is an American animated sitcom created by Matt Groening. "
+        "It first aired as a half-hour series on 17 December 1989."
+    )
+    reply = "i love it, it's been on since 1995 and somehow it's still funny"
+    (verdict,) = real_monitor.verify_grounding(reply, [knowledge]).verdicts
+    assert (verdict.claim.type, verdict.counted) == (FACTUAL, True)
+    assert verdict.grade is Grade.FABRICATED

@@ -254,9 +254,10 @@ _FEELINGS = (
     r"(?:excited|scared|terrified|afraid|happy|glad|sad|jealous|curious|hooked|obsessed|into it"
     r"|a (?:big |huge )?fan|not (?:very )?good|bad at|good at|torn|sold|in)\b"
 )
-# What the speaker feels, wishes or would do ("i'd be terrified", "i love it", "i'm so excited",
-# "i used to!"), not an experience or a fact about the speaker ("I visited the museum last
-# year", "I have two dogs", "I can't swim": claims a persona can ground).
+# What the speaker feels, wishes, would do or offers ("i'd be terrified", "i love it", "i'm so
+# excited", "i used to!", "i can try"), not an experience or a fact about the speaker ("I
+# visited the museum last year", "I have two dogs", "I can't swim": claims a persona can
+# ground).
 _SPEAKER_ATTITUDE = re.compile(
     r"(?:i['’]d\b|(?:i|we)\s+" + _ADVERBS + r"(?:would|could|might)\b"
     r"|(?:i|we)\s+"
@@ -268,7 +269,9 @@ _SPEAKER_ATTITUDE = re.compile(
     + r"|(?:me|mine)(?: too| neither| as well)?\W*$|(?:me|mine) (?:too|neither)\b"
     r"|(?:i|we)\s+"
     + _ADVERBS
-    + r"(?:used to|do|did|have|had|am|can|will|would)(?:\s+(?:too|as well|though))?\W*$)",
+    + r"(?:used to|do|did|have|had|am|can|will|would)(?:\s+(?:too|as well|though))?\W*$"
+    # an offer ("I can try!", "we'll look into it"): what the speaker will do, nothing stated
+    r"|(?:i|we)(?:['’]ll|\s+can|\s+will)\s+(?:try|help|look|check|ask|see|find out|get back)\b)",
     _I,
 )
 # In lowercase chat the speaker may be left out ("can't get enough of it", "love it", "used to,
@@ -277,6 +280,7 @@ _SPEAKER_ATTITUDE = re.compile(
 _SPEAKER_DROPPED = re.compile(r"(?:" + _FEELING_VERBS + r"|used to\b)", _I)
 _SPEAKER_MOVED = re.compile(r"\b(?:gives?|gave|makes?|made|gets?|got|blows?) (?:me|my mind)\b", _I)
 _NEXT_CLAUSE = re.compile(r"(?:[,;]\s*)?\b(?:and(?: then)?|but|while|whereas|then)\b\s+|;\s*")
+_CLAUSE_BREAK = re.compile(r"[,;:]\s")
 _FRAGMENT_OPINION_MAX_WORDS = 8
 _SLIGHT_WORDS = 2
 _WH = re.compile(r"\b(?:what|which|who|whom|whose|when|where|why|how)\b", _I)
@@ -400,6 +404,14 @@ def _other_clause_states(body: str, end: int) -> bool:
     return len(content_stems(tail)) >= _SLIGHT_WORDS and _judgement(tail) is None
 
 
+def _figure_beside(body: str, end: int) -> bool:
+    """A figure in a clause of its own after a liking or a piece of advice ("i love it, it's
+    been on since 1995"): the sentence states a fact beside the opinion. "I'd recommend the
+    2019 model" keeps its figure inside the opinion."""
+    m = _CLAUSE_BREAK.search(body, end)
+    return m is not None and any(ch.isdigit() for ch in body[m.end() :])
+
+
 def _judgement(body: str) -> re.Match[str] | None:
     """An evaluative predicate ("is great", "was so good", "they're such majestic animals"),
     not an existential one: "There's a really nice Accord available at Fresno Station" says
@@ -489,7 +501,8 @@ def classify_sentence(text: str) -> ClaimType | None:
         return None
     # Cheap word triggers decide which of the (slower) pattern searches can match at all.
     words = frozenset(_WORD.findall(body.lower()))
-    if (words & _OPINION_TRIGGERS and _OPINION_STRONG.search(body)) or (
+    strong = _OPINION_STRONG.search(body) if words & _OPINION_TRIGGERS else None
+    if (strong and not _figure_beside(body, strong.end())) or (
         words & _BEST_TRIGGERS and _BEST.search(body)
     ):
         return ClaimType.OPINION
