@@ -17,6 +17,9 @@ Two sets, graded by the default ``HallucinationMonitor()`` (bundled model and ve
    in BENCHMARKS.md; nothing is tuned on it either.
 4. ``tests/data/tool_results_dev.jsonl`` (always): 120 faithful replies of 10 more services,
    written the same way and **read** while building (a development set); the same table.
+5. ``tests/data/tool_results_dev2.jsonl`` (always): 160 replies (100 faithful, 60 with one
+   changed value, wrong pick or added fact) of 10 more services, written the same way on
+   2026-11-30 and read while building from its first reading on (a second development set).
 
 Run from the project root:
 
@@ -48,6 +51,7 @@ from langchain_qgate.schemas import Grade, GroundingReport  # noqa: E402
 WRITTEN = ROOT / "tests" / "data" / "tool_results_written.jsonl"
 HELDOUT = ROOT / "tests" / "data" / "tool_results_heldout.jsonl"
 DEV = ROOT / "tests" / "data" / "tool_results_dev.jsonl"  # faithful only, read while building
+DEV2 = ROOT / "tests" / "data" / "tool_results_dev2.jsonl"  # both labels, read while building
 
 
 def _read(report: GroundingReport) -> dict[str, bool]:
@@ -132,7 +136,8 @@ def main() -> int:
             f"{res['faithful_contradicted']:.1%}; changed flagged {res['changed_flagged']:.1%}, "
             f"named {res['changed_named']:.1%}; AUROC {res['auroc']:.3f}"
         )
-    for name, path in (("written", WRITTEN), ("heldout", HELDOUT), ("dev", DEV)):
+    sets = (("written", WRITTEN), ("heldout", HELDOUT), ("dev", DEV), ("dev2", DEV2))
+    for name, path in sets:
         written = run_written(monitor, path)
         out[name] = written
         auroc = "n/a (one label)" if written["auroc"] is None else f"{written['auroc']:.3f}"

@@ -668,3 +668,22 @@ def test_thresholds_round_trip_through_the_info_block() -> None:
     custom = VerifierThresholds(contradict=0.99, denied=0.4, fields_ground=0.7)
     assert VerifierThresholds.from_info(custom.to_info()) == custom
     assert VerifierThresholds.from_info({}) == VerifierThresholds()
+
+
+def test_the_verifier_never_grounds_a_record_claim_that_denies_what_its_evidence_says() -> None:
+    # A cross-encoder this small reads "not" poorly: one that reads every window as entailing
+    # grounds "Dogs are welcome" through the record's name, never its denial.
+    class Entailing(ScriptedPairModel):
+        def predict(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+            return np.array([(0.95, 0.02, 0.03)] * len(pairs), dtype=np.float32)
+
+    monitor = HallucinationMonitor(
+        embedder=HashingEmbedder(), policy=GroundingPolicy(pair_model="bundled")
+    )
+    monitor._pair_model = Entailing({})  # type: ignore[assignment]
+    record = '{"hotel": "Hotel Lux", "pets_allowed": true, "price_per_night_eur": 120}'
+    said = monitor.verify_grounding("Dogs are welcome at Hotel Lux.", record).verdicts[0]
+    denied = monitor.verify_grounding("Dogs aren't allowed at Hotel Lux.", record).verdicts[0]
+    assert said.grade.value == "grounded"
+    assert denied.grade.value != "grounded"
+    assert denied.signals["negation_consistent"] == 0.0

@@ -797,3 +797,69 @@ def test_a_resolution_is_no_amount_of_pence() -> None:
     from langchain_qgate.grounding.checks.checks import extract_quantities
 
     assert "money" not in [q.kind for q in extract_quantities("a 1080p display")]
+
+
+def test_a_clock_said_as_half_past_or_a_quarter_to_is_a_clock_after_any_word() -> None:
+    from langchain_qgate.grounding.checks.checks import extract_quantities
+
+    read = [(q.kind, q.value) for q in extract_quantities("open from half past nine")]
+    assert read == [("time", 570)]
+    read = [(q.kind, q.value) for q in extract_quantities("Tuesday from a quarter to eight")]
+    assert read == [("time", 465)]
+    # "five to ten" may be a range: only after a word that sets a time
+    assert [q.kind for q in extract_quantities("from five to ten people")] == ["number"] * 2
+
+
+def test_a_key_function_word_does_not_name_its_field(monitor) -> None:
+    # "at" of ``closesAt`` is in every clock's "at": the clock is another field's
+    shop = {
+        "store": "Quay Pharmacy",
+        "readyAt": "2026-03-03T10:15:00+00:00",
+        "collection": {"desk": "Counter 2", "closesAt": "18:00"},
+    }
+    v = _one(monitor, "Quay Pharmacy: collection at a quarter past ten.", shop)
+    assert v.contradiction is None, v.contradiction
+    _names(
+        _one(monitor, "Quay Pharmacy collection closes at 7 pm.", shop),
+        "record.collection.closesAt",
+    )
+
+
+def test_a_rate_keys_unit_is_no_unit_of_the_figure(monitor) -> None:
+    van = {"van": "Transit Custom", "co2_g_per_km": 164, "seats": 3}
+    v = _one(monitor, "The Transit Custom emits 164 g/km of CO2.", van)
+    assert v.contradiction is None, v.contradiction
+    _names(_one(monitor, "The Transit Custom emits 180 g/km of CO2.", van), "record.co2_g_per_km")
+
+
+def test_a_literal_after_is_is_read_as_the_record_writes_it(monitor) -> None:
+    invoice = {"invoice": "INV-204", "settled": False, "disputed": True}
+    v = _one(monitor, "INV-204: settled is false and disputed is true.", invoice)
+    assert v.contradiction is None, v.contradiction
+    _names(_one(monitor, "INV-204: settled is true.", invoice), "record.settled")
+
+
+def test_a_negation_in_a_condition_after_the_words_does_not_deny_them(monitor) -> None:
+    cafe = {"cafe": "Dockside Deli", "has_terrace": True}
+    v = _one(monitor, "Dockside Deli has a terrace if you don't want to sit inside.", cafe)
+    assert v.contradiction is None, v.contradiction
+    _names(_one(monitor, "Dockside Deli has no terrace.", cafe), "record.has_terrace")
+
+
+def test_the_head_of_a_name_before_its_comma_names_its_list_item(monitor) -> None:
+    stops = {
+        "stops": [
+            {"name": "Canal Basin, Northside", "bikes": 7},
+            {"name": "Mill Road", "bikes": 0},
+        ]
+    }
+    reply = "Mill Road is empty, but Canal Basin has 7 bikes."
+    assert all(v.contradiction is None for v in _verdicts(monitor, reply, stops))
+    _names(_one(monitor, "Canal Basin has 9 bikes.", stops), "stops[0].bikes")
+
+
+def test_an_amount_including_a_keys_word_is_no_value_of_that_field(monitor) -> None:
+    bill = {"account": "W-881", "net_gbp": 50.0, "vat_gbp": 10.0, "total_gbp": 60.0}
+    v = _one(monitor, "Account W-881 owes about £60 including VAT.", bill)
+    assert v.contradiction is None, v.contradiction
+    _names(_one(monitor, "Account W-881 owes £14 of VAT.", bill), "record.vat_gbp")

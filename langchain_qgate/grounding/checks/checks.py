@@ -185,6 +185,15 @@ _CLOCK_WORDS = re.compile(
     r"(?!\s*(?:[-–]|to\b|minutes?\b|hours?\b|people\b|percent\b|per\b|[a-z]+s\b))",
     re.I,
 )
+# "half past eleven", "a quarter to eight": a clock whatever word comes before it ("from half
+# past eleven"); "five to ten" may be a range and needs a word that sets a time (above).
+_CLOCK_PHRASE = re.compile(
+    rf"\b(?:(?P<min>half|(?:a )?quarter)\s+(?P<dir>past)\s+(?P<hour>{_HOUR_WORD})"
+    rf"|(?P<tomin>(?:a )?quarter)\s+(?P<todir>to)\s+(?P<tohour>{_HOUR_WORD}))"
+    r"(?:(?P<hour2>(?!))(?P<min2>(?!)))?"  # the groups of a bare hour, never here
+    r"(?:\s?(?P<ampm>[ap])(?:\.\s?m\.|\s?m\b))?",
+    re.I,
+)
 # An hour said with a part of the day after a word that sets a time ("after nine this
 # evening", "at 7 in the morning").
 _HOUR_OF_PART = re.compile(
@@ -487,7 +496,7 @@ def _times(text: str, taken: _Taken) -> None:
             bound = m[0].split()[0].lower() != "at"  # "after nine", "around 7": not exact
             span = (m.start("hour"), m.end("hour"))
             add(Quantity("time", hour * 60, m["hour"], *span, hedged=bound))
-    for m in _CLOCK_WORDS.finditer(text):
+    for m in (*_CLOCK_WORDS.finditer(text), *_CLOCK_PHRASE.finditer(text)):
         start = next(m.start(g) for g in ("min", "tomin", "hour2") if m[g])
         if free(start, m.end()):
             clock = _clock_value(m)

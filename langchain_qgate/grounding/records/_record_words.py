@@ -66,7 +66,7 @@ _NEGATORS = frozenset(
 )  # fmt: skip
 _BREAKS = frozenset(
     {".", ";", ":", "!", "?", "but", "although", "though", "while", "whereas", "however",
-     "yet", "which", "who", "that", "because", "so", "whilst"}
+     "yet", "which", "who", "that", "because", "so", "whilst", "if", "unless"}
 )  # fmt: skip
 # After "," or "and", these start a new clause (", and has outdoor seating").
 _CLAUSE_STARTS = frozenset(
@@ -472,10 +472,12 @@ _CLAUSE_ENDS = frozenset({".", ",", ";", "!", ")"})
 def _literal_after(tokens: list[str], at: int) -> bool | None:
     """The yes/no literal a key is written with, as a record writes it ("New patient: false",
     "full protection: N", "online false,"): the last word of its clause, after a colon or an
-    equals sign or right after the key."""
-    if at < len(tokens) and tokens[at] in (":", "="):
+    equals sign, "is" or right after the key ("paid is false and in_credit is false")."""
+    if at < len(tokens) and tokens[at] in (":", "=", "is"):
         at += 1  # "New patient: false"; also "online false," as a record's list writes it
-    if at >= len(tokens) or (at + 1 < len(tokens) and tokens[at + 1] not in _CLAUSE_ENDS):
+    if at >= len(tokens) or (
+        at + 1 < len(tokens) and tokens[at + 1] not in _CLAUSE_ENDS | {"and", "but"}
+    ):
         return None
     word = tokens[at]
     return True if word in _LITERAL_TRUE else False if word in _LITERAL_FALSE else None

@@ -403,6 +403,11 @@ def _table(index: EvidenceIndex) -> _Table | None:
             joined = "".join(f.keys)
             if not f.context and joined in _NAME_KEYS | _ID_KEYS and len(f.value) >= 2:
                 names.setdefault(rec, []).append(f.words)
+                # a name's head before its comma names it too ("Wigmore Street" of "Wigmore
+                # Street, Marylebone"), when it is two words or more
+                head = _words(f.value.split(",", 1)[0])
+                if "," in f.value and len(head) >= 2:
+                    names[rec].append(head)
         label = re.search(r"row\(([^)]*)\)$", rec)
         if label:
             names.setdefault(rec, []).append(_words(label[1]))
@@ -473,9 +478,10 @@ def _field_unit(f: _Field) -> str:
     after = re.search(r"\d\s*([A-Za-z]+)\b", f.value)
     if after and _norm(after[1]) in UNITS:
         return UNITS[_norm(after[1])]
-    for k in reversed(f.keys):
-        if k in UNITS and len(f.keys) > 1:
-            return UNITS[k]
+    for i in range(len(f.keys) - 1, 0, -1):
+        if f.keys[i] in UNITS:
+            # a unit after "per" is a rate's (``co2_g_per_km``: "92 g/km"): no unit of ours
+            return "" if f.keys[i - 1] == "per" else UNITS[f.keys[i]]
     return ""
 
 
@@ -1262,11 +1268,25 @@ def _held_elsewhere(r: _Reading, q: Quantity, f: _Field, candidates: list[_Field
     """Whether another field of the figure's type holds it exactly ("the next 42 bus" about
     ``"route": "42"``, the key word ``next`` naming ``next_arrivals_min``): the figure may
     be that field's, so it is unsupported, never a changed value of ``f``."""
-    if _counts_for(r.text, q, f, _heads(f)) or _headed(r, f):
+    if _counts_for(r.text, q, f, _heads(f)) or (_headed(r, f) and not _included(r, f)):
         # "1 layover" (a unit or currency counts nothing: "0.25 ETH"), "a market cap of
-        # $131.20": the field is named as the slot
+        # $131.20": the field is named as the slot; "about £80 including VAT" is no VAT
         return False
     return any(g is not f and _value_match(r.text, q, g) == "same" for g in candidates)
+
+
+_INCLUDING = frozenset(
+    {"including", "incl", "inc", "excluding", "excl", "ex", "plus", "before", "after", "with",
+     "without"}
+)  # fmt: skip
+
+
+def _included(r: _Reading, f: _Field) -> bool:
+    """Whether the field's head key word is said only as a part of another amount ("£80
+    including VAT", "before tax"): the claim names what the figure includes, not its slot."""
+    head = _heads(f)[-1]
+    at = [i for i, t in enumerate(r.toks) if t == head]
+    return bool(at) and all(i > 0 and r.toks[i - 1] in _INCLUDING for i in at)
 
 
 def _headed(r: _Reading, f: _Field) -> bool:
@@ -1283,8 +1303,12 @@ def _heads(f: _Field) -> list[str]:
     return [
         k for k in f.keys
         if k not in _GENERIC_KEYS and k not in UNITS and k not in _KEY_SCALES
-        and k not in _CURRENCY_KEYS and k not in _TYPE_KEYS
+        and k not in _CURRENCY_KEYS and k not in _TYPE_KEYS and k not in _FUNCTION_KEYS
     ]  # fmt: skip
+
+
+# A key's function words (``closesAt``, ``valid_to``): said by any claim, they name no field.
+_FUNCTION_KEYS = frozenset({"at", "on", "in", "of", "by", "for", "to", "from", "the", "a"})
 
 
 _DURATION_KEYS = frozenset(
@@ -2503,8 +2527,16 @@ def _applied(
             evidence_id=index.chunks[decision.chunk].id,
         )
     grounded = decision.grounded
-    if not grounded and decision.partial and sig.pair_entailed >= pair_grounds:
-        grounded = decision.partial  # the rest of its words: the verifier reads the record
+    if (
+        not grounded
+        and decision.partial
+        and sig.pair_entailed >= pair_grounds
+        and sig.negation_consistent > 0.0
+    ):
+        # the rest of its words: the verifier reads the record, unless the claim denies what
+        # its evidence affirms or the reverse ("Dogs aren't allowed at Hotel Lux" beside
+        # ``pets_allowed: true``): a cross-encoder this small reads "not" poorly
+        grounded = decision.partial
     if not grounded and decision.partial and decision.loose and loose_support is not None:
         return _inferred_from_values(item, verdict, decision, index, loose_support)
     if grounded:
