@@ -247,3 +247,23 @@ def test_a_wrong_pick_with_a_head_noun_and_its_own_figure_is_still_named() -> No
     assert kind == "contradiction"
     assert evidence_id is not None
     assert evidence_id.endswith("[0].distance_mi")
+
+
+PERMITS = {
+    "options": [
+        {"code": "DAY-1", "label": "Day pass", "price_gbp": 6.5},
+        {"code": "WK-1", "label": "Week pass", "price_gbp": 24.5},
+        {"code": "MO-1", "label": "Month pass", "price_gbp": 80.0},
+    ]
+}
+
+
+def test_the_picks_own_figure_written_another_way_narrows_nothing() -> None:
+    # "£24.50" is the week pass's own price: no word left that could narrow the list
+    ((kind, evidence_id),) = _found(
+        "The cheapest option on the list is the Week pass at £24.50.", PERMITS
+    )
+    assert kind == "contradiction"
+    assert evidence_id is not None and evidence_id.endswith("options[0].price_gbp")
+    ((kind, _),) = _found("The cheapest option on the list is the Day pass at £6.50.", PERMITS)
+    assert kind == "supported"

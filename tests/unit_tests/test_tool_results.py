@@ -863,3 +863,16 @@ def test_an_amount_including_a_keys_word_is_no_value_of_that_field(monitor) -> N
     v = _one(monitor, "Account W-881 owes about £60 including VAT.", bill)
     assert v.contradiction is None, v.contradiction
     _names(_one(monitor, "Account W-881 owes £14 of VAT.", bill), "record.vat_gbp")
+
+
+def test_an_enum_value_after_its_key_is_read_as_the_record_writes_it(monitor) -> None:
+    order = {"order": "SO-7731", "fulfilment_status": "PARTIALLY_SHIPPED", "carrier": "DPD"}
+    v = _one(monitor, "Order SO-7731 has fulfilment status PARTIALLY_SHIPPED.", order)
+    assert v.grade is Grade.GROUNDED, v.reason
+    _names(_one(monitor, "Order SO-7731 has fulfilment status DELIVERED.", order),
+           "record.fulfilment_status")  # fmt: skip
+    _names(
+        _one(monitor, "SO-7731: fulfilment_status is CANCELLED.", order), "record.fulfilment_status"
+    )
+    # an acronym next to no key word is no enum value of a field
+    assert _one(monitor, "Order SO-7731 ships with DPD via UPS.", order).contradiction is None

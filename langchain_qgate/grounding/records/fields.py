@@ -685,6 +685,34 @@ def _changed_code(
     return None
 
 
+_ENUM = re.compile(r"(?<![\w-])[A-Z][A-Z_]{2,30}(?![\w-])")
+_COPULAS = frozenset({"is", "was", "are", "were", "now", "currently", "still", "set", "to", "of"})
+
+
+def _changed_enum(text: str, scope: list[_Field]) -> tuple[_Field, str] | None:
+    """An enum value written as a record writes one ("status PENDING", "reading_type is
+    ACTUAL", "Decision: REFERRED") that no value of the record holds, right after the key
+    words of the one field holding such a value: that field, and the value. An acronym said
+    elsewhere ("including VAT") is next to no key."""
+    held = {f.value.strip() for f in scope}
+    for m in _ENUM.finditer(text):
+        if m[0] in held or not any(ch.isupper() for ch in m[0][1:]):
+            continue
+        before = [w for w in _words(text[max(0, m.start() - 40) : m.start()]) if w not in _COPULAS]
+        slots = [
+            f
+            for f in scope
+            if _ENUM.fullmatch(f.value.strip()) is not None
+            and any(
+                keys and before[-len(keys) :] == keys
+                for keys in (f.keys, [k for k in f.keys if k not in _GENERIC_KEYS | _NAMING])
+            )
+        ]
+        if len(slots) == 1:
+            return slots[0], m[0]
+    return None
+
+
 def _for_field(q: Quantity, f: _Field) -> Quantity:
     """A percentage read against a bare number (``"precipitation": "8"`` for "an 8 percent
     chance of rain"): APIs leave the percent sign out of the value; any unit is a number."""
@@ -1468,8 +1496,11 @@ def _changed_clock(r: _Reading, q: Quantity, top: list[_Field]) -> FieldDecision
 
 
 def _codes(r: _Reading) -> FieldDecision | None:
-    """A code ("gate B12", "seat 14C") where the field its key names holds another code."""
-    changed = _changed_code(r.text, r.scope, r.word_set) if r.decided else None
+    """A code ("gate B12", "seat 14C") or an enum value ("status PENDING") where the field its
+    key names holds another one."""
+    changed = None
+    if r.decided:
+        changed = _changed_code(r.text, r.scope, r.word_set) or _changed_enum(r.text, r.scope)
     if changed is not None:
         return _contradicted(r.out, changed[0], r.index, "entity", changed[1])
     return None

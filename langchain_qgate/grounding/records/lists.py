@@ -36,7 +36,7 @@ from langchain_qgate.grounding.checks._lexicon import (
     table,
     words,
 )
-from langchain_qgate.grounding.checks.checks import NUMBER_WORDS
+from langchain_qgate.grounding.checks.checks import NUMBER_WORDS, extract_quantities
 from langchain_qgate.grounding.evidence.structured import field_info, field_words
 from langchain_qgate.schemas import ContradictionKind, EvidenceChunk, Finding
 
@@ -275,6 +275,11 @@ def _unplaced(claim: str, found: _List, pick: int, key: str, phrase: str) -> int
         known |= set(_tokens(f.value))
     known |= set(item[key].key.split()) | {w for ws in _MEASURES.values() for w in ws}
     known |= {w for ws in _ROLE_WORDS.values() for w in ws}
+    # the pick's own figures, however written ("at £27.50" of ``"price_gbp": 27.5``)
+    held = {v for f in item.values() if (v := _measure(f.value)) is not None}
+    for q in extract_quantities(claim):
+        if q.value in held:
+            known |= set(_tokens(q.raw))
     left = 0
     for word in _HYPHENED.findall(claim.lower()):
         if not set(_tokens(word)) <= known:
