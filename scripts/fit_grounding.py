@@ -357,8 +357,14 @@ def output_scores(
     x, starts, _ = _stack(rows, cols)
     empty = np.isnan(x).any(axis=1)
     p = sigmoid(np.nan_to_num(x) @ weights + bias)
-    if "no_contradiction" in [FEATURE_NAMES[c] for c in cols]:
-        k = [FEATURE_NAMES[c] for c in cols].index("no_contradiction")
+    names = [FEATURE_NAMES[c] for c in cols]
+    if "negation_consistent" in names:
+        # a claim that denies its evidence is never GROUNDED (aggregate._denies_its_evidence;
+        # the cache does not keep which record claims a field grounds: all are capped here)
+        k = names.index("negation_consistent")
+        p = np.where(x[:, k] == 0.0, np.minimum(p, GROUNDED_THRESHOLD - 0.01), p)
+    if "no_contradiction" in names:
+        k = names.index("no_contradiction")
         p = np.where(x[:, k] == 0.0, np.minimum(p, 0.5 * FABRICATED_THRESHOLD), p)
     p = np.where(empty, 1.0, p)
     counts = np.diff(np.append(starts, len(p)))

@@ -379,6 +379,8 @@ def _grade(
         reason = f"supported by {links[0].evidence_id}" if links else "supported"
     elif support >= cut.fabricated:
         grade = Grade.INFERRED
+        if _denies_its_evidence(sig):
+            support = min(support, cut.grounded - _BELOW)  # it reads as said, not as stated
         reason = "partly supported; no single source states it"
         if _mostly_missing(sig, cut.thresholds) and not _about_record(sig, index):
             reason = "weakly supported: most of its words are in no passage"
@@ -417,7 +419,7 @@ def _stated(item: VerificationItem, index: EvidenceIndex, cut: Cutoffs) -> bool:
     sig = item.signals
     if sig.field_grounded:
         return True
-    if sig.quantities_ok < 1.0:
+    if sig.quantities_ok < 1.0 or _denies_its_evidence(sig):
         return False
     if _about_record(sig, index):
         return True
@@ -427,6 +429,17 @@ def _stated(item: VerificationItem, index: EvidenceIndex, cut: Cutoffs) -> bool:
         or sig.pair_entailed >= cut.thresholds.grounded_floor
         or _quoted(item.claim.text, [index.chunks[i].text for i, _ in sig.top])
     )
+
+
+_BELOW = 0.01
+
+
+def _denies_its_evidence(sig: ClaimSignals) -> bool:
+    """The claim denies what its nearest evidence affirms, or the reverse ("Python 3 was fully
+    backward compatible" beside "... was not completely backward-compatible"), and no field of
+    a record states it: never GROUNDED, whatever the verifier reads (a cross-encoder this small
+    reads "not" poorly). Not a contradiction either: "not the best" may still hold."""
+    return sig.negation_consistent == 0.0 and not sig.field_grounded
 
 
 def _infer(graded: list[ClaimVerdict], cut: Cutoffs) -> list[ClaimVerdict]:

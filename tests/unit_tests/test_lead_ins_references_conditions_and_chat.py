@@ -586,3 +586,19 @@ def test_a_wrong_date_beside_a_liking_is_counted_and_not_grounded(real_monitor) 
     (verdict,) = real_monitor.verify_grounding(reply, [knowledge]).verdicts
     assert (verdict.claim.type, verdict.counted) == (FACTUAL, True)
     assert verdict.grade is Grade.FABRICATED
+
+
+@pytest.mark.model
+def test_a_chat_reply_that_denies_its_passage_is_never_grounded(real_monitor) -> None:
+    # The bundled verifier reads the denial as entailed (P about 0.9); the claim's polarity
+    # differs from its passage: INFERRED below the GROUNDED threshold, not contradicted.
+    knowledge = (
+        "Python 3.0, released in 2008, was a major revision that was not completely "
+        "backward-compatible with earlier versions."
+    )
+    reply = "yeah, python 3 was fully backward compatible so old code just runs"
+    (verdict,) = real_monitor.verify_grounding(reply, [knowledge]).verdicts
+    assert verdict.signals["negation_consistent"] == 0.0
+    assert verdict.grade is Grade.INFERRED
+    assert verdict.support < real_monitor.grounded_threshold
+    assert verdict.contradiction is None
