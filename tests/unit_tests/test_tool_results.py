@@ -876,3 +876,15 @@ def test_an_enum_value_after_its_key_is_read_as_the_record_writes_it(monitor) ->
     )
     # an acronym next to no key word is no enum value of a field
     assert _one(monitor, "Order SO-7731 ships with DPD via UPS.", order).contradiction is None
+
+
+def test_a_yes_no_field_outside_a_list_is_read_when_the_claim_says_its_key_words(monitor) -> None:
+    account = {
+        "member": "J. Osei",
+        "loans": [{"title": "Dune", "overdue": True}, {"title": "Emma", "overdue": False}],
+        "borrowing_suspended": False,
+    }
+    _names(_one(monitor, "Your borrowing is suspended.", account), "record.borrowing_suspended")
+    assert _one(monitor, "Your borrowing isn't suspended.", account).grade is Grade.GROUNDED
+    # a key word a list item shares ("overdue") says nothing of the record around the list
+    assert _one(monitor, "Nothing is overdue.", account).contradiction is None

@@ -914,6 +914,8 @@ def _reading(
     records = named or carried
     if not records and len(table.by_record) == 1:
         records = set(table.by_record)
+    if not records:
+        records = _keyed_outside_lists(table, set(words))
 
     def in_scope(rec: str) -> bool:
         if not records:
@@ -963,6 +965,26 @@ def _reading(
         claim_qs=claim_qs,
         covered=covered,
     )
+
+
+def _keyed_outside_lists(table: _Table, words: set[str]) -> set[str]:
+    """The record of the one yes/no field outside every list whose key words the claim says
+    all ("your borrowing is suspended" of ``borrowing_suspended`` beside a list of loans),
+    when no field of a list item has those words: the claim is about that record."""
+    keyed = [
+        f
+        for f in table.fields
+        if f.truth is not None
+        and "[" not in f.record
+        and len(heads := [k for k in f.keys if k not in _GENERIC_KEYS]) >= 2
+        and set(heads) <= words
+    ]
+    if len(keyed) != 1:
+        return set()
+    heads = {k for k in keyed[0].keys if k not in _GENERIC_KEYS}
+    if any("[" in f.record and heads <= set(f.keys) for f in table.fields):
+        return set()
+    return {keyed[0].record}
 
 
 def _key_forms(words: list[str]) -> set[str]:
