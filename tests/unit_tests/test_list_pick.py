@@ -264,6 +264,7 @@ def test_the_picks_own_figure_written_another_way_narrows_nothing() -> None:
         "The cheapest option on the list is the Week pass at £24.50.", PERMITS
     )
     assert kind == "contradiction"
-    assert evidence_id is not None and evidence_id.endswith("options[0].price_gbp")
+    assert evidence_id is not None
+    assert evidence_id.endswith("options[0].price_gbp")
     ((kind, _),) = _found("The cheapest option on the list is the Day pass at £6.50.", PERMITS)
     assert kind == "supported"

@@ -888,3 +888,13 @@ def test_a_yes_no_field_outside_a_list_is_read_when_the_claim_says_its_key_words
     assert _one(monitor, "Your borrowing isn't suspended.", account).grade is Grade.GROUNDED
     # a key word a list item shares ("overdue") says nothing of the record around the list
     assert _one(monitor, "Nothing is overdue.", account).contradiction is None
+
+
+def test_a_yes_no_field_named_by_a_state_is_read_by_the_words_for_that_state(monitor) -> None:
+    on_time = {"train": "IC 2214", "platform": "7", "delayed": False}
+    late = {"train": "IC 2214", "platform": "7", "delayed": True}
+    _names(_one(monitor, "Train IC 2214 is running late.", on_time), "record.delayed")
+    _names(_one(monitor, "Train IC 2214 is on time.", late), "record.delayed")
+    assert _one(monitor, "Train IC 2214 is running behind.", late).contradiction is None
+    # another state where the field is false is neither stated nor a changed value
+    assert _one(monitor, "Train IC 2214 has been cancelled.", on_time).contradiction is None

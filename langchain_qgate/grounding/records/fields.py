@@ -478,10 +478,12 @@ def _field_unit(f: _Field) -> str:
     after = re.search(r"\d\s*([A-Za-z]+)\b", f.value)
     if after and _norm(after[1]) in UNITS:
         return UNITS[_norm(after[1])]
-    for i in range(len(f.keys) - 1, 0, -1):
+    if len(f.keys) < 2:
+        return ""
+    for i in range(len(f.keys) - 1, -1, -1):
         if f.keys[i] in UNITS:
             # a unit after "per" is a rate's (``co2_g_per_km``: "92 g/km"): no unit of ours
-            return "" if f.keys[i - 1] == "per" else UNITS[f.keys[i]]
+            return "" if i > 0 and f.keys[i - 1] == "per" else UNITS[f.keys[i]]
     return ""
 
 
@@ -2065,6 +2067,31 @@ def _states_a_value(r: _Reading, name: _Field, rest: str) -> bool:
     return False
 
 
+def _state_boolean(r: _Reading, f: _Field) -> FieldDecision | None:
+    """A yes/no field whose key is a state of a closed vocabulary of statuses (``delayed``,
+    ``cancelled``, ``approved``): the claim's term of that vocabulary says whether the state
+    holds ("running late" says ``delayed``, "not delayed" denies it, "on time" is another
+    state). Said as the field holds it: stated; the state said where the field is false, or
+    denied or another state said where it is true: a changed value. Another state where the
+    field is false ("cancelled" beside ``delayed: false``) is neither."""
+    state = " ".join(f.keys)
+    if not in_vocabulary(["status"], state, r.lex):
+        return None
+    term = vocabulary_term(r.toks, ["status"], state, r.record_values, r.lex)
+    if term is None or not (term.agrees or term.contradicts):
+        return None
+    holds = term.agrees and not term.denies
+    if holds == f.truth and (holds or term.denies):
+        r.stated.append(f)
+        r.covered.update(_words(" ".join(term.words)))
+        r.covered.update(f.keys)
+        return None
+    if not r.decided or (not holds and not f.truth):
+        return None
+    kind: ContradictionKind = "negation" if term.denies else "entity"
+    return _contradicted(r.out, f, r.index, kind, _original(r.text, term.term))
+
+
 def _said_in_words(r: _Reading) -> FieldDecision | None:
     """Booleans by polarity, closed vocabularies by class, lists by item, other text by
     words."""
@@ -2080,6 +2107,8 @@ def _said_in_words(r: _Reading) -> FieldDecision | None:
             continue
         if f.truth is not None or (f.value.lower() in ("free", "paid") and f.keys):
             said = _boolean(r, f)
+            if said is None and f.truth is not None:
+                said = _state_boolean(r, f)
             if said is not None:
                 return said
             continue
