@@ -898,3 +898,18 @@ def test_a_yes_no_field_named_by_a_state_is_read_by_the_words_for_that_state(mon
     assert _one(monitor, "Train IC 2214 is running behind.", late).contradiction is None
     # another state where the field is false is neither stated nor a changed value
     assert _one(monitor, "Train IC 2214 has been cancelled.", on_time).contradiction is None
+
+
+def test_another_kind_written_in_capitals_after_a_names_the_kind_field(monitor) -> None:
+    clinic = {"clinic_name": "Elm Court Practice", "category": "Dental Surgery", "town": "Hexham"}
+    v = _one(monitor, "Elm Court Practice is a Dental Surgery in Hexham.", clinic)
+    assert v.contradiction is None, v.contradiction
+    _names(_one(monitor, "Elm Court Practice is an Eye Clinic in Hexham.", clinic),
+           "record.category")  # fmt: skip
+    van = {"vehicle_name": "Transit", "type": "Long Wheelbase", "depot": "Kelso Yard"}
+    _names(_one(monitor, "There's a Short Wheelbase van, a Transit, at Kelso Yard.", van),
+           "record.type")  # fmt: skip
+    # a capitalised word before a noun no key names is an attribute of that noun, not the kind
+    gig = {"performer": "Ines Duarte", "category": "Music", "venue": "Corn Exchange"}
+    reply = "I found a Portuguese singer named Ines Duarte at the Corn Exchange."
+    assert all(v.contradiction is None for v in _verdicts(monitor, reply, gig))

@@ -1950,6 +1950,94 @@ def _another_sibling(r: _Reading) -> FieldDecision | None:
     return _contradicted(r.out, f, r.index, "entity", shown)
 
 
+_ARTICLES = frozenset({"a", "an"})
+_CLAUSE_MARK = re.compile(r"[.!?;,:()]")
+
+
+def _kind_run(text: str) -> list[tuple[int, int, str]]:
+    """Capitalised runs written as a kind: after "a" or "an" and at most two lower-case words
+    ("It's a kid-friendly Place of Worship", "a Family Counselor named ...", "a Standard car"),
+    with "of", "and", ... between their words, cut at a punctuation mark; each with the word
+    right after it in its clause ("" at its end)."""
+    toks = [(m[0], m.start(), m.end()) for m in _NAME_TOKEN.finditer(text)]
+    out = []
+    for i, (tok, _, end) in enumerate(toks):
+        if tok.lower() not in _ARTICLES:
+            continue
+        j = i + 1
+        while (
+            j < len(toks)
+            and j - i <= 2
+            and toks[j][0][0].islower()
+            and toks[j][0].lower() not in _ARTICLES
+            and not _CLAUSE_MARK.search(text, toks[j - 1][2], toks[j][1])
+        ):
+            j += 1
+        if j >= len(toks) or not toks[j][0][0].isupper():
+            continue
+        if _CLAUSE_MARK.search(text, end, toks[j][1]):
+            continue
+        a = j
+        while j < len(toks) and (
+            toks[j][0][0].isupper()
+            or (
+                toks[j][0].lower() in _RUN_JOINS
+                and j + 1 < len(toks)
+                and toks[j + 1][0][0].isupper()
+            )
+        ):
+            if j > a and _CLAUSE_MARK.search(text, toks[j - 1][2], toks[j][1]):
+                break
+            j += 1
+        after = ""
+        if j < len(toks) and not _CLAUSE_MARK.search(text, toks[j - 1][2], toks[j][1]):
+            after = toks[j][0]
+        out.append((toks[a][1], toks[j - 1][2], after))
+    return out
+
+
+def _another_kind_written(r: _Reading) -> FieldDecision | None:
+    """Another kind written as a kind is written, in capitals after "a" or "an" ("It's a Place
+    of Worship", "a Family Counselor named Ann Lee", "a Standard car"), about a single result
+    whose one field that holds a kind (its key a kind word alone: ``type``, ``category``) the
+    reply never states: a changed value of that field. No word of the run may be a value of
+    the record (another field's value, "a Smokey Robinson event" of the event's name), and a
+    run followed by a noun of weight that is no key's word is an attribute of that noun ("a
+    popular Spanish musician"), not the kind."""
+    if not _one_result(r):
+        return None
+    kinds = [
+        f
+        for f in r.scope
+        if f.keys
+        and set(f.keys) <= _KIND_KEYS
+        and not f.context
+        and not f.quantities
+        and f.truth is None
+        and 1 <= len(f.words) <= 3
+        and not set(f.words) & _CALENDAR
+    ]
+    if len(kinds) != 1:
+        return None
+    f = kinds[0]
+    if any(w in r.reply_words for w in f.words if word_weight(w) > 0):
+        return None  # the reply states the kind (a word of it) somewhere
+    held = _record_words(r)
+    keys = _key_words_of(r)
+    for start, end, after in _kind_run(r.text):
+        words = [w for w in _words(r.text[start:end]) if word_weight(w) > 0]
+        if not words or any(w in held or w in _CALENDAR for w in words):
+            continue
+        nxt = _words(after)[:1] if after[:1].islower() else []
+        noun = bool(nxt) and nxt[0] not in keys and word_weight(nxt[0]) >= _OPENER
+        if noun and not after.lower().endswith("ed"):  # "named", "called": no noun
+            continue  # "a Spanish musician": an attribute of another noun
+        if _said_otherwise(r.text[start:end], f.value):
+            continue
+        return _contradicted(r.out, f, r.index, "entity", r.text[start:end])
+    return None
+
+
 # Where a reply puts a place: "in Concord" (a town, a city), "at Union Station" (a station, a
 # venue, an address), "from Pleasant Hill". The key words of the fields such a place is the
 # value of, by preposition; general English, no domain's words.
@@ -2324,6 +2412,7 @@ _STEPS: tuple[Callable[[_Reading], FieldDecision | None], ...] = (
     _another_of_its_kind,
     _another_place,
     _another_sibling,
+    _another_kind_written,
     _text_with_figures,
     _figured_terms,
     _summary_days,
