@@ -913,3 +913,14 @@ def test_another_kind_written_in_capitals_after_a_names_the_kind_field(monitor) 
     gig = {"performer": "Ines Duarte", "category": "Music", "venue": "Corn Exchange"}
     reply = "I found a Portuguese singer named Ines Duarte at the Corn Exchange."
     assert all(v.contradiction is None for v in _verdicts(monitor, reply, gig))
+
+
+def test_an_approximate_figure_is_read_to_the_step_it_is_rounded_to(monitor) -> None:
+    forecast = {"town": "Alnwick", "temperature": "64", "humidity": "55", "wind": "9"}
+    # "about 58" is rounded to no step: 6 off 64 is another figure, not an approximation
+    _names(_one(monitor, "It will be about 58 degrees in Alnwick.", forecast),
+           "record.temperature")  # fmt: skip
+    # "around 60" is rounded to tens: 64 is within its step
+    for reply in ("It will be around 60 degrees in Alnwick.",
+                  "It will be about 64 degrees in Alnwick."):  # fmt: skip
+        assert _one(monitor, reply, forecast).contradiction is None, reply

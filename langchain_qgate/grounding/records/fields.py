@@ -1477,8 +1477,32 @@ def _far_off(r: _Reading, q: Quantity, f: _Field) -> bool:
         return False
     held = [b for e in f.quantities if comparable(q, e) for b in e.values()]
     return bool(held) and all(
-        abs(a - b) > _APPROXIMATION * max(abs(b), 1.0) for a in q.values() for b in held
+        abs(a - b) > _approximated_within(a, b) for a in q.values() for b in held
     )
+
+
+_CLOSE_APPROXIMATION = 0.05  # "about 81" of 86 is no approximation: 81 is not rounded
+
+
+def _rounding_step(a: float) -> float:
+    """The step a figure is rounded to as written: 10 for 80, 5 for 15 or 85, 1 for 81, 0.1
+    for 7.3 (its last non-zero digit's place, halved when the digit is a five)."""
+    text = f"{abs(a):.6f}".rstrip("0").rstrip(".")
+    if "." in text:
+        place = 10.0 ** -len(text.split(".")[1])
+        return place * (5 if text[-1] == "5" else 1)
+    digits = text.lstrip("0") or "0"
+    zeros = len(digits) - len(digits.rstrip("0"))
+    last = digits.rstrip("0")[-1:] or "0"
+    return 10.0**zeros * (5 if last == "5" else 1)
+
+
+def _approximated_within(a: float, b: float) -> float:
+    """How far an approximate figure ``a`` may be from the value ``b`` it approximates: its
+    rounding step ("about 80" of 86, "around 15" of 17), at least a twentieth of the value
+    ("about 99" of 102), never more than a fifth ("about 88" is no approximation of 70)."""
+    scale = max(abs(b), 1.0)
+    return min(_APPROXIMATION * scale, max(_rounding_step(a), _CLOSE_APPROXIMATION * scale))
 
 
 def _changed_figure(r: _Reading, q: Quantity, target: _Field, unit: bool) -> FieldDecision:
