@@ -915,6 +915,18 @@ def test_another_kind_written_in_capitals_after_a_names_the_kind_field(monitor) 
     assert all(v.contradiction is None for v in _verdicts(monitor, reply, gig))
 
 
+def test_a_name_with_one_of_its_words_replaced_by_another_names_the_name_field(monitor) -> None:
+    match = {"match_name": "Falcons Vs Otters", "ground": "Riverside Park", "date": "2024-06-08"}
+    v = _one(monitor, "Falcons Vs Otters is at Riverside Park on June 8th.", match)
+    assert v.contradiction is None, v.contradiction
+    _names(_one(monitor, "Falcons Vs Herons is at Riverside Park on June 8th.", match),
+           "record.match_name")  # fmt: skip
+    # the name shortened, or with another field's value beside it, is no other name
+    for reply in ("The Falcons play at Riverside Park on June 8th.",
+                  "Falcons Vs Otters at Riverside Park is on June 8th."):  # fmt: skip
+        assert all(v.contradiction is None for v in _verdicts(monitor, reply, match)), reply
+
+
 def test_an_approximate_figure_is_read_to_the_step_it_is_rounded_to(monitor) -> None:
     forecast = {"town": "Alnwick", "temperature": "64", "humidity": "55", "wind": "9"}
     # "about 58" is rounded to no step: 6 off 64 is another figure, not an approximation

@@ -1777,6 +1777,33 @@ def _another_name_anywhere(r: _Reading) -> FieldDecision | None:
     return None
 
 
+def _name_partly_changed(r: _Reading) -> FieldDecision | None:
+    """A single result's name with one of its words put in place of another: a capitalised
+    run that uses a word of the record's name no other field holds ("Mets Vs Braves" about
+    ``"event_name": "Mets Vs Rockies"``) and has a telling word of its own that no field holds,
+    where the reply never uses another word of the name. Not the record's name written another
+    way, nor a run with a value of another field."""
+    name = _single_name(r) if _one_result(r) else None
+    if name is None:
+        return None
+    other = {w for g in r.scope if g is not name for w in g.words}
+    if not any(w not in r.reply_words and word_weight(w) > 0 for w in name.words):
+        return None  # the reply uses every word of the name
+    stated = _record_words(r) | _key_words_of(r)
+    for start, end in _capital_runs(r.text):
+        said = r.text[start:end]
+        words = [w for w in _words(said) if word_weight(w) > 0]
+        if not any(w in name.words and w not in other for w in words):
+            continue  # no word of the record's name: not its name
+        new = _distinct([w for w in words if w not in name.words], stated)
+        if not new or _said_otherwise(said, name.value):
+            continue
+        if any(w in other for w in words):
+            continue  # another field's value in the run
+        return _contradicted(r.out, name, r.index, "entity", said)
+    return None
+
+
 _NEAR = 80  # characters read on either side of a name for the words around it
 
 
@@ -2432,6 +2459,7 @@ def _decide(
 _STEPS: tuple[Callable[[_Reading], FieldDecision | None], ...] = (
     _another_name,
     _another_name_anywhere,
+    _name_partly_changed,
     _keyed_name,
     _another_of_its_kind,
     _another_place,
