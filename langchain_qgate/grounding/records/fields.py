@@ -973,18 +973,20 @@ def _keyed_outside_lists(table: _Table, words: set[str]) -> set[str]:
     """The record of the one yes/no field outside every list whose key words the claim says
     all ("your borrowing is suspended" of ``borrowing_suspended`` beside a list of loans),
     when no field of a list item has those words: the claim is about that record."""
+
+    def heads(f: _Field) -> set[str]:
+        return {k for k in f.keys if k not in _GENERIC_KEYS}
+
     keyed = [
         f
         for f in table.fields
-        if f.truth is not None
-        and "[" not in f.record
-        and len(heads := [k for k in f.keys if k not in _GENERIC_KEYS]) >= 2
-        and set(heads) <= words
-    ]
+        if f.truth is not None and "[" not in f.record and len(heads(f)) >= 2
+        and heads(f) <= words
+    ]  # fmt: skip
     if len(keyed) != 1:
         return set()
-    heads = {k for k in keyed[0].keys if k not in _GENERIC_KEYS}
-    if any("[" in f.record and heads <= set(f.keys) for f in table.fields):
+    said = heads(keyed[0])
+    if any("[" in f.record and said <= set(f.keys) for f in table.fields):
         return set()
     return {keyed[0].record}
 
