@@ -288,13 +288,17 @@ def test_a_liking_with_no_figure_beside_it_stays_an_opinion(sentence: str) -> No
 
 
 @pytest.mark.parametrize(
-    "sentence", ["I can try!", "sure, I can try!", "We'll look into it.", "i can check"]
+    "sentence",
+    ["I can try!", "sure, I can try!", "We'll look into it.", "i can check", "I sure can."],
 )
 def test_an_offer_of_the_speaker_is_no_claim_to_check(sentence: str) -> None:
     assert classify_sentence(sentence) is not FACTUAL
 
 
-@pytest.mark.parametrize("sentence", ["I can swim.", "I can confirm the flight leaves at 9."])
+@pytest.mark.parametrize(
+    "sentence",
+    ["I can swim.", "I can confirm the flight leaves at 9.", "I definitely have two dogs."],
+)
 def test_what_the_speaker_can_do_or_confirms_is_still_a_claim(sentence: str) -> None:
     assert classify_sentence(sentence) is FACTUAL
 

@@ -243,7 +243,8 @@ _INTENSIFIER_LED = re.compile(
     _I,
 )
 _ADVERBS = (
-    r"(?:(?:really|just|totally|so|also|honestly|kinda|kind of|pretty|super|a bit|still|not)\s+)*"
+    r"(?:(?:really|just|totally|so|also|honestly|kinda|kind of|pretty|super|a bit|still|not|sure"
+    r"|certainly|definitely|absolutely)\s+)*"
 )
 _FEELING_VERBS = (
     r"(?:love|loved|adore|adored|hate|hated|like|liked|enjoy|enjoyed|wish|hope|want|wanted|miss"
