@@ -936,3 +936,13 @@ def test_an_approximate_figure_is_read_to_the_step_it_is_rounded_to(monitor) -> 
     for reply in ("It will be around 60 degrees in Alnwick.",
                   "It will be about 64 degrees in Alnwick."):  # fmt: skip
         assert _one(monitor, reply, forecast).contradiction is None, reply
+
+
+def test_runs_written_as_a_kind_never_overlap_so_the_scan_stays_linear(monitor) -> None:
+    from langchain_qgate.grounding.records.fields import _kind_run
+
+    # every "A" is an article and a capitalised word: one run, not one run per "A"
+    assert len(_kind_run("It is " + "A " * 200 + "thing.")) == 1
+    place = {"name": "Quay Hall", "type": "Concert Venue"}
+    v = _one(monitor, "Quay Hall is " + "A " * 2000 + "Museum.", place)
+    assert v.grade is Grade.FABRICATED

@@ -697,19 +697,19 @@ def _changed_enum(text: str, scope: list[_Field]) -> tuple[_Field, str] | None:
     words of the one field holding such a value: that field, and the value. An acronym said
     elsewhere ("including VAT") is next to no key."""
     held = {f.value.strip() for f in scope}
+    enums = [
+        (f, [keys for keys in (f.keys, [k for k in f.keys if k not in _GENERIC_KEYS | _NAMING])
+             if keys])
+        for f in scope
+        if _ENUM.fullmatch(f.value.strip()) is not None
+    ]  # fmt: skip
+    if not enums:
+        return None
     for m in _ENUM.finditer(text):
-        if m[0] in held or not any(ch.isupper() for ch in m[0][1:]):
+        if m[0] in held:
             continue
         before = [w for w in _words(text[max(0, m.start() - 40) : m.start()]) if w not in _COPULAS]
-        slots = [
-            f
-            for f in scope
-            if _ENUM.fullmatch(f.value.strip()) is not None
-            and any(
-                keys and before[-len(keys) :] == keys
-                for keys in (f.keys, [k for k in f.keys if k not in _GENERIC_KEYS | _NAMING])
-            )
-        ]
+        slots = [f for f, forms in enums if any(before[-len(k) :] == k for k in forms)]
         if len(slots) == 1:
             return slots[0], m[0]
     return None
@@ -2014,8 +2014,9 @@ def _kind_run(text: str) -> list[tuple[int, int, str]]:
     right after it in its clause ("" at its end)."""
     toks = [(m[0], m.start(), m.end()) for m in _NAME_TOKEN.finditer(text)]
     out = []
+    reach = 0  # runs never overlap: the scan stays linear in the claim ("A A A A ...")
     for i, (tok, _, end) in enumerate(toks):
-        if tok.lower() not in _ARTICLES:
+        if i < reach or tok.lower() not in _ARTICLES:
             continue
         j = i + 1
         while (
@@ -2042,6 +2043,7 @@ def _kind_run(text: str) -> list[tuple[int, int, str]]:
             if j > a and _CLAUSE_MARK.search(text, toks[j - 1][2], toks[j][1]):
                 break
             j += 1
+        reach = j
         after = ""
         if j < len(toks) and not _CLAUSE_MARK.search(text, toks[j - 1][2], toks[j][1]):
             after = toks[j][0]
