@@ -93,18 +93,14 @@ def _rows(feats: dict, extra: list[str]) -> dict:
 
 
 def _scores(kind: str, original):
+    """The answer's score from its claims' supports (``fit_grounding.claim_supports``): their
+    mean as shipped, their minimum, or the mean of the two."""
+
     def output_scores(rows, cols, weights, bias):
         mean = original(rows, cols, weights, bias)
         if kind == "mean":
             return mean
-        x, starts, _ = fg._stack(rows, cols)
-        p = fg.sigmoid(np.nan_to_num(x) @ weights + bias)
-        names = [fg.FEATURE_NAMES[c] for c in cols]
-        for name, cap in (("negation_consistent", fg.GROUNDED_THRESHOLD - 0.01),
-                          ("no_contradiction", 0.5 * fg.FABRICATED_THRESHOLD)):  # fmt: skip
-            if name in names:
-                p = np.where(x[:, names.index(name)] == 0.0, np.minimum(p, cap), p)
-        p = np.where(np.isnan(x).any(axis=1), 1.0, p)
+        p, starts = fg.claim_supports(rows, cols, weights, bias)
         low = np.minimum.reduceat(p, starts)
         return low if kind == "min" else 0.5 * (low + mean)
 

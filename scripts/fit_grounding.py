@@ -346,14 +346,12 @@ def _stack(rows: list[dict], cols: list[int]) -> tuple[np.ndarray, np.ndarray, n
     return np.vstack(parts), np.array(starts), np.array([r["label"] for r in rows])
 
 
-def output_scores(
+def claim_supports(
     rows: list[dict], cols: list[int], weights: np.ndarray, bias: float
-) -> np.ndarray:
-    """Mean claim support (the monitor's grounding score with default grade weights).
-
-    Contradicted claims are capped as the monitor caps them; outputs without counted claims
-    (none, or only opinions) score 1, as the monitor scores them.
-    """
+) -> tuple[np.ndarray, np.ndarray]:
+    """Every counted claim's support, capped as the monitor caps it (a denial under GROUNDED,
+    a contradiction under half FABRICATED; an output without counted claims is one claim of
+    support 1), and the index of each row's first claim."""
     x, starts, _ = _stack(rows, cols)
     empty = np.isnan(x).any(axis=1)
     p = sigmoid(np.nan_to_num(x) @ weights + bias)
@@ -366,7 +364,14 @@ def output_scores(
     if "no_contradiction" in names:
         k = names.index("no_contradiction")
         p = np.where(x[:, k] == 0.0, np.minimum(p, 0.5 * FABRICATED_THRESHOLD), p)
-    p = np.where(empty, 1.0, p)
+    return np.where(empty, 1.0, p), starts
+
+
+def output_scores(
+    rows: list[dict], cols: list[int], weights: np.ndarray, bias: float
+) -> np.ndarray:
+    """Mean claim support (the monitor's grounding score with default grade weights)."""
+    p, starts = claim_supports(rows, cols, weights, bias)
     counts = np.diff(np.append(starts, len(p)))
     return np.add.reduceat(p, starts) / counts
 
