@@ -8,6 +8,7 @@ from langchain_qgate.errors import InvalidInputError
 from langchain_qgate.grounding.claims.claims import (
     classify_sentence,
     extract_claims,
+    split_compound,
     strip_preamble,
 )
 from langchain_qgate.schemas import Claim, ClaimType
@@ -589,3 +590,45 @@ def test_a_row_of_acknowledgements_is_no_claim() -> None:
     assert classify_sentence("Okay sure.") is None
     assert classify_sentence("Yes, okay!") is None
     assert classify_sentence("Okay, the bus leaves at 6.") is ClaimType.FACTUAL
+
+
+def test_waiting_a_search_done_and_a_fetch_promised_are_no_claims() -> None:
+    for sentence in ("One moment please.", "Just a second...", "Please hold on.",
+                     "I'll fetch the nearest pharmacies for you.",
+                     "I've found a flat that matches your search."):  # fmt: skip
+        assert classify_sentence(sentence) is None, sentence
+    # a count of what was found, or a second of time, is still a fact to check
+    assert classify_sentence("I found 4 flats that match your search.") is FACTUAL
+    assert classify_sentence("One second later the valve opened.") is FACTUAL
+
+
+def test_a_liking_foretold_for_the_listener_is_an_opinion() -> None:
+    assert classify_sentence("You might like them.") is OPINION
+    assert classify_sentence("You'll love it!") is OPINION
+    # "this" that opens a noun phrase states what follows
+    sentence = "You might like this Compact Yaris at Leeds Station for Friday."
+    assert classify_sentence(sentence) is FACTUAL
+    assert classify_sentence("You would like them to arrive at 5 pm.") is FACTUAL
+
+
+def test_am_after_an_hour_is_no_verb_so_the_subject_ends_before_it() -> None:
+    parts = split_compound("The ferry sails at 9 am has 2 stops and it costs $14.")
+    assert len(parts) == 2
+    # "it" stands for words that keep the hour's "am": "9" alone would be no clock
+    assert "at 9 am costs $14" in parts[1].text
+
+
+def test_a_thanks_or_an_acknowledgement_before_a_comma_leaves_the_fact_after_it() -> None:
+    [claim] = extract_claims("No problem, your savings account holds $1,204.50 today.")
+    assert claim.text == "your savings account holds $1,204.50 today."
+    for sentence in ("No problem!", "Got it.", "Perfect!"):
+        assert extract_claims(sentence) == [], sentence
+
+
+def test_a_line_with_a_contracted_is_is_a_sentence_not_a_heading() -> None:
+    assert [c.text for c in extract_claims("There's Quay Tavern in Whitby")] == [
+        "There's Quay Tavern in Whitby"
+    ]
+    # a short label without a verb still heads the lines under it
+    claims = extract_claims("Key facts\nThe tower is 300 m tall.")
+    assert [c.text for c in claims] == ["The tower is 300 m tall."]

@@ -130,6 +130,8 @@ def verb_at(tokens: list[str], i: int) -> bool:
     """Whether ``tokens[i]`` is a finite verb (strong, or weak followed by an object)."""
     tok = tokens[i]
     word = bare(tok)
+    if word == "am" and i > 0 and tokens[i - 1][-1:].isdigit():
+        return False  # "departs at 8 am": the hour's, not "I am"
     if is_strong_verb(word, tok.lstrip(_EDGE_PUNCT)):
         return True
     nxt = tokens[i + 1] if i + 1 < len(tokens) else None

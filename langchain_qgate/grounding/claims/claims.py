@@ -63,6 +63,7 @@ _PREAMBLE = re.compile(
     + _SOURCE_NUMBERS
     + r"\s*,"
     r"|(?:sure|certainly|of course|absolutely|okay|ok|alright|well|yes|no|indeed|oh|ah|wow"
+    r"|no problem|my pleasure|got it|will do|perfect"
     r"|haha|yeah|yep|hmm|oh wow|oh nice|oh yes|oh no|great question|good question|thanks|thank you"
     r"|sorry|i apologi[sz]e|unfortunately|i(?:'m| am) (?:so |very |really )?sorry)\s*[,!.]"
     r"|i(?:'m| am) not (?:sure|certain)(?:\s*,\s*(?:but\b)?|\s+but\b)"
@@ -89,9 +90,12 @@ _PLEASANTRY = re.compile(
     r"|(?:great|good|excellent|interesting|nice) question|i(?:'d| would) be (?:happy|glad)"
     r"|i(?:'m| am) (?:happy|glad) to|no problem|my pleasure|if you have (?:any )?(?:other"
     r"|more|further|additional)|is there anything else|anything else\b"
-    r"|(?:(?:sure|certainly|of course|absolutely|okay|ok|alright|great|yes|no|indeed)\b\W*)+$"
+    r"|(?:(?:sure|certainly|of course|absolutely|okay|ok|alright|great|yes|no|indeed|got it"
+    r"|will do|perfect)\b\W*)+$"
     r"|(?:(?:oh|ah|aw|wow|haha|ha|lol|yeah|yep|hmm|nice|cool|awesome|great|really)\b\W*)+$"
     r"|(?:me too|me neither|same here)\W*$"
+    r"|(?:just |one |wait )?(?:a )?(?:moment|second|sec)(?: please)?\W*$"
+    r"|(?:please )?(?:hold on|bear with me)\b[^.!?]{0,20}\W*$"
     r"|i(?:'m| am) (?:so |very |really )?sorry (?:to hear|for|about)\b)",
     _I,
 )
@@ -99,7 +103,11 @@ _META = re.compile(
     r"(?:here(?:'s| is| are)\b|below (?:is|are)\b|let me\b|let's\b"
     r"|the following (?:is|are|list|table|summary|points|facts|information|sources)\b"
     r"|i(?:'ll| will| can) (?:explain|summarize|describe|walk|outline|break|go|list|provide"
-    r"|start|help|check|look)|i (?:searched|looked|checked|have searched|reviewed)\b"
+    r"|start|help|check|look|fetch|search|pull up)"
+    r"|i (?:searched|looked|checked|have searched|reviewed)\b"
+    # "I've found an event that matches your criteria": a search done, no fact of the result
+    r"|i(?:['’]ve| have)? found (?:a|an|some|several|a few|a couple of|many|lots of) (?:\w+ ){1,3}"
+    r"(?:that|which) (?:match|matches|fits?|meets?|suits?) your\b"
     r"|as an ai\b|i(?:'m| am) an ai\b|i(?:'m| am) (?:just )?a language model"
     r"|(?:sources?|references?|citations?|further reading|see also|disclaimer|summary"
     r"|key (?:facts|points|takeaways))\s*[:\-–]"
@@ -163,7 +171,12 @@ _OPINION_STRONG = re.compile(
     r"|dislike|adore|loved|liked|hated|enjoyed|disliked|adored)\b"
     r"|\b(?:i|we)(?:'m| am|'re| are) (?:a |such a |such )?(?:big |huge |great )?fans?\b"
     r"|\b(?:you|we|one) (?:should|ought to|might want to|may want to|could consider|need to"
-    r"|must)\b|\bin my (?:opinion|view|experience|estimation)\b|\bpersonally\b"
+    r"|must)\b"
+    # a liking foretold for the listener ("You might like them.", "you'll love it")
+    r"|\byou(?:['’]ll| will| might| may| could)? (?:probably |really |definitely |surely )?"
+    r"(?:like|love|enjoy|adore) (?:it|them|this|that|these|those)"
+    r"(?=\s*(?:[.!,;]|$|(?:too|as well|a lot|very much)\b))"
+    r"|\bin my (?:opinion|view|experience|estimation)\b|\bpersonally\b"
     r"|\bit(?: is|'s) (?:recommended|advisable|a good idea|wise|better|best)\b"
     r"|\bmy (?:favorite|favourite)\b|\bi'd (?:say|go with)\b|\bhonestly\b"
     r"|^(?:consider|try|avoid|make sure|be sure|remember to|don't forget|choose|go with"
@@ -303,6 +316,9 @@ _EMPHASIS = re.compile(r"\*\*|__")
 _YES_NO = re.compile(r"(?:yes|no)\W*$", _I)
 _FRAGMENT_MAX_WORDS = 12
 _HEADING_MAX_WORDS = 6
+_CONTRACTED_IS = re.compile(
+    r"(?i)\b(?:there|here|it|that|he|she|what|who|where)['’]s\b|\b(?:they|we|you)['’]re\b"
+)
 
 
 def strip_preamble(sentence: str) -> int:
@@ -539,6 +555,8 @@ def _heading_like(text: str, seg: Segment) -> bool:
         return True
     if stripped[-1:] in ".!?。！？" or any(ch.isdigit() for ch in stripped):
         return False
+    if _CONTRACTED_IS.search(stripped):
+        return False  # "There's Quay Tavern in Whitby": a verb, written short
     return len(stripped.split()) <= _HEADING_MAX_WORDS and not has_finite_verb(stripped)
 
 
@@ -719,6 +737,9 @@ _OFFERED_VALUE = re.compile(r"\d|(?<=[\w,;:] )(?!I\b)[A-Z]")
 
 
 _MAX_OFFER_CHARS = 400
+# "Here's one, 3rd Cousin.", "Here is a Psychologist, Alissa Scanlin in Lafayette": a result
+# presented by its values (in prose, "Here is a summary" is meta text and no claim)
+_PRESENTED = re.compile(r"(?i)\W{0,3}here(?:['’]s| is| are)\b")
 # A question that asks about something ("Is The Tin Drum cheap?", "Can I bring my children to
 # Fuji?"), not one that offers it ("Would you like a 4 star hotel?", "Do you want to fly Delta?").
 _ASKS = re.compile(
@@ -727,20 +748,36 @@ _ASKS = re.compile(
 )
 
 
+def _recommended(claim: Claim) -> Claim:
+    """An opinion that carries a name or a figure, read as a claim: recommending a tool's
+    result by its values ("I recommend Becker Hubert J, a psychologist in Redwood City.",
+    "Chevys Fresh Mex is a nice Mexican spot in Vallejo.") presents it as holding them."""
+    if claim.type is not ClaimType.OPINION or _OFFERED_VALUE.search(claim.text) is None:
+        return claim
+    return claim.model_copy(update={"type": ClaimType.FACTUAL})
+
+
 def with_offers(text: str, claims: list[Claim]) -> list[Claim]:
     """``claims`` with the offers of ``text`` that carry values, for a reply built on a tool
     result: "How about a 3 star hotel called 11 Howard?" presents the result as a 3-star hotel
     named 11 Howard, so those values are checked against it. A question carrying no figure or
-    name ("Would you like to book it?") stays unchecked. Used only where the evidence is
-    structured (a question about prose asks; an offer of a tool's result states)."""
-    if not isinstance(text, str) or "?" not in text:
+    name ("Would you like to book it?") stays unchecked. So are a result presented by its
+    values ("Here's one, 3rd Cousin.") and a recommendation or a judgement that names or
+    figures the result ("I recommend the 3 star Aka University City."): an opinion of a tool's
+    result by its values is checked as a claim. Used only where the evidence is structured (a
+    question about prose asks; an offer of a tool's result states)."""
+    if not isinstance(text, str):
+        return claims
+    claims = [_recommended(c) for c in claims]
+    if "?" not in text and _PRESENTED.search(text) is None:
         return claims
     text = repair_text(text)
     spans = [(c.start, c.end) for c in claims]
     added: list[Claim] = []
     for seg in segment_text(text, skip_code=True):
         body = text[seg.start : seg.end].strip()
-        if seg.kind != "sentence" or not body.endswith("?") or len(body) > _MAX_OFFER_CHARS:
+        offered = body.endswith("?") or _PRESENTED.match(body) is not None
+        if seg.kind != "sentence" or not offered or len(body) > _MAX_OFFER_CHARS:
             continue
         if any(s < seg.end and seg.start < e for s, e in spans):
             continue
