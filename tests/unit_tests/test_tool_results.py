@@ -12,10 +12,10 @@ import json
 import pytest
 
 from langchain_qgate.config import GroundingPolicy
-from langchain_qgate.grounding.claims.claims import with_offers
+from langchain_qgate.grounding.claims.claims import extract_claims, with_offers
 from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
 from langchain_qgate.grounding.monitor import HallucinationMonitor
-from langchain_qgate.schemas import Grade
+from langchain_qgate.schemas import ClaimType, Grade
 
 CONCERT = {
     "event_name": "Harbour Lights",
@@ -946,3 +946,104 @@ def test_runs_written_as_a_kind_never_overlap_so_the_scan_stays_linear(monitor) 
     place = {"name": "Quay Hall", "type": "Concert Venue"}
     v = _one(monitor, "Quay Hall is " + "A " * 2000 + "Museum.", place)
     assert v.grade is Grade.FABRICATED
+
+
+def test_a_misspelt_unit_after_a_figure_is_the_figures_unit(monitor) -> None:
+    forecast = {"town": "Whitby", "temperature": "61", "precipitation": "30"}
+    for reply in ("It will be 61 dergrees Farenheit in Whitby.",
+                  "The average temperature in Whitby will be 61 degrees Fahrenheit."):  # fmt: skip
+        assert _one(monitor, reply, forecast).grade is Grade.GROUNDED, reply
+    # a changed figure is not the record's, whatever the spelling of its unit
+    v = _one(monitor, "It will be 67 dergrees Farenheit in Whitby.", forecast)
+    assert v.grade is Grade.FABRICATED, v.reason
+    _names(_one(monitor, "It will be 67 degrees Fahrenheit in Whitby.", forecast),
+           "record.temperature")  # fmt: skip
+
+
+def test_a_joined_clause_stating_a_records_figure_is_about_that_field(monitor) -> None:
+    forecast = {"town": "Whitby", "temperature": "61", "precipitation": "30"}
+    reply = "Whitby should see 61 degrees, and with a chance of showers at 30 percent."
+    assert _one(monitor, reply, forecast).grade is not Grade.FABRICATED
+    # a joined clause of words alone that the record does not hold is still unsupported
+    reply = "Whitby should see 61 degrees, and with a harbour that hosts a seafood festival."
+    assert _one(monitor, reply, forecast).grade is Grade.FABRICATED
+
+
+CAR_PARKS = {
+    "car_parks": [
+        {"name": "Quayside", "spaces_free": 40, "ev_charging": True},
+        {"name": "Abbey Road", "spaces_free": 0, "ev_charging": False},
+        {"name": "Mill Lane", "spaces_free": 12, "ev_charging": True},
+        {"name": "Station", "spaces_free": 5, "ev_charging": False},
+    ]
+}
+
+
+def test_a_count_of_results_is_read_against_the_items_the_named_yes_no_field_holds_for(
+    monitor,
+) -> None:
+    for reply in ("Two of them have EV charging.", "Two of them don't have EV charging.",
+                  "Two of the four have EV charging."):  # fmt: skip
+        assert _one(monitor, reply, CAR_PARKS).grade is Grade.GROUNDED, reply
+    # a wrong count is unsupported, never a changed value of an item's field
+    v = _one(monitor, "Three of them have EV charging.", CAR_PARKS)
+    assert v.grade is Grade.FABRICATED, v.reason
+    assert v.contradiction is None, v.reason
+
+
+def test_a_key_naming_an_absence_is_read_the_other_way(monitor) -> None:
+    fares = {"fares": [{"code": "SAVER", "price_gbp": 42, "non_refundable": True},
+                       {"code": "FLEX", "price_gbp": 88, "non_refundable": False}]}  # fmt: skip
+    assert _one(monitor, "SAVER is non-refundable.", fares).grade is Grade.GROUNDED
+    assert _one(monitor, "FLEX is refundable.", fares).grade is Grade.GROUNDED
+    _names(_one(monitor, "SAVER is refundable.", fares), "fares[0].non_refundable")
+    _names(_one(monitor, "FLEX is non-refundable.", fares), "fares[1].non_refundable")
+
+
+def test_a_figure_worked_out_from_two_of_the_records_is_inferred_never_a_changed_value(
+    monitor,
+) -> None:
+    match = {"home": "Harrow Hawks", "away": "Leyton Larks", "home_score": 88, "away_score": 71}
+    v = _one(monitor, "The Hawks beat the Larks by 17 points, 88-71.", match)
+    assert v.grade is Grade.INFERRED, v.reason
+    assert v.contradiction is None, v.reason
+    v = _one(monitor, "The Hawks beat the Larks by 13 points, 88-71.", match)
+    assert v.grade is Grade.FABRICATED, v.reason
+    ticket = {"event": "Harbour Lights", "price_gbp": 18.0, "booking_fee_gbp": 1.5}
+    for reply in ("Three tickets would come to £54.",
+                  "With the booking fee it comes to £19.50."):  # fmt: skip
+        v = _one(monitor, reply, ticket)
+        assert v.grade is not Grade.FABRICATED, reply
+        assert v.contradiction is None, reply
+    # two beds and one bath say "how many" of two things: 3 - 1 is no figure the reply means
+    flat = {"address": "12 Quay St", "number_of_beds": 3, "number_of_baths": 1, "rent": 1450}
+    _names(_one(monitor, "The flat at 12 Quay St has 2 beds.", flat), "record.number_of_beds")
+
+
+def test_a_scoreline_states_both_scores_and_a_rank_is_a_value(monitor) -> None:
+    match = {"home": {"team": "Bristol City", "score": 2}, "away": {"team": "Norwich", "score": 1}}
+    assert _one(monitor, "Bristol City won 2-1.", match).grade is not Grade.FABRICATED
+    for reply in ("Bristol City won 2-3.", "Bristol City won 2-1, moving up to fourth."):
+        assert _one(monitor, reply, match).grade is Grade.FABRICATED, reply
+    # hours are no scoreline: "10-6" is a span, its 6 is not a second value
+    from langchain_qgate.grounding.records.fields import _claim_quantities
+
+    assert [q.raw for q in _claim_quantities("The office is open 10-6.")] == ["10"]
+    assert [q.raw for q in _claim_quantities("They won 3-1.")] == ["3", "1"]
+
+
+def test_a_result_recommended_or_presented_by_its_values_is_checked(monitor) -> None:
+    clinic = {"therapist_name": "Becker Hubert J", "type": "Psychiatrist", "city": "Redwood City"}
+    # an opinion in prose is no claim; about a tool's result, its values are checked
+    text = "I recommend Becker Hubert J, a Psychologist in Redwood City."
+    assert [c.type for c in extract_claims(text)] == [ClaimType.OPINION]
+    _names(_one(monitor, text, clinic), "record.type")
+    _names(_one(monitor, "Here is a Psychologist, Becker Hubert J in Redwood City.", clinic),
+           "record.type")  # fmt: skip
+    v = _one(monitor, "I recommend Becker Hubert J, a psychiatrist in Redwood City.", clinic)
+    assert v.grade is Grade.GROUNDED, v.reason
+    # a liking with no name or figure stays an opinion, not checked
+    verdicts = _verdicts(
+        monitor, "Becker Hubert J is in Redwood City. You might like them.", clinic
+    )
+    assert [v.counted for v in verdicts] == [True, False]

@@ -412,6 +412,9 @@ def _for_family(tokens: list[str]) -> tuple[int, int] | None:
     return None
 
 
+_NEGATIVE_HEADS = frozenset({"non", "not", "no"})  # a key that names the absence of a thing
+
+
 def boolean_said(
     tokens: list[str],
     keys: list[str],
@@ -429,6 +432,11 @@ def boolean_said(
     leaf = [k for k in keys if k not in _GENERIC]
     if not leaf:
         return None
+    if len(leaf) > 1 and leaf[0] in _NEGATIVE_HEADS:
+        # ``non_refundable``, ``no_smoking``: the claim's word for the rest, read the other way
+        # ("non-refundable" says the key, "refundable" denies it)
+        positive = boolean_said(tokens, leaf[1:], parents, vocabulary)
+        return None if positive is None else (not positive[0], positive[1])
     group = [p for p in parents if p not in _GENERIC]
     synonyms = (vocabulary or record_vocabulary()).key_synonyms
     if group and len(leaf) == 1 and not any(_names(t, g, synonyms) for t in tokens for g in group):

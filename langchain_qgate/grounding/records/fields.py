@@ -112,6 +112,9 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     k: tuple(v) for k, v in lexicon_table("key_word_synonyms").items()
 }
 _FILLER = lexicon_words("fields.filler")
+_COUNT_KEYS = lexicon_words("fields.count_keys")  # "how many" of no thing: ``number_of_beds``
+_ARITHMETIC_CUES = lexicon_words("fields.arithmetic_cues")  # "£12,000 more", "by 15 points"
+_SCORE_WORDS = lexicon_words("fields.score_words")  # a scoreline's words: "won 2-1"
 # A speaker's judgement, not a fact a record states (opinions are not counted against a
 # claim; the rating words among them are read as the rating next to a rating word).
 _OPINION_WORDS = lexicon_words("fields.opinion_words")
@@ -246,10 +249,14 @@ def _names_in(text: str) -> set[str]:
 
 
 def _value_like(word: str, names: set[str]) -> bool:
-    """Whether a claim word no field accounts for is a value of its own: a figure, or a name
+    """Whether a claim word no field accounts for is a value of its own: a figure, a rank
+    from third on ("moves them up to fourth": "first" and "second" say much else), or a name
     (``names``: :func:`_names_in` of the claim); a common word ("bus", "departs", "popular")
     is how the reply puts the record's values."""
-    return any(c.isdigit() for c in word) or word in names
+    return any(c.isdigit() for c in word) or word in _RANKS or word in names
+
+
+_RANKS = lexicon_words("fields.ranks")  # "third" on: "first", "second" say much else
 
 
 _ITEM_GENERIC = frozenset({"bar", "restaurant", "shop", "place", "store", "house", "food"})
@@ -305,6 +312,7 @@ class _Table:
     names: dict[str, list[list[str]]]
     tops: set[str]
     prose: bool = False  # some evidence chunk is prose, not a field
+    lists: dict[str, dict[str, list[_Field]]] | None = None  # ``_lists``, once read
 
 
 @dataclass
@@ -367,7 +375,10 @@ def _table(index: EvidenceIndex) -> _Table | None:
         keys = _key_words(segments[-1]) if segments else []
         context = [w for s in segments[:-1] for w in _key_words(s)]
         band = normalise_value(value)
-        quantities = _with_counts(extract_quantities(band, days=False), value, [*context, *keys])
+        quantities = extract_quantities(band, days=False)
+        if set(keys) & _SCORE_WORDS:  # "score": "3-1" holds both
+            quantities += _second_scores(band, quantities)
+        quantities = _with_counts(quantities, value, [*context, *keys])
         quantities = _scaled_by_key(quantities, keys)
         low = value.strip().lower()
         truth = True if low in _TRUE else False if low in _FALSE else None
@@ -559,15 +570,44 @@ def _counts(word: str) -> bool:
     )
 
 
-def _bare_clause(text: str, covered: set[str]) -> bool:
+def _bare_clause(text: str, covered: set[str], figures: frozenset[str] = frozenset()) -> bool:
     """Whether a joined clause states only things the record does not hold: two content
     words or more and none of them the record's ("..., and its tables look out over the
-    water"); the clause around it may be covered enough to hide it."""
+    water"); the clause around it may be covered enough to hide it. A clause that states a
+    figure of the record (``figures``: "..., and with a chance of raining at 13 percent") is
+    about that field."""
     for clause in _JOINED.split(text)[1:]:
-        content = [w for w in _words(clause) if _counts(w) and not _filler(w)]
+        said = _words(clause)
+        if figures and any(w in figures for w in said):
+            continue
+        content = [w for w in said if _counts(w) and not _filler(w)]
         if len(content) >= 2 and not any(w in covered or _misspelt(w, covered) for w in content):
             return True
     return False
+
+
+def _averaged(words: list[str], i: int, measured: set[str], figures: set[str]) -> bool:
+    """ "average" as a qualifier of a figure the record states: before the key word of a
+    stated field of figures (``measured``) or the figure ("the average temperature",
+    "averaging 83 degrees") or after "on"; "more than the average pub" is a comparison no
+    field states."""
+    if words[i] not in ("average", "averaging", "averaged"):
+        return False
+    nxt = words[i + 1] if i + 1 < len(words) else ""
+    return nxt in measured or nxt in figures or (i > 0 and words[i - 1] == "on")
+
+
+_LONG_UNITS = tuple(u for u in UNITS if len(u) >= 5 and u.isalpha())
+
+
+def _unit_word(word: str) -> bool:
+    """A unit's word as ``_words`` spells it ("degree", "celsius"), also misspelt ("dergrees
+    Faherenheit", "Farenheit": ``checks.spelt_alike``)."""
+    return (
+        word in UNITS
+        or word + "s" in UNITS
+        or (len(word) >= 5 and any(spelt_alike(word, u) for u in _LONG_UNITS))
+    )
 
 
 def _misspelt(word: str, covered: set[str]) -> bool:
@@ -868,7 +908,26 @@ def _claim_quantities(text: str) -> list[Quantity]:
     March") read as dates a record's full dates can state (``extract_quantities``); the
     figure inside a code ("seat 14C") is no count."""
     codes = [(m.start(), m.end()) for m in _CODE.finditer(text)]
-    return [q for q in extract_quantities(text) if not any(s <= q.start < e for s, e in codes)]
+    found = [q for q in extract_quantities(text) if not any(s <= q.start < e for s, e in codes)]
+    scored = set(_words(text)) & _SCORE_WORDS  # "won 2-1"; "open 10-6" is hours
+    return found + _second_scores(text, found) if scored else found
+
+
+_SCORELINE = re.compile(r"(?<![\w.,/:-])(\d{1,3})[-–](\d{1,3})(?![\w/:-]|[.,]\d|[-–]\d)")
+
+
+def _second_scores(text: str, found: list[Quantity]) -> list[Quantity]:
+    """The second figure of a scoreline ("won 2-1", "beat them 88-71"): two figures joined by a
+    dash, the second the smaller, are no range (a range runs up), so both are values. Read
+    where the words are a game's (``fields.score_words``): "open 10-6" is a span of hours."""
+    firsts = {q.start: q for q in found if q.kind == "number"}
+    out: list[Quantity] = []
+    for m in _SCORELINE.finditer(text):
+        first = firsts.get(m.start(1))
+        if first is None or first.end != m.end(1) or int(m[2]) >= int(m[1]):
+            continue
+        out.append(Quantity("number", float(m[2]), m[2], m.start(2), m.end(2), len(m[2])))
+    return out
 
 
 @dataclass
@@ -897,6 +956,10 @@ class _Reading:
     blocked: bool = False  # a neighbouring band: unsupported
     named_by: list[_Field] = field(default_factory=list)  # name fields the claim uses
     compared: list[tuple[Quantity, _Field]] = field(default_factory=list)  # "18, below the range"
+    computed: bool = False  # a figure is worked out from the record's: inferred at best
+    cued: bool | None = None  # the claim says a sum or a difference ("more", "by"): once read
+    unheld: list[Quantity] | None = None  # ``_unheld_amounts``, once read
+    alignments: dict[int, int] = field(default_factory=dict)  # ``_aligned``: chunk -> hits
 
 
 def _reading(
@@ -1115,7 +1178,7 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
     by_noun = [f for f in candidates if _counts_for(r.text, q, f)]  # "0 layovers"
     if by_noun:
         return candidates, by_noun
-    scored = [(_alignment(f, r.word_set), f) for f in candidates]
+    scored = [(_aligned(r, f), f) for f in candidates]
     best = max((s for s, _ in scored), default=0)
     if best > 0:
         return candidates, [f for s, f in scored if s == best]
@@ -1127,13 +1190,34 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
     return candidates, []
 
 
+def _aligned(r: _Reading, f: _Field) -> int:
+    """``_alignment`` of field ``f`` with the claim's words, read once a claim per field."""
+    hits = r.alignments.get(f.chunk)
+    if hits is None:
+        hits = r.alignments[f.chunk] = _alignment(f, r.word_set)
+    return hits
+
+
 def _numbered(text: str, f: _Field) -> bool:
     """Whether the claim writes the field's value with a number sign ("PR #1289", "No. 7"):
     the field is the record's number, not an amount any figure could change."""
     value = f.value.strip()
-    if not value:
+    signed = _signed(text)  # the words after a number sign, read once a claim
+    if not value or not signed:
         return False
-    return re.search(rf"(?:#\s?|\bNo\.\s?){re.escape(value)}(?!\w|\.\d)", text) is not None
+    if any(c.isspace() for c in value):
+        return re.search(rf"(?:#\s?|\bNo\.\s?){re.escape(value)}(?!\w|\.\d)", text) is not None
+    after = re.compile(rf"{re.escape(value)}(?!\w|\.\d)")
+    return any(after.match(word) for word in signed)
+
+
+_SIGNED = re.compile(r"(?:#\s?|\bNo\.\s?)(\S+)")
+
+
+@lru_cache(maxsize=1024)
+def _signed(text: str) -> tuple[str, ...]:
+    """What the claim writes right after each number sign ("#1289", "No. 7")."""
+    return tuple(m[1] for m in _SIGNED.finditer(text))
 
 
 def _measured(text: str, q: Quantity, fields: list[_Field]) -> list[_Field]:
@@ -1254,10 +1338,19 @@ def _figures(r: _Reading) -> FieldDecision | None:
     """Each figure left against the fields of its type: stated by one, or a changed value of
     the one slot it can fill (a contradiction), or unsupported."""
     numeric = [f for f in r.scope if f.quantities and f.numeric]
-    _state_held(r, numeric)
     out = r.out
+    counts = [q for q in r.free if _count_phrase(r, q)][:_MAX_COUNTS] if _lists(r.table) else []
+    for q in counts:  # "two of them", "the other three": how many results, no item's value
+        counted = _counted(r, q)
+        if counted is False:
+            out.structured = True
+            return out
+        r.free.remove(q)  # counted, or what it counts is unknown: no value of a field
+    _state_held(r, numeric)
     for q in r.free:
         candidates, top = _slot(r, numeric, q)
+        if not candidates and _computed(r, q):
+            continue  # a figure worked out from the record's ("by 15 points")
         if not candidates or (q.kind == "time" and _computed_clock(r, q, candidates)):
             # a value no field of its type holds, or a clock the claim computes from one ("40
             # minutes, so done by about 8:25"): unsupported
@@ -1268,6 +1361,8 @@ def _figures(r: _Reading) -> FieldDecision | None:
         if same:
             _state(r, same[0], q)
             continue
+        if _computed(r, q):
+            continue  # "beat them by 15 points", "two £45 permits come to £90"
         if any(m == "bound" for _, m in matches):
             out.structured = out.structured or r.decided
             return out  # "under £20" against "£20-25": unsupported, never contradicted
@@ -1316,6 +1411,183 @@ def _figures(r: _Reading) -> FieldDecision | None:
             return out
         return _changed_figure(r, q, target, bool(unit))
     return None
+
+
+_COUNT_OF = re.compile(r"\s+of\s+(?:them|these|those|the)\b", re.I)
+_COUNT_OPENS = re.compile(r"\W*(?:(?:just|only)\s+)?$", re.I)
+_COUNT_CLOSES = re.compile(r"\s*(?:[-–—:]|of\b)", re.I)
+_OF_ALL = re.compile(r"\b(?:of the|of all|out of the)\s+$", re.I)  # "two of the three"
+_MAX_COUNT = 50  # a count of results, not an amount
+_REACH = 24  # characters before a figure read for the words that make it a count
+_MAX_COUNTS = 5  # count phrases of a claim read against the lists
+_MAX_ITEMS = 50  # items whose figures are read in pairs for a worked-out figure
+_DENIALS = frozenset({"no", "non", "not", "never", "none", "without"})
+_AUX = frozenset(
+    {"can", "ca", "do", "does", "did", "is", "are", "was", "were", "has", "have", "wo"}
+)
+_MAX_TIMES = 10  # "two £45 permits": a few of one thing
+_MAX_OPERANDS = 40  # figures of one item read in pairs (a record of thousands: bounded)
+_SAME = 0.005  # figures equal to the cent
+
+
+def _count_phrase(r: _Reading, q: Quantity) -> bool:
+    """Whether the figure counts results: "two of them", "three of the five", "the other
+    three", or opening the claim before a dash or colon ("Just one - ...", "Two: ...");
+    "only 2 spaces left" is a value."""
+    if q.kind != "number" or q.hedged or not float(q.value).is_integer():
+        return False
+    before = r.text[max(0, q.start - _REACH) : q.start]  # the words just before: linear
+    return bool(
+        _COUNT_OF.match(r.text, q.end)
+        or _OF_ALL.search(before)
+        or before.rstrip().lower().endswith(" other")
+        or (
+            q.start < _REACH
+            and _COUNT_OPENS.fullmatch(before)
+            and _COUNT_CLOSES.match(r.text, q.end)
+        )
+    )
+
+
+def _lists(table: _Table) -> dict[str, dict[str, list[_Field]]]:
+    """The record's lists: each list's path -> its items (their records) -> their fields
+    (read once per table)."""
+    if table.lists is None:
+        table.lists = {}
+        for f in table.fields:
+            if "[*]" in f.group:
+                path = f.group[: f.group.rindex("[*]")]
+                table.lists.setdefault(path, {}).setdefault(f.record, []).append(f)
+    return table.lists
+
+
+def _counted(r: _Reading, q: Quantity) -> bool | None:
+    """Whether a count of results is what the record holds: the items whose yes/no field named
+    by the claim's words holds as the claim says (not, when it denies: "just one has no
+    early repayment charge"; their fields are then stated), or every item of a list, or all
+    but one ("the other three"). False: the named field holds for another number of them (a
+    wrong count is unsupported, never a changed value of an item's field). None: nothing the
+    record holds tells what is counted ("two of them do: ...", "of the two five-year fixes"):
+    the figure is left unread, neither stated nor a value."""
+    n = q.value
+    if not 0 <= n <= _MAX_COUNT:
+        return None
+    lists = list(_lists(r.table).values())
+    other = r.text[max(0, q.start - _REACH) : q.start].rstrip().lower().endswith(" other")
+    whole = {len(items) - other for items in lists}
+    if _OF_ALL.search(r.text[max(0, q.start - _REACH) : q.start]):  # "of the three": all
+        return True if n in whole else None
+    denied = any(t in _DENIALS or (t.endswith(("n't", "nt")) and t[:-3] in _AUX) for t in r.toks)
+    for items in lists:
+        flags: dict[str, list[_Field]] = {}
+        for fields in items.values():
+            for f in fields:
+                if f.truth is not None and not f.numeric:
+                    flags.setdefault(f.group, []).append(f)
+        named: list[tuple[list[_Field], set[str], set[str]]] = []
+        for group in flags.values():
+            heads = {k for k in group[0].keys if k not in _GENERIC_KEYS | _DENIALS}
+            naming = {w for w in r.words if any(_related(w, k, False, verbs=True) for k in heads)}
+            if naming and len(group) == len(items):
+                named.append((group, heads, naming))
+        if len(named) > 1:
+            return None  # two yes/no fields the claim may mean
+        if named:
+            group, heads, naming = named[0]
+            negative = bool({*group[0].keys} & _DENIALS)  # ``non_refundable``
+            held = [f for f in group if f.truth is (denied == negative)]
+            if len(held) != n:
+                return False
+            r.stated.extend(held)
+            r.covered.update(naming | heads)
+            r.covered.update(w for w in map(_norm, r.toks) if w.endswith("n't"))
+            return True
+    return True if n > 1 and n in whole else None
+
+
+def _items_of_kind(r: _Reading, q: Quantity) -> dict[str, list[tuple[_Field, Quantity]]]:
+    """The figures of the fields in scope of ``q``'s kind (money of its currency), by item;
+    at most ``_MAX_OPERANDS`` an item (a record of thousands: bounded work)."""
+    items: dict[str, list[tuple[_Field, Quantity]]] = {}
+    money = q.kind == "money"
+    for f in r.scope:
+        if not f.numeric or money != _money_field(f):
+            continue
+        currency = f.currency or q.currency
+        if money and currency and q.currency and currency != q.currency:
+            continue  # "£54" is no sum of dollars
+        for e in f.quantities:
+            if e.kind == q.kind or (money and e.kind == "number"):  # ``price_gbp: 18.0``
+                if f.record not in items and len(items) >= _MAX_ITEMS:
+                    continue
+                pairs = items.setdefault(f.record, [])
+                if len(pairs) < _MAX_OPERANDS:
+                    pairs.append((f, e))
+    return items
+
+
+def _computed(r: _Reading, q: Quantity) -> bool:
+    """Whether a figure no field holds is worked out from the record's: the difference of two
+    figures of one item that share a key word or are both money ("beat them by 15 points",
+    "£12,000 more than you asked for"), the sum of two amounts of one item ("£19.50 with the
+    booking fee"), or a few times one amount ("two £45 permits come to £90", and the "two"
+    itself). The claim is then at best inferred (``_Reading.computed``); a wrong sum stays
+    unsupported, never a changed value."""
+    if q.hedged or q.kind not in ("number", "money"):
+        return False
+    items = _items_of_kind(r, q)
+    operands: list[_Field] = []
+    if r.cued is None:
+        r.cued = bool(set(r.toks) & _ARITHMETIC_CUES)  # once a claim
+    if not r.cued:
+        items = {}  # a sum or a difference is said as one ("more", "by", "in total")
+    for pairs in items.values():
+        for i, (f, a) in enumerate(pairs):
+            for g, b in pairs[i + 1 :]:
+                shared = ({*f.keys} & {*g.keys}) - _GENERIC_KEYS - _COUNT_KEYS
+                if (shared or q.kind == "money") and f is not g:
+                    apart = abs(abs(a.value - b.value) - q.value) < _SAME
+                    summed = q.kind == "money" and abs(a.value + b.value - q.value) < _SAME
+                    if apart or summed:  # "£12,000 more", "£19.50 with the booking fee"
+                        operands = operands or [f, g]
+    if not operands and q.kind == "money":
+        times = {
+            c.value
+            for c in r.claim_qs[: _MAX_COUNTS * 4]  # the claim's first figures: bounded work
+            if c is not q
+            and c.kind == "number"
+            and 1 < c.value <= _MAX_TIMES
+            and float(c.value).is_integer()
+        }
+        operands = [
+            f
+            for pairs in items.values()
+            for f, a in pairs
+            if any(abs(k * a.value - q.value) < _SAME for k in times)
+        ][:1]
+    if not operands and q.kind == "number" and 1 < q.value <= _MAX_TIMES:
+        # the "two" of "two £45 permits come to £90": a few of the amount the claim totals
+        operands = [
+            f
+            for c in _unheld_amounts(r)
+            for pairs in _items_of_kind(r, c).values()
+            for f, a in pairs
+            if abs(q.value * a.value - c.value) < _SAME
+        ][:1]
+    if operands:
+        r.stated.extend(operands)
+        r.computed = True
+    return bool(operands)
+
+
+def _unheld_amounts(r: _Reading) -> list[Quantity]:
+    """The claim's first amounts that no field in scope holds (read once a claim)."""
+    if r.unheld is None:
+        money = [c for c in r.claim_qs if c.kind == "money"][:_MAX_COUNTS]
+        r.unheld = [
+            c for c in money if not any(_value_match(r.text, c, g) == "same" for g in r.scope)
+        ]
+    return r.unheld
 
 
 def _held_elsewhere(r: _Reading, q: Quantity, f: _Field, candidates: list[_Field]) -> bool:
@@ -2373,6 +2645,7 @@ def _coverage(r: _Reading) -> FieldDecision:
     added = False  # a thing the place comes "with" that the record does not give
     unplaced: list[str] = []  # content words no field accounts for
     figures = {w for q in r.claim_qs for w in _words(q.raw)}  # once: linear in the claim
+    measured = {k for f in r.stated if f.numeric for k in f.keys}  # "average temperature"
     read = {w for q in r.found_qs for w in _words(q.raw)} | covered
     for i, w in enumerate(words):
         if w.isdigit() and w not in read:
@@ -2384,12 +2657,11 @@ def _coverage(r: _Reading) -> FieldDecision:
         near = w == "close" and words[i + 1 : i + 2] in (["to"], ["by"])  # not "closed"
         # the unit written after a figure ("72 degrees Fahrenheit"): the figure's, not a fact
         # ("celsius" as ``_norm`` spells it; "degrees F")
-        a_unit = (
-            w in UNITS
-            or w + "s" in UNITS
-            or (w in ("f", "c") and (words[i - 1] == "degree" or words[i - 1] in figures))
+        a_unit = _unit_word(w) or (
+            w in ("f", "c") and (words[i - 1] == "degree" or words[i - 1] in figures)
         )
-        near = near or (a_unit and i > 0 and (words[i - 1] in figures or words[i - 1] in UNITS))
+        near = near or (a_unit and i > 0 and (words[i - 1] in figures or _unit_word(words[i - 1])))
+        near = near or _averaged(words, i, measured, figures)
         if w in covered or _filler(w) or near or _misspelt(w, covered):
             got += weight
         elif "with" in words[max(0, i - 3) : i] and not _describes_field(words, i, figures, r.lex):
@@ -2398,7 +2670,7 @@ def _coverage(r: _Reading) -> FieldDecision:
             added = True  # "dog friendly": a thing the record does not give
         else:
             unplaced.append(w)
-    if added or _bare_clause(r.text, covered):
+    if added or _bare_clause(r.text, covered, frozenset(w for w in figures if w.isdigit())):
         return out  # a thing the record does not list: unsupported, not the verifier's to read
     # Identifiers last: "Order 1043 totals €42.50" cites the total first.
     ordered = sorted(r.stated, key=lambda f: "".join(f.keys) in _NAME_KEYS | _ID_KEYS)
@@ -2410,6 +2682,9 @@ def _coverage(r: _Reading) -> FieldDecision:
     held = {w for f in r.scope for w in f.words}  # "House" of the album "Summer House"
     valued = any(_value_like(w, names) and w not in held for w in unplaced)
     valued = valued or (out.renamed is not None and out.renamed[3] in unplaced)
+    if r.computed and not valued:  # worked out, not stated: at best inferred
+        out.partial, out.unplaced, out.loose = chunks, unplaced, True
+        return out
     if total and (got / total < _COVERED or valued or offers):
         out.partial = chunks
         out.unplaced = unplaced
