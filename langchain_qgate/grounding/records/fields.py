@@ -1535,12 +1535,12 @@ def _computed(r: _Reading, q: Quantity) -> bool:
     unsupported, never a changed value."""
     if q.hedged or q.kind not in ("number", "money"):
         return False
-    items = _items_of_kind(r, q)
+    every = _items_of_kind(r, q)
     operands: list[_Field] = []
     if r.cued is None:
         r.cued = bool(set(r.toks) & _ARITHMETIC_CUES)  # once a claim
-    if not r.cued:
-        items = {}  # a sum or a difference is said as one ("more", "by", "in total")
+    # a sum or a difference is said as one ("more", "by", "in total"); a product by its count
+    items = every if r.cued else {}
     for pairs in items.values():
         for i, (f, a) in enumerate(pairs):
             for g, b in pairs[i + 1 :]:
@@ -1561,7 +1561,7 @@ def _computed(r: _Reading, q: Quantity) -> bool:
         }
         operands = [
             f
-            for pairs in items.values()
+            for pairs in every.values()
             for f, a in pairs
             if any(abs(k * a.value - q.value) < _SAME for k in times)
         ][:1]
