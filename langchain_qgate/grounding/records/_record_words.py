@@ -159,7 +159,7 @@ def _record_values(
     return values if isinstance(values, RecordValues) else RecordValues(values, vocabulary)
 
 
-def _negator(tok: str, after: str = "") -> bool:
+def negator(tok: str, after: str = "") -> bool:
     if tok == "not" and after == "only":
         return False  # "not only ... but also"
     return tok in _NEGATORS or tok.endswith("n't") or tok in UNAPOSTROPHED_NEGATIONS
@@ -239,7 +239,7 @@ def _negated(tokens: list[str], start: int, end: int, *, predicate: bool = False
             continue  # "non family-friendly pub": "non" governs its compound only
         if tok == "friendly" and j > 0 and tokens[j - 1] in _FAMILY:
             break  # "not a children friendly English coffee shop": it governs the compound
-        if _negator(tok, tokens[j + 1]):
+        if negator(tok, tokens[j + 1]):
             # "not cheap, kid friendly", "isn't adults only, a family-friendly café": the
             # negated predicate ends at the comma. The words' own: "not, sadly, kid friendly",
             # a list ("not cheap, or kid friendly"; "no valet, garage or lot parking"), a noun
@@ -260,7 +260,7 @@ def _negated(tokens: list[str], start: int, end: int, *, predicate: bool = False
         if tok in _BREAKS or tok in (",", "and", "or") or tok in _PHRASE_STARTS:
             break  # "a cordless kettle with no keep-warm function": another thing's negation
         after = tokens[j + 1] if j + 1 < len(tokens) else ""
-        if _negator(tok, after):
+        if negator(tok, after):
             # "a coffee shop on the riverside is not family-friendly", "a rating of 3 is not
             # suitable for children": a new predicate's negation, not the term's
             return not (after in _FAMILY or after == "friendly" or after in _PREDICATE_STARTS)
@@ -285,7 +285,7 @@ def _denied_kind(tokens: list[str], at: int) -> bool:
     """Whether a relative pronoun at ``at`` follows a denied kind of place ("not a pub that",
     "isn't one of those places that")."""
     for j in range(at - 1, max(-1, at - 7), -1):
-        if _negator(tokens[j], tokens[j + 1]) and tokens[j] not in ("non", "without", "no"):
+        if negator(tokens[j], tokens[j + 1]) and tokens[j] not in ("non", "without", "no"):
             return j < at - 1
         if tokens[j] not in _KIND_WORDS:
             return False
@@ -382,7 +382,7 @@ def _take_the_kids(tokens: list[str]) -> tuple[bool, int, int] | None:
         j = i + 1 + (i + 1 < len(tokens) and tokens[i + 1] in ("the", "your", "my", "our", "along"))
         if j < len(tokens) and (tokens[j] in _FAMILY or tokens[j] == "families"):
             for k in range(i - 1, max(-1, i - 6), -1):
-                if _negator(tokens[k], tokens[k + 1]):
+                if negator(tokens[k], tokens[k + 1]):
                     return False, i, j
                 if tokens[k] not in _TAKE_GAP:
                     break
@@ -412,7 +412,7 @@ def _for_family(tokens: list[str]) -> tuple[int, int] | None:
     return None
 
 
-_NEGATIVE_HEADS = frozenset({"non", "not", "no"})  # a key that names the absence of a thing
+NEGATIVE_HEADS = frozenset({"non", "not", "no"})  # a key that names the absence of a thing
 
 
 def boolean_said(
@@ -432,7 +432,7 @@ def boolean_said(
     leaf = [k for k in keys if k not in _GENERIC]
     if not leaf:
         return None
-    if len(leaf) > 1 and leaf[0] in _NEGATIVE_HEADS:
+    if len(leaf) > 1 and leaf[0] in NEGATIVE_HEADS:
         # ``non_refundable``, ``no_smoking``: the claim's word for the rest, read the other way
         # ("non-refundable" says the key, "refundable" denies it)
         positive = boolean_said(tokens, leaf[1:], parents, vocabulary)
@@ -450,7 +450,7 @@ def boolean_said(
             said = ("adult", "adults", "only", "leave", "leaving", "home", *_FAMILY, *_PREDICATES)
             named = [t for t in tokens if t in said]
             if _negated(tokens, *adults, predicate=True):  # "isn't adults only"
-                return True, [*named, *(t for t in tokens[: adults[0]] if _negator(t))]
+                return True, [*named, *(t for t in tokens[: adults[0]] if negator(t))]
             return False, named
         span = _for_family(tokens) or _family_kind(tokens)  # "a place for kids too"
     taken = _take_the_kids(tokens) if _FAMILY & set(leaf) else None
@@ -467,7 +467,7 @@ def boolean_said(
     if literal is not None:  # "New patient: false", "full protection: N", "Pets allowed = yes"
         return literal, [*named, tokens[span[1] + 1]]
     # "dogs are not allowed", "a family unfriendly pub"
-    inside = any(_negator(t, "") or t in _UN_PREDICATES for t in tokens[span[0] : span[1] + 1])
+    inside = any(negator(t, "") or t in _UN_PREDICATES for t in tokens[span[0] : span[1] + 1])
     # a negation of a negative is none ("not unfriendly to families", "isn't unsuitable")
     return inside == _negated(tokens, *span, predicate=True), named
 
@@ -932,7 +932,7 @@ def _read_denial(reads: _TermReads, o: _Occurrence, said: tuple[str, ...]) -> No
     tokens, at, vocab = o.tokens, o.at, o.vocab
     if o.term in vocab.dishes:
         return  # "no pizza" says nothing of an Italian menu as a whole
-    denial = tuple(t for t in tokens[max(0, at - 3) : at] if _negator(t))
+    denial = tuple(t for t in tokens[max(0, at - 3) : at] if negator(t))
     start, stop = _denies(tokens, at, at + o.n), at + o.n
     if start < 0 and (after := _denied_after(tokens, stop)) > 0:
         start, stop, denial = at, after, ()  # "Chinese food is not served"
@@ -979,7 +979,7 @@ def _denies(tokens: list[str], at: int, end: int) -> int:
     if after.isalnum() and after not in _DENIED_HEADS:
         return -1
     for j in range(at - 1, max(-1, at - 5), -1):
-        if _negator(tokens[j], tokens[j + 1]):
+        if negator(tokens[j], tokens[j + 1]):
             # "non family-friendly" is a boolean's; "without" says what something lacks
             return j if tokens[j] not in ("non", "without") else -1
         if tokens[j] not in _DENIAL_GAP:

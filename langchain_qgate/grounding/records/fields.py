@@ -83,12 +83,14 @@ from langchain_qgate.grounding.records._field_values import (
     within_band,
 )
 from langchain_qgate.grounding.records._record_words import (
+    NEGATIVE_HEADS,
     TO_BOOT,
     RecordValues,
     RecordVocabulary,
     boolean_said,
     claim_tokens,
     in_vocabulary,
+    negator,
     record_vocabulary,
     summary_days,
     unlisted_term,
@@ -600,6 +602,7 @@ def _averaged(words: list[str], i: int, measured: set[str], figures: set[str]) -
 _LONG_UNITS = tuple(u for u in UNITS if len(u) >= 5 and u.isalpha())
 
 
+@lru_cache(maxsize=8192)
 def _unit_word(word: str) -> bool:
     """A unit's word as ``_words`` spells it ("degree", "celsius"), also misspelt ("dergrees
     Faherenheit", "Farenheit": ``checks.spelt_alike``)."""
@@ -1421,10 +1424,6 @@ _MAX_COUNT = 50  # a count of results, not an amount
 _REACH = 24  # characters before a figure read for the words that make it a count
 _MAX_COUNTS = 5  # count phrases of a claim read against the lists
 _MAX_ITEMS = 50  # items whose figures are read in pairs for a worked-out figure
-_DENIALS = frozenset({"no", "non", "not", "never", "none", "without"})
-_AUX = frozenset(
-    {"can", "ca", "do", "does", "did", "is", "are", "was", "were", "has", "have", "wo"}
-)
 _MAX_TIMES = 10  # "two £45 permits": a few of one thing
 _MAX_OPERANDS = 40  # figures of one item read in pairs (a record of thousands: bounded)
 _SAME = 0.005  # figures equal to the cent
@@ -1473,11 +1472,12 @@ def _counted(r: _Reading, q: Quantity) -> bool | None:
     if not 0 <= n <= _MAX_COUNT:
         return None
     lists = list(_lists(r.table).values())
-    other = r.text[max(0, q.start - _REACH) : q.start].rstrip().lower().endswith(" other")
+    before = r.text[max(0, q.start - _REACH) : q.start]
+    other = before.rstrip().lower().endswith(" other")
     whole = {len(items) - other for items in lists}
-    if _OF_ALL.search(r.text[max(0, q.start - _REACH) : q.start]):  # "of the three": all
+    if _OF_ALL.search(before):  # "of the three": the whole list, or a part of it
         return True if n in whole else None
-    denied = any(t in _DENIALS or (t.endswith(("n't", "nt")) and t[:-3] in _AUX) for t in r.toks)
+    denied = any(negator(t) for t in r.toks)  # "can't", "no", "non-refundable"
     for items in lists:
         flags: dict[str, list[_Field]] = {}
         for fields in items.values():
@@ -1486,7 +1486,7 @@ def _counted(r: _Reading, q: Quantity) -> bool | None:
                     flags.setdefault(f.group, []).append(f)
         named: list[tuple[list[_Field], set[str], set[str]]] = []
         for group in flags.values():
-            heads = {k for k in group[0].keys if k not in _GENERIC_KEYS | _DENIALS}
+            heads = {k for k in group[0].keys if k not in _GENERIC_KEYS | NEGATIVE_HEADS}
             naming = {w for w in r.words if any(_related(w, k, False, verbs=True) for k in heads)}
             if naming and len(group) == len(items):
                 named.append((group, heads, naming))
@@ -1494,7 +1494,7 @@ def _counted(r: _Reading, q: Quantity) -> bool | None:
             return None  # two yes/no fields the claim may mean
         if named:
             group, heads, naming = named[0]
-            negative = bool({*group[0].keys} & _DENIALS)  # ``non_refundable``
+            negative = bool({*group[0].keys} & NEGATIVE_HEADS)  # ``non_refundable``
             held = [f for f in group if f.truth is (denied == negative)]
             if len(held) != n:
                 return False
