@@ -330,6 +330,7 @@ def test_negation_cues_are_no_content() -> None:
         ("at nine thirty", 9 * 60 + 30),
         ("around 7 o'clock", 7 * 60),
         ("at twelve thirty", 30),
+        ("doors open at half six", 6 * 60 + 30),  # British: half past six
     ],
 )
 def test_a_clock_in_words_is_a_time_of_either_half_of_the_day(text: str, minutes: int) -> None:
@@ -349,6 +350,7 @@ def test_a_clock_in_words_with_pm_is_one_time() -> None:
         "between five to ten minutes",
         "Acme had five to ten stores",
         "around 30 to 4",
+        "they ate half six pies",
     ],
 )
 def test_a_range_of_counts_is_no_clock(text: str) -> None:

@@ -268,3 +268,77 @@ def test_the_picks_own_figure_written_another_way_narrows_nothing() -> None:
     assert evidence_id.endswith("options[0].price_gbp")
     ((kind, _),) = _found("The cheapest option on the list is the Day pass at £6.50.", PERMITS)
     assert kind == "supported"
+
+
+MATCHES = {
+    "round": 9,
+    "games": [
+        {"home": "Harrow Hawks", "away": "Leyton Larks", "attendance": 8120, "corners": 7},
+        {"home": "Derby Dons", "away": "Ely Eagles", "attendance": 12430, "corners": 3},
+        {"home": "Fife Falcons", "away": "Bath Bears", "attendance": None, "corners": None},
+        {"home": "Kent Kites", "away": "York Yaks", "attendance": 5610, "corners": 11},
+    ],
+}
+
+
+def test_a_superlative_of_no_measure_is_measured_on_the_field_its_noun_names() -> None:
+    # "the biggest attendance", "the most corners": the key after the superlative; a game with
+    # no figure (postponed: null) is no candidate
+    ((kind, evidence_id),) = _found("The biggest attendance was at Derby Dons, 12,430.", MATCHES)
+    assert kind == "supported"
+    ((kind, evidence_id),) = _found("Harrow Hawks had the biggest attendance.", MATCHES)
+    assert kind == "contradiction"
+    assert evidence_id is not None
+    assert evidence_id.endswith("games[1].attendance")
+    ((kind, evidence_id),) = _found("Kent Kites saw the most corners, 11.", MATCHES)
+    assert kind == "supported"
+    ((kind, evidence_id),) = _found("Derby Dons had the fewest corners.", MATCHES)
+    assert kind == "supported"
+    # no noun of a field after it: nothing measured
+    assert _found("Most of the games were at Derby Dons.", MATCHES) == []
+    assert _found("Fife Falcons had the biggest crowd.", MATCHES) == []
+
+
+SHOWS_PRICED = {
+    "results": [
+        {"venue": "North Hall", "date": "2027-02-12", "minPriceGbp": 42.5, "maxPriceGbp": 89},
+        {"venue": "South Hall", "date": "2027-02-13", "minPriceGbp": 48.0, "maxPriceGbp": 75},
+    ]
+}
+
+
+def test_the_cheapest_of_a_range_of_prices_is_measured_by_its_lower_end() -> None:
+    ((kind, _),) = _found("The cheapest is North Hall, from £42.50.", SHOWS_PRICED)
+    assert kind == "supported"
+    ((kind, evidence_id),) = _found("The cheapest is South Hall.", SHOWS_PRICED)
+    assert kind == "contradiction"
+    assert evidence_id is not None
+    assert evidence_id.endswith("results[0].minPriceGbp")
+    ((kind, _),) = _found("The most expensive is North Hall.", SHOWS_PRICED)
+    assert kind == "supported"
+
+
+def test_a_name_is_known_by_its_head_before_a_comma() -> None:
+    stations = {"stations": [
+        {"name": "Wigmore Street, Marylebone", "distance_m": 140},
+        {"name": "Cavendish Square", "distance_m": 260},
+    ]}  # fmt: skip
+    ((kind, _),) = _found("Wigmore Street is the closest.", stations)
+    assert kind == "supported"
+    ((kind, _),) = _found("Cavendish Square is the closest.", stations)
+    assert kind == "contradiction"
+
+
+def test_a_right_pick_accounts_for_its_superlative_in_the_records_reading() -> None:
+    # "cheapest" is what the list holds, as a value is: the claim is grounded, not partial
+    monitor = HallucinationMonitor(
+        embedder=HashingEmbedder(), policy=GroundingPolicy(pair_model=None)
+    )
+    (v,) = monitor.verify_grounding(
+        "The cheapest option on the list is the Day pass at £6.50.", json.dumps(PERMITS)
+    ).verdicts
+    assert v.grade.value == "grounded", v.reason
+    (v,) = monitor.verify_grounding(
+        "The priciest option on the list is the Week pass at £24.50.", json.dumps(PERMITS)
+    ).verdicts
+    assert v.contradiction is not None, v.reason

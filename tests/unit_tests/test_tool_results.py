@@ -1047,3 +1047,52 @@ def test_a_result_recommended_or_presented_by_its_values_is_checked(monitor) -> 
         monitor, "Becker Hubert J is in Redwood City. You might like them.", clinic
     )
     assert [v.counted for v in verdicts] == [True, False]
+
+
+PARCEL = {
+    "tracking": "1Z-448-CX",
+    "carrier": {"name": "Parcelia", "depot": "Leeds North"},
+    "shipment": {"weight_kg": 3.2, "distance_km": 412, "transit_days": 2},
+    "charges": {"postage_gbp": 7.4, "insurance_gbp": 1.5},
+    "collected_at": "2026-11-30T09:15:00+00:00",
+    "events": [
+        {"at": "2026-11-30T09:15:00+00:00", "place": "Leeds North", "status": "COLLECTED"},
+        {"at": "2026-11-30T18:40:00+00:00", "place": "Crewe Hub", "status": "IN_TRANSIT"},
+    ],
+}
+
+
+def test_a_changed_value_of_a_nested_objects_field_is_named(monitor) -> None:
+    # a field outside every list has one path: its key word, unit or type names it
+    for reply in ("Your parcel weighs 3.2 kg and is travelling 412 km.",
+                  "The insurance costs £1.50 on top of £7.40 postage."):  # fmt: skip
+        verdicts = _verdicts(monitor, reply, PARCEL)
+        assert verdicts, reply
+        assert all(v.grade is not Grade.FABRICATED for v in verdicts), reply
+    _names(_one(monitor, "Your parcel weighs 4.2 kg.", PARCEL), "record.shipment.weight_kg")
+    _names(_one(monitor, "The insurance costs £2.50.", PARCEL), "record.charges.insurance_gbp")
+    _names(_one(monitor, "It was collected at half past ten.", PARCEL), "record.collected_at")
+
+
+def test_a_figures_unit_picks_its_field_among_those_the_claims_words_name(monitor) -> None:
+    # "km" names the distance, not the days beside it in the claim
+    v = _one(monitor, "It has 512 km to go in 2 days.", PARCEL)
+    _names(v, "record.shipment.distance_km")
+    assert v.contradiction.claim_value.startswith("512")
+    v = _one(monitor, "It has 412 km to go in 3 days.", PARCEL)
+    assert v.contradiction is None or v.contradiction.field != "record.shipment.distance_km"
+
+
+def test_a_nested_field_the_claim_does_not_tie_to_its_figure_is_never_contradicted(
+    monitor,
+) -> None:
+    # no key word, unit or type of the field beside the figure: unsupported, not named
+    v = _one(monitor, "Parcelia handles 5 parcels for you this week.", PARCEL)
+    assert v.contradiction is None, v.reason
+    # a figure measured from another time is worked out, not the field's own
+    v = _one(monitor, "It reached Crewe Hub 9 hours after it was collected.", PARCEL)
+    assert v.contradiction is None, v.reason
+    # an amount of money is no length of time, whatever the record's currency
+    rental = {"currency": "USD", "rentalDays": 3, "car": {"model": "Kia Rio", "totalUsd": 124.5}}
+    v = _one(monitor, "The Kia Rio comes to $124.50 for the whole rental.", rental)
+    assert v.contradiction is None, v.reason

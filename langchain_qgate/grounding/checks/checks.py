@@ -181,6 +181,7 @@ _CLOCK_WORDS = re.compile(
     rf"|(?P<tomin>{_TO_MINUTE})\s+(?P<todir>to|til|till|before)\s+(?P<tohour>{_HOUR_WORD})"
     rf"|(?P<hour2>{_HOUR_WORD})\s+(?P<min2>o['’]clock|fifteen|thirty|forty[- ]five|oh[- ]five"
     r"|twenty|forty|fifty|ten|five)\b"
+    rf"|(?P<half>half)\s+(?P<hour3>{_HOUR_WORD})"  # "at half six": half past, as British say it
     r")(?:\s?(?P<ampm>[ap])(?:\.\s?m\.|\s?m\b))?"
     r"(?!\s*(?:[-–]|to\b|minutes?\b|hours?\b|people\b|percent\b|per\b|[a-z]+s\b))",
     re.I,
@@ -307,9 +308,11 @@ def _named_number(text: str, start: int, end: int, num: str) -> bool:
 def _clock_value(m: re.Match[str]) -> tuple[int, float | None] | None:
     """Minutes after midnight of a clock in words, and the other half of the day's reading
     when no "am"/"pm" says which ("twenty to ten" is 9:40 or 21:40)."""
-    hour_text = (m["hour"] or m["tohour"] or m["hour2"]).lower()
+    said_in = m.groupdict()
+    hour_text = (m["hour"] or m["tohour"] or m["hour2"] or said_in.get("hour3") or "").lower()
     hour = int(hour_text) if hour_text.isdigit() else _NUMBER_WORD_VALUES.get(hour_text)
-    said = (m["min"] or m["tomin"] or m["min2"]).lower().replace(" minutes", "")
+    said = (m["min"] or m["tomin"] or m["min2"] or said_in.get("half") or "").lower()
+    said = said.replace(" minutes", "")
     named = _CLOCK_MINUTES.get(said)
     minute: float | None = named
     if named is None:
@@ -497,7 +500,7 @@ def _times(text: str, taken: _Taken) -> None:
             span = (m.start("hour"), m.end("hour"))
             add(Quantity("time", hour * 60, m["hour"], *span, hedged=bound))
     for m in (*_CLOCK_WORDS.finditer(text), *_CLOCK_PHRASE.finditer(text)):
-        start = next(m.start(g) for g in ("min", "tomin", "hour2") if m[g])
+        start = next(m.start(g) for g in ("min", "tomin", "hour2", "half") if m.groupdict().get(g))
         if free(start, m.end()):
             clock = _clock_value(m)
             if clock is not None:

@@ -96,6 +96,7 @@ from langchain_qgate.grounding.records._record_words import (
     unlisted_term,
     vocabulary_term,
 )
+from langchain_qgate.grounding.records.lists import supported_pick
 from langchain_qgate.grounding.verifier.thresholds import VerifierThresholds
 from langchain_qgate.grounding.verifier.verifiers import VerificationItem, VerifierVerdict
 from langchain_qgate.schemas import Contradiction, ContradictionKind
@@ -115,6 +116,7 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 _FILLER = lexicon_words("fields.filler")
 _COUNT_KEYS = lexicon_words("fields.count_keys")  # "how many" of no thing: ``number_of_beds``
+_DURATION_KEYS = lexicon_words("fields.duration_keys")  # ``rentalDays``: a length, no amount
 _ARITHMETIC_CUES = lexicon_words("fields.arithmetic_cues")  # "£12,000 more", "by 15 points"
 _SCORE_WORDS = lexicon_words("fields.score_words")  # a scoreline's words: "won 2-1"
 # A speaker's judgement, not a fact a record states (opinions are not counted against a
@@ -510,6 +512,17 @@ _MONEY_KEYS = frozenset(
 
 def _money_field(f: _Field) -> bool:
     return bool(f.currency) or any(k in _MONEY_KEYS for k in f.keys)
+
+
+def _measures(f: _Field) -> bool:
+    """Whether the field's key names a unit or a length of time (``weight_kg``,
+    ``rentalDays``; not ``price_per_day``): its figure is no amount of the record's currency."""
+    keys = f.keys
+    if any(k in _MONEY_KEYS for k in keys):
+        return False  # ``minPriceGbp`` ("min" is no unit of it)
+    return bool(f.unit) or (
+        bool(keys) and keys[-1] in _DURATION_KEYS and not (len(keys) > 1 and keys[-2] == "per")
+    )
 
 
 def _field_currency(f: _Field, record: list[_Field]) -> str:
@@ -1174,7 +1187,8 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
         )
     ]
     if q.kind == "money":  # an amount is a money field's, never a count's or a size's
-        money = [f for f in candidates if _money_field(f)]
+        # (a field whose key names a unit or a length of time holds it, whatever the currency)
+        money = [f for f in candidates if _money_field(f) and not _measures(f)]
         if len(money) == 1:
             return money, money  # the record's only amount is the slot
         candidates = money
@@ -1184,7 +1198,10 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
     scored = [(_aligned(r, f), f) for f in candidates]
     best = max((s for s, _ in scored), default=0)
     if best > 0:
-        return candidates, [f for s, f in scored if s == best]
+        top = [f for s, f in scored if s == best]
+        unit = _claim_unit(r.text, q)  # "8.6 km" of the distance, not of the minutes beside it
+        own = [f for f in top if f.unit == unit] if unit else []
+        return candidates, own or top
     measured = _measured(r.text, q, candidates)  # "89 degrees": the temperature
     if len(measured) == 1:
         return candidates, measured
@@ -1337,6 +1354,45 @@ def _bare_trip_clock(r: _Reading, q: Quantity, candidates: list[_Field]) -> bool
     )
 
 
+# A figure (and its unit) that measures from another time ("43 minutes after you placed it",
+# "two days before pickup"): worked out from two values, no field's own.
+_OFFSET = re.compile(r"\s*(?:[^\W\d_]+\s+)?(?:after|before|later|earlier)\b", re.I)
+
+
+def _decided(r: _Reading, f: _Field, q: Quantity) -> bool:
+    """Whether a changed value ``q`` of field ``f`` contradicts the claim: the claim is about
+    known records, or ``f`` is outside every list of the one tool result read (a nested
+    object's field has one path, so no other record holds the claim's figure for it) and the
+    claim ties the figure to it by its type (a clock, a date), its unit ("8.6 km" of
+    ``distanceKm``) or the field's own key word ("£11.30 in booking fees" of ``fees_gbp``)."""
+    if r.decided:
+        return True
+    if "[" in f.id or len(r.table.tops) != 1 or r.table.prose:
+        return False
+    unit = _claim_unit(r.text, q)
+    return (
+        q.kind in ("time", "date")
+        or (bool(unit) and unit == f.unit)
+        or bool({k for k in f.keys if k not in _GENERIC_KEYS | _NAMING} & r.word_set)
+    )
+
+
+def _clock_changed(
+    r: _Reading, q: Quantity, top: list[_Field], candidates: list[_Field]
+) -> FieldDecision | None:
+    """A clock or a date no single slot takes that every field its words name holds otherwise,
+    or a trip's bare clock against its start and end (``_clock_slots``, ``_bare_trip_clock``)."""
+    if all(_decided(r, f, q) for f in top) and not q.hedged and _clock_slots(q, top):
+        return _changed_clock(r, q, top)
+    if not top and _bare_trip_clock(r, q, candidates):
+        starts = sorted(
+            candidates,
+            key=lambda f: len(set(f.keys) & _END_WORDS) - len(set(f.keys) & _START_WORDS),
+        )
+        return _changed_clock(r, q, starts)
+    return None
+
+
 def _figures(r: _Reading) -> FieldDecision | None:
     """Each figure left against the fields of its type: stated by one, or a changed value of
     the one slot it can fill (a contradiction), or unsupported."""
@@ -1383,17 +1439,12 @@ def _figures(r: _Reading) -> FieldDecision | None:
                 return out
             _state(r, held[0], q)
             continue
-        if target is None and r.decided and not q.hedged and _clock_slots(q, top):
-            return _changed_clock(r, q, top)
-        if not top and _bare_trip_clock(r, q, candidates):
-            starts = sorted(
-                candidates,
-                key=lambda f: len(set(f.keys) & _END_WORDS) - len(set(f.keys) & _START_WORDS),
-            )
-            return _changed_clock(r, q, starts)
+        clock = None if target is not None else _clock_changed(r, q, top, candidates)
+        if clock is not None:
+            return clock
         if (
             target is None
-            or not r.decided
+            or not _decided(r, target, q)
             or (q.hedged and not _far_off(r, q, target))
             or _named_by_synonym(r.text, q, target, unit, r.word_set)
         ):
@@ -1408,6 +1459,7 @@ def _figures(r: _Reading) -> FieldDecision | None:
             or _held_elsewhere(r, q, target, candidates)
             or _denied_key(r, target)
             or _duration_of_another(r, q, target)
+            or _OFFSET.match(r.text, q.end)
         ):
             # a band in another currency, a bare figure against money, a rate against a
             # total: unsupported
@@ -2646,6 +2698,9 @@ def _coverage(r: _Reading) -> FieldDecision:
     unplaced: list[str] = []  # content words no field accounts for
     figures = {w for q in r.claim_qs for w in _words(q.raw)}  # once: linear in the claim
     measured = {k for f in r.stated if f.numeric for k in f.keys}  # "average temperature"
+    picked = supported_pick(r.text, r.index.chunks)
+    if picked:  # "the cheapest" of the item whose price is the list's lowest
+        covered = covered | set(_words(picked))
     read = {w for q in r.found_qs for w in _words(q.raw)} | covered
     for i, w in enumerate(words):
         if w.isdigit() and w not in read:

@@ -40,7 +40,7 @@ from langchain_qgate.grounding.checks.checks import NUMBER_WORDS, extract_quanti
 from langchain_qgate.grounding.evidence.structured import field_info, field_words
 from langchain_qgate.schemas import ContradictionKind, EvidenceChunk, Finding
 
-__all__ = ["ListPick"]
+__all__ = ["ListPick", "supported_pick"]
 
 _SUPERLATIVES: dict[str, list[str]] = table("superlatives")
 """Superlative phrase -> [``min`` or ``max``, the measure it compares]."""
@@ -73,6 +73,7 @@ _FIGURE = re.compile(
 )
 _BARE = re.compile(r"^[\d\s.,:$€£¥%+-]*$")
 _TRUE = frozenset({"true", "yes", "y", "1"})
+_NULLS = frozenset({"", "null", "none", "n/a"})
 _FALSE = frozenset({"false", "no", "n", "0"})
 
 
@@ -89,12 +90,13 @@ class _Field:
 class _List:
     """The items of one list, each a mapping from its last key to its field, read once: per
     key, the items each value names and the figures (``None``: a key whose values are not
-    all figures)."""
+    all figures; an item whose value is null or missing has none: a postponed game's
+    attendance)."""
 
     path: str
     items: list[dict[str, _Field]]
     naming: dict[str, dict[str, list[int]]] = dataclass_field(default_factory=dict)
-    figures: dict[str, list[float] | None] = dataclass_field(default_factory=dict)
+    figures: dict[str, list[float | None] | None] = dataclass_field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for i, item in enumerate(self.items):
@@ -104,9 +106,18 @@ class _List:
                 value = " ".join(_tokens(f.value))
                 if len(value) >= 2:
                     self.naming.setdefault(key, {}).setdefault(value, []).append(i)
+                head = _tokens(f.value.split(",", 1)[0])
+                if "," in f.value and len(head) >= 2:  # "Wigmore Street" of "..., Marylebone"
+                    self.naming[key].setdefault(" ".join(head), []).append(i)
         for key in self.items[0]:
-            read = [_measure(it[key].value) if key in it else None for it in self.items]
-            self.figures[key] = None if None in read else [v for v in read if v is not None]
+            held = [it[key].value if key in it else "" for it in self.items]
+            read = [None if v.strip().lower() in _NULLS else _measure(v) for v in held]
+            unread = any(
+                r is None and v.strip().lower() not in _NULLS
+                for r, v in zip(read, held, strict=True)
+            )
+            measured = sum(r is not None for r in read)
+            self.figures[key] = None if unread or measured < 2 else read
 
 
 def _lists(evidence: Sequence[EvidenceChunk]) -> list[_List]:
@@ -220,6 +231,38 @@ def _measured_fields(phrase_measure: str, claim_words: set[str], found: _List) -
     return [k for k in keys if _keyed(first[k].key, _ROLE_WORDS["start"])]
 
 
+_BY_HEAD = frozenset({"named", "size"})
+"""Measures of a superlative read from the noun after it ("the highest *attendance*")."""
+_ENDS = {"min": frozenset({"min", "minimum", "from", "lowest", "starting"}),
+         "max": frozenset({"max", "maximum", "highest", "top"})}  # fmt: skip
+"""Key words of the end of a range a superlative's direction compares by."""
+_HEAD_WORDS = 3  # words after a superlative read for the noun that names its field
+
+
+def _headed(claim: str, found: _List) -> list[str]:
+    """The keys of the list that the words right after the superlative name ("the biggest
+    *attendance*", "the most regular *bikes*"), the ones naming most of those words; none when
+    a function word follows it ("most of them")."""
+    m = _PHRASE.search(claim)
+    if m is None:
+        return []
+    head: list[str] = []
+    for w in _tokens(claim[m.end() : m.end() + 60])[:_HEAD_WORDS]:
+        if w in FUNCTION_WORDS | AUXILIARIES or w.isdigit():
+            break
+        head.append(w)
+    scored: dict[str, int] = {}
+    for k, f in found.items[0].items():
+        if found.figures.get(k) is None:
+            continue
+        said = {*f.key.split(), *(_stem(w) for w in f.key.split())}
+        hits = sum(w in said or _stem(w) in said for w in head)
+        if hits:
+            scored[k] = hits
+    best = max(scored.values(), default=0)
+    return [k for k, n in scored.items() if n == best]
+
+
 def _naming_keys(claim: str, found: _List, pick: int) -> set[str]:
     """The keys whose value, stated in the claim, names the pick (its name, its code)."""
     said = " " + " ".join(_tokens(claim)) + " "
@@ -258,8 +301,8 @@ def _qualified(  # noqa: PLR0917
         if len(share) == 1 and not by_value:
             continue  # "flight" names the key of a flight number, not a part of the list
         if len(share) < len(items):
-            among = [values[i] for i in share]
-            if values[pick] == (min(among) if low else max(among)):
+            among = [v for i in share if (v := values[i]) is not None]
+            if among and values[pick] == (min(among) if low else max(among)):
                 return True
     return False
 
@@ -354,11 +397,18 @@ class ListPick:
 
     def _superlative(self, claim: str, claim_words: set[str], found: _List) -> list[Finding]:
         phrases = {m.lower() for m in _PHRASE.findall(claim)}
+        if len(phrases) > 1:  # "the cheapest and most popular": the one that names a measure
+            phrases = {p for p in phrases if _SUPERLATIVES[p][1] != "named"}
         if len(phrases) != 1:
             return []
         (phrase,) = phrases
         direction, measure = _SUPERLATIVES[phrase]
         keys = _measured_fields(measure, claim_words, found)
+        if not keys and measure in _BY_HEAD:  # "the biggest attendance", "the most bikes"
+            keys = _headed(claim, found)
+        if len(keys) == 2:  # "the cheapest" of ``minPrice`` and ``maxPrice``: the lower end
+            first = found.items[0]
+            keys = [k for k in keys if set(first[k].key.split()) & _ENDS[direction]] or keys
         if len(keys) != 1:
             return []
         (key,) = keys
@@ -368,7 +418,10 @@ class ListPick:
         if len(named) != 1 or values is None:
             return []
         (pick,) = named
-        best = min(values) if direction == "min" else max(values)
+        held = [v for v in values if v is not None]
+        if values[pick] is None:
+            return []  # the pick has no such figure (a null): not read
+        best = min(held) if direction == "min" else max(held)
         if values[pick] == best:
             f = items[pick][key]
             return [
@@ -428,6 +481,23 @@ class ListPick:
             f"only item {pick + 1}",
             f"also item {other + 1}",
         )
+
+
+def supported_pick(claim: str, evidence: Sequence[EvidenceChunk]) -> str:
+    """The superlative of a claim that picks the one item of a list that is its extreme ("the
+    cheapest", of the item whose price is the lowest), "" when it picks none or another: the
+    record accounts for the word as it does for a value."""
+    if not _PHRASE.search(claim):
+        return ""
+    claim_words = set(_tokens(claim))
+    if claim_words & _NOT_A_PICK or "?" in claim:
+        return ""
+    pick = ListPick()
+    for found in _lists(evidence):
+        findings = pick._superlative(claim, claim_words, found)
+        if findings and findings[0].kind == "supported":
+            return (findings[0].reason or "").split(" of the ", 1)[0]
+    return ""
 
 
 def _contradicted(
