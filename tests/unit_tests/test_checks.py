@@ -338,6 +338,28 @@ def test_a_clock_in_words_is_a_time_of_either_half_of_the_day(text: str, minutes
     assert (q.kind, q.value, q.alt) == ("time", minutes, minutes + 720)
 
 
+@pytest.mark.parametrize(
+    ("text", "minutes", "alt"),
+    [
+        ("starts at 7:45", 7 * 60 + 45, 19 * 60 + 45),  # either half of the day
+        ("on Thursday evening at 7:45", 19 * 60 + 45, None),  # the part of the day before it
+        ("starts at 7:45 that evening", 19 * 60 + 45, None),
+        ("this morning at 7:45", 7 * 60 + 45, None),
+        ("opens at 07:45", 7 * 60 + 45, None),  # a padded clock is a 24-hour one
+    ],
+)
+def test_a_bare_clock_is_a_time_of_either_half_of_the_day_unless_said(
+    text: str, minutes: int, alt: int | None
+) -> None:
+    (q,) = extract_quantities(text)
+    assert (q.kind, q.value, q.alt) == ("time", minutes, alt)
+
+
+def test_a_text_of_24_hour_clocks_reads_its_morning_clocks_as_such() -> None:
+    first, second = extract_quantities("open from 9:00 to 17:30")
+    assert (first.value, first.alt, second.value) == (540, None, 17 * 60 + 30)
+
+
 def test_a_clock_in_words_with_pm_is_one_time() -> None:
     (q,) = extract_quantities("the last tour starts at ten past six pm")
     assert (q.kind, q.value, q.alt) == ("time", 18 * 60 + 10, None)

@@ -1096,3 +1096,23 @@ def test_a_nested_field_the_claim_does_not_tie_to_its_figure_is_never_contradict
     rental = {"currency": "USD", "rentalDays": 3, "car": {"model": "Kia Rio", "totalUsd": 124.5}}
     v = _one(monitor, "The Kia Rio comes to $124.50 for the whole rental.", rental)
     assert v.contradiction is None, v.reason
+
+
+YOGA = {"class": "Yin Yoga", "studio": "Studio 1", "start": "2026-12-03T19:45:00+00:00"}
+
+
+def test_a_part_of_the_day_beside_a_clock_is_the_clocks(monitor) -> None:
+    # "in the evening" is how the clock was read: no word of a fact the record lacks
+    for reply in ("Yin Yoga starts at quarter to eight in the evening.",
+                  "Yin Yoga starts at 7:45 this evening.",
+                  "Yin Yoga is on Thursday evening at 7:45.",
+                  "Yin Yoga starts at 7:45."):  # fmt: skip
+        v = _one(monitor, reply, YOGA)
+        assert v.grade is Grade.GROUNDED, (reply, v.reason)
+    _names(_one(monitor, "Yin Yoga starts at 7:45 in the morning.", YOGA), "record.start")
+
+
+def test_a_records_datetime_copied_into_the_reply_is_its_value(monitor) -> None:
+    v = _one(monitor, "Yin Yoga starts 2026-12-03T19:45:00+00:00.", YOGA)
+    assert v.grade is Grade.GROUNDED, v.reason
+    _names(_one(monitor, "Yin Yoga starts 2026-12-03T18:45:00+00:00.", YOGA), "record.start")

@@ -157,9 +157,16 @@ _TIME_12H = re.compile(r"\b(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s?([ap])(?:\.\s?m\
 _TIME_24H = re.compile(r"(?<![\d:.+])([01]?\d|2[0-3]):([0-5]\d)(?::[0-5]\d)?(?![\d:])")
 _TIME_WORD = re.compile(r"\b(?:noon|midday|midnight)\b", re.I)
 _LATER_IN_DAY = re.compile(
-    r"\s+(?:(?:in\s+the|this)\s+(?:afternoon|evening)|at\s+night|tonight)\b", re.I
+    r"\s+(?:(?:in\s+the|this|that)\s+(?:afternoon|evening)|at\s+night|tonight)\b", re.I
 )
-_EARLIER_IN_DAY = re.compile(r"\s+(?:in\s+the|this)\s+morning\b", re.I)
+_EARLIER_IN_DAY = re.compile(r"\s+(?:in\s+the|this|that)\s+morning\b", re.I)
+# The part of the day said just before a clock ("Thursday evening at 7:45", "this morning by
+# 9:30"): read in the few characters before it (bounded: linear time).
+_PART_REACH = 24
+_LATER_BEFORE = re.compile(
+    r"\b(?:afternoon|evening|tonight|night)\s+(?:at|by|from|around|about|until|till)?\s*$", re.I
+)
+_EARLIER_BEFORE = re.compile(r"\bmorning\s+(?:at|by|from|around|about|until|till)?\s*$", re.I)
 # Two hours of a span that a part of the day or "am"/"pm" after it makes clocks ("from 1 to 3
 # in the afternoon", "between 10 and 11:30 am"); without one, "from 1 to 3" is two numbers.
 _HOUR_SPAN = re.compile(
@@ -478,6 +485,8 @@ def _dates(text: str, taken: _Taken, days: bool) -> None:
 
 def _times(text: str, taken: _Taken) -> None:
     free, add = taken.free, taken.add
+    # a clock past 12:59 says the text writes a 24-hour day: its bare "9:00" is the morning's
+    day_of_24 = any(int(m[1]) > 12 for m in _TIME_24H.finditer(text))
     for m in _HOUR_SPAN.finditer(text):
         _hour_span(text, m, add)
     for m in _TIME_12H.finditer(text):
@@ -485,10 +494,19 @@ def _times(text: str, taken: _Taken) -> None:
         add(Quantity("time", hour * 60 + int(m[2] or 0), m[0].strip(), m.start(), m.end()))
     for m in _TIME_24H.finditer(text):
         if free(m.start(), m.end()):
-            hour = int(m[1])
-            if hour < 12 and _LATER_IN_DAY.match(text, m.end()):
-                hour += 12  # "2:30 in the afternoon" is 14:30
-            add(Quantity("time", hour * 60 + int(m[2]), m[0], m.start(), m.end()))
+            hour, alt = int(m[1]), None
+            before = text[max(0, m.start() - _PART_REACH) : m.start()]
+            if hour < 12 and (_LATER_IN_DAY.match(text, m.end()) or _LATER_BEFORE.search(before)):
+                hour += 12  # "2:30 in the afternoon", "Thursday evening at 7:45": after noon
+            elif (
+                1 <= hour < 12
+                and not day_of_24
+                and not m[1].startswith("0")  # "07:45" is a 24-hour clock
+                and not _EARLIER_IN_DAY.match(text, m.end())
+                and not _EARLIER_BEFORE.search(before)
+            ):
+                alt = float((hour + 12) * 60 + int(m[2]))  # "at 7:45": either half of the day
+            add(Quantity("time", hour * 60 + int(m[2]), m[0], m.start(), m.end(), alt=alt))
     for m in _TIME_WORD.finditer(text):
         if free(m.start(), m.end()):
             add(Quantity("time", 720 if m[0].lower() == "noon" else 0, m[0], m.start(), m.end()))

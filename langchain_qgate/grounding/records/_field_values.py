@@ -53,7 +53,7 @@ def normalise_times(text: str) -> str:
 
 # An ISO 8601 datetime as APIs write it ("2025-03-08T09:40:00Z", "...T09:40+01:00"): the date
 # and the time of day, each read as such (the offset says which zone, not another value).
-_ISO_DATETIME = re.compile(
+ISO_DATETIME = re.compile(
     r"\b(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\b"
 )
 
@@ -61,7 +61,7 @@ _ISO_DATETIME = re.compile(
 def normalise_value(value: str) -> str:
     """A field value with an ISO datetime split into its date and time, padded times and both
     ends of a price band written out."""
-    text = normalise_times(_ISO_DATETIME.sub(r"\1 \2", value))
+    text = normalise_times(ISO_DATETIME.sub(r"\1 \2", value))
     return _MONEY_RANGE.sub(lambda m: f"{m[1]}{m[2]}{m[3]}{m[1]}", text)
 
 

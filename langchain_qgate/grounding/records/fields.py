@@ -76,6 +76,7 @@ from langchain_qgate.grounding.checks.checks import (
 )
 from langchain_qgate.grounding.evidence.structured import field_info
 from langchain_qgate.grounding.records._field_values import (
+    ISO_DATETIME,
     bound_words,
     bounds,
     normalise_times,
@@ -648,11 +649,23 @@ def _one_letter_apart(a: str, b: str) -> bool:
     return long_[k + 1 :] == short[k:]  # one pass: drop the first letter that differs
 
 
+# A part of the day beside a clock (``checks`` reads the clock with it: "7:45 in the evening"
+# is 19:45 only); bounded repetition: linear time.
+_PART_OF_DAY = re.compile(
+    r"(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve))"
+    r"\s+(?:(?:in\s+the|this|that)\s+|at\s+)(morning|afternoon|evening|night)\b"
+    r"|\b(morning|afternoon|evening|night)\s+(?:at|by|from|around|about|until|till)\s+\d",
+    re.I,
+)
+
+
 def _state(r: _Reading, f: _Field, q: Quantity) -> None:
     """Field ``f`` states figure ``q``: its key words and the unit written after the figure
     ("1.2 kilos", "16 gigs") are the record's."""
     r.stated.append(f)
     r.covered.update(f.keys)
+    if q.kind == "time":  # "at 7:45 this evening": the part of the day the clock was read with
+        r.covered.update(_norm(m[1] or m[2]) for m in _PART_OF_DAY.finditer(r.text))
     if _claim_unit(r.text, q):
         m = re.match(r"\s*-?\s*([A-Za-z]+)", r.text[q.end :])
         if m is not None:
@@ -982,7 +995,7 @@ def _reading(
     text: str, table: _Table, carried: set[str], index: EvidenceIndex, lex: RecordVocabulary
 ) -> _Reading | FieldDecision:
     """The claim's words, figures and the fields in scope; a decision when none is."""
-    text = normalise_times(untokenise(text))
+    text = normalise_times(ISO_DATETIME.sub(r"\1 \2", untokenise(text)))  # "2024-11-08 19:55"
     words = _words(text)
     word_set = set(words)
     # The records the claim names, else the one the previous claim was about.
