@@ -342,3 +342,14 @@ def test_a_right_pick_accounts_for_its_superlative_in_the_records_reading() -> N
         "The priciest option on the list is the Week pass at £24.50.", json.dumps(PERMITS)
     ).verdicts
     assert v.contradiction is not None, v.reason
+
+
+def test_the_only_one_with_no_x_is_the_only_one_without_it() -> None:
+    quotes = {"quotes": [
+        {"lender": "Harbour", "early_repayment_charge": True},
+        {"lender": "Northgate", "early_repayment_charge": True},
+        {"lender": "Clearwater", "early_repayment_charge": False},
+    ]}  # fmt: skip
+    assert _found("Only Clearwater has no early repayment charge.", quotes) == []
+    ((kind, _),) = _found("Only Clearwater has an early repayment charge.", quotes)
+    assert kind == "contradiction"

@@ -1116,3 +1116,37 @@ def test_a_records_datetime_copied_into_the_reply_is_its_value(monitor) -> None:
     v = _one(monitor, "Yin Yoga starts 2026-12-03T19:45:00+00:00.", YOGA)
     assert v.grade is Grade.GROUNDED, v.reason
     _names(_one(monitor, "Yin Yoga starts 2026-12-03T18:45:00+00:00.", YOGA), "record.start")
+
+
+CHARGERS = {"results": [
+    {"name": "Park Lane Hub", "powerKw": 50, "available": 1, "total": 2, "pricePerKwhGbp": 0.69},
+    {"name": "Vauxhall Yard", "powerKw": 150, "available": 3, "total": 4, "pricePerKwhGbp": 0.79},
+]}  # fmt: skip
+
+
+def test_a_field_a_record_leaves_without_its_currency_holds_no_money(monitor) -> None:
+    # the record marks its amounts ("...Gbp"): "total" (bays) is a count, never an amount
+    v = _one(monitor, "Park Lane Hub charges 69p per kWh and has 2 bays in total.", CHARGERS)
+    assert v.contradiction is None, v.reason
+    v = _one(monitor, "Park Lane Hub charges 75p per kWh.", CHARGERS)
+    _names(v, "results[0].pricePerKwhGbp")
+    v = _one(monitor, "Park Lane Hub charges 69p per kWh, 72p at peak times.", CHARGERS)
+    assert v.contradiction is None or "total" not in (v.contradiction.field or ""), v.reason
+
+
+LOANS = {"loans": [
+    {"title": "The Overstory", "due_date": "2026-12-07", "overdue": False},
+    {"title": "Piranesi", "due_date": "2026-11-26", "overdue": True},
+    {"title": "Paddington 2", "due_date": "2026-12-02", "overdue": False},
+]}  # fmt: skip
+
+
+def test_a_yes_no_value_in_a_clause_picking_part_of_a_list_is_not_the_named_items(
+    monitor,
+) -> None:
+    v = _verdicts(monitor, "Of the ones that aren't overdue, Paddington 2 is due first.", LOANS)
+    assert all(x.contradiction is None for x in v), [x.reason for x in v]
+    v = _verdicts(monitor, "Piranesi, of the ones that aren't overdue, is due first.", LOANS)
+    assert all(x.contradiction is None for x in v), [x.reason for x in v]
+    # said of the named item itself, it is still read
+    _names(_one(monitor, "Piranesi isn't overdue.", LOANS), "loans[1].overdue")

@@ -296,6 +296,7 @@ class _Field:
     currency: str = ""
     numeric: bool = False
     band: str = ""  # the value with padded times and both ends of a band (``_field_values``)
+    money: bool = False  # an amount of money (``_table``: its currency, or its key's word)
 
     @property
     def key_set(self) -> set[str]:
@@ -413,6 +414,12 @@ def _table(index: EvidenceIndex) -> _Table | None:
         by_record.setdefault(f.record, []).append(f)
     for f in fields:  # money: the record's currency field, or the key's currency suffix
         f.currency = _field_currency(f, by_record.get(f.record, []))
+    for fs in by_record.values():
+        # a record that marks its amounts with a currency marks them all: a field it leaves
+        # unmarked holds no money whatever its key ("total": 2 bays beside "pricePerKwhGbp")
+        marked = any(f.currency for f in fs)
+        for f in fs:
+            f.money = bool(f.currency) or (not marked and any(k in _MONEY_KEYS for k in f.keys))
     names: dict[str, list[list[str]]] = {}
     for rec, fs in by_record.items():
         for f in fs:
@@ -512,7 +519,7 @@ _MONEY_KEYS = frozenset(
 
 
 def _money_field(f: _Field) -> bool:
-    return bool(f.currency) or any(k in _MONEY_KEYS for k in f.keys)
+    return f.money
 
 
 def _measures(f: _Field) -> bool:
@@ -2636,9 +2643,25 @@ def _boolean(r: _Reading, f: _Field) -> FieldDecision | None:
         if not said:  # the negation that says it ("isn't", "doesnt": ``_norm`` spells both)
             r.covered.update(w for w in map(_norm, r.toks) if w.endswith("n't"))
         return None
-    if r.decided:
+    if r.decided and not _of_a_set(r.text, naming):
         return _contradicted(r.out, f, r.index, "negation", "true" if said else "false")
     return None
+
+
+# "the ones that aren't overdue", "those which are open": a clause that picks a part of a list
+_SET_CLAUSE = re.compile(r"\b(?:ones|those|others)\s+(?:that|which|who)\b", re.I)
+
+
+def _of_a_set(text: str, naming: Sequence[str]) -> bool:
+    """Whether the words that name a yes/no field stand in a clause that picks a part of a list
+    ("of the ones that aren't overdue, the DVD is next"): it says which items are looked at,
+    not the value of the item the claim names."""
+    low = text.lower()
+    at = min((i for w in naming if (i := low.find(w.lower())) >= 0), default=-1)
+    if at < 0:
+        return False
+    opened = [m.end() for m in _SET_CLAUSE.finditer(low, 0, at)]
+    return bool(opened) and not re.search(r"[,;:.!?–—]", low[opened[-1] : at])
 
 
 def _siblings_value(r: _Reading, f: _Field) -> FieldDecision | None:
