@@ -353,3 +353,13 @@ def test_the_only_one_with_no_x_is_the_only_one_without_it() -> None:
     assert _found("Only Clearwater has no early repayment charge.", quotes) == []
     ((kind, _),) = _found("Only Clearwater has an early repayment charge.", quotes)
     assert kind == "contradiction"
+
+
+def test_an_iso_duration_orders_the_list_by_its_length() -> None:
+    sailings = {"sailings": [{"vessel": "Jelena", "duration": "PT2H"},
+                             {"vessel": "Krilo Star", "duration": "PT1H5M"}]}  # fmt: skip
+    assert _found("The quickest is the Krilo Star.", sailings)[0][0] == "supported"
+    ((kind, evidence_id),) = _found("The quickest is the Jelena.", sailings)
+    assert kind == "contradiction"
+    assert evidence_id is not None
+    assert evidence_id.endswith("sailings[1].duration")

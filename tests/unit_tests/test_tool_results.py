@@ -1150,3 +1150,23 @@ def test_a_yes_no_value_in_a_clause_picking_part_of_a_list_is_not_the_named_item
     assert all(x.contradiction is None for x in v), [x.reason for x in v]
     # said of the named item itself, it is still read
     _names(_one(monitor, "Piranesi isn't overdue.", LOANS), "loans[1].overdue")
+
+
+CROSSING = {
+    "sailing": {"departs": "2025-06-27T14:10:00+01:00", "duration": "PT3H15M", "vessel": "Yeats"},
+    "bags_allowed": 2,
+}
+
+
+def test_an_iso_duration_is_read_as_the_length_of_time_a_reply_says(monitor) -> None:
+    for reply in ("The crossing takes 3 hours 15 minutes.", "The crossing takes 195 minutes.",
+                  "The crossing lasts about 3 hours."):  # fmt: skip
+        v = _one(monitor, reply, CROSSING)
+        assert v.grade is not Grade.FABRICATED, (reply, v.reason)
+    v = _one(monitor, "The crossing takes 4 hours 15 minutes.", CROSSING)
+    _names(v, "record.sailing.duration")
+    assert v.contradiction.claim_value == "4 hours"
+    # a figure of no length of time is never the duration's ("take 3 bags")
+    _names(_one(monitor, "You can take 3 bags on the crossing.", CROSSING), "record.bags_allowed")
+    # a reply that copies the record's duration as the record writes it
+    assert _one(monitor, "The sailing's duration is PT3H15M.", CROSSING).grade is Grade.GROUNDED

@@ -58,9 +58,48 @@ ISO_DATETIME = re.compile(
 )
 
 
+# An ISO 8601 duration as APIs write it ("PT37M", "PT3H15M", "P2D"): the whole value.
+_ISO_DURATION = re.compile(r"\s*P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?\s*")
+_DURATION_UNITS = ("days", "hours", "minutes", "seconds")
+
+
+def duration_in_words(value: str) -> str | None:
+    """An ISO 8601 duration written as a reply says it ("PT3H15M": "3 hours 15 minutes (195
+    minutes)", the whole in minutes too when it has hours and minutes); None for any other
+    value."""
+    m = _ISO_DURATION.fullmatch(value)
+    if m is None or not any(m.groups()):
+        return None
+    parts = [(int(n), unit) for n, unit in zip(m.groups(), _DURATION_UNITS, strict=True) if n]
+    text = " ".join(f"{n} {unit if n != 1 else unit[:-1]}" for n, unit in parts)
+    if m[2] and m[3] and not m[1]:
+        text += f" ({int(m[2]) * 60 + int(m[3])} minutes)"
+    return text
+
+
+_ISO_DURATION_IN_TEXT = re.compile(r"\bP(?=\d|T\d)(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+S)?)?\b")
+
+
+def durations_in_words(text: str) -> str:
+    """A text with the ISO 8601 durations it copies written in words ("duration PT37M")."""
+    if "P" not in text:
+        return text
+    return _ISO_DURATION_IN_TEXT.sub(lambda m: duration_in_words(m[0]) or m[0], text)
+
+
+def duration_minutes(value: str) -> float | None:
+    """An ISO 8601 duration in minutes ("PT1H5M": 65.0); None for any other value."""
+    m = _ISO_DURATION.fullmatch(value)
+    if m is None or not any(m.groups()):
+        return None
+    days, hours, minutes, seconds = (int(n or 0) for n in m.groups())
+    return days * 1440.0 + hours * 60 + minutes + seconds / 60
+
+
 def normalise_value(value: str) -> str:
-    """A field value with an ISO datetime split into its date and time, padded times and both
-    ends of a price band written out."""
+    """A field value with an ISO datetime split into its date and time, an ISO duration in
+    words, padded times and both ends of a price band written out."""
+    value = duration_in_words(value) or value
     text = normalise_times(ISO_DATETIME.sub(r"\1 \2", value))
     return _MONEY_RANGE.sub(lambda m: f"{m[1]}{m[2]}{m[3]}{m[1]}", text)
 

@@ -79,6 +79,8 @@ from langchain_qgate.grounding.records._field_values import (
     ISO_DATETIME,
     bound_words,
     bounds,
+    duration_in_words,
+    durations_in_words,
     normalise_times,
     normalise_value,
     within_band,
@@ -494,10 +496,15 @@ def _numeric(value: str, quantities: list[Quantity]) -> bool:
     for q in reversed(quantities):
         rest = rest[: q.start] + " " + rest[q.end :]
     left = [w.lower() for w in tokens(rest) if not w.isdigit()]
-    return all(w in _SCALE_WORDS or _norm(w) in UNITS for w in left) or len("".join(left)) <= 3
+    return (
+        all(w in _SCALE_WORDS or _norm(w) in UNITS or _norm(w) in _DURATION_KEYS for w in left)
+        or len("".join(left)) <= 3
+    )  # "3 hours 15 minutes (195 minutes)": a duration
 
 
 def _field_unit(f: _Field) -> str:
+    if duration_in_words(f.value) is not None:
+        return ""  # "PT3H15M": hours and minutes, no one unit
     after = re.search(r"\d\s*([A-Za-z]+)\b", f.value)
     if after and _norm(after[1]) in UNITS:
         return UNITS[_norm(after[1])]
@@ -1002,7 +1009,8 @@ def _reading(
     text: str, table: _Table, carried: set[str], index: EvidenceIndex, lex: RecordVocabulary
 ) -> _Reading | FieldDecision:
     """The claim's words, figures and the fields in scope; a decision when none is."""
-    text = normalise_times(ISO_DATETIME.sub(r"\1 \2", untokenise(text)))  # "2024-11-08 19:55"
+    text = ISO_DATETIME.sub(r"\1 \2", untokenise(text))  # "2024-11-08 19:55"
+    text = normalise_times(durations_in_words(text))  # "PT37M": "37 minutes"
     words = _words(text)
     word_set = set(words)
     # The records the claim names, else the one the previous claim was about.
@@ -1191,6 +1199,10 @@ def _summary_days(r: _Reading) -> FieldDecision | None:
     return None
 
 
+# A length of time after a figure ("3 hours", "15 mins"): what a duration field takes
+_DURATION_SAID = re.compile(r"\s*(?:days?|hours?|hrs?|h|minutes?|mins?|seconds?|secs?)\b", re.I)
+
+
 def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field], list[_Field]]:
     """The fields that could hold ``q`` (not a single value another figure already states)
     and the best aligned of them with the claim's words (none when no key word is in it)."""
@@ -1200,6 +1212,7 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
         if not any(cq is q and cf is f for cq, cf in r.compared)  # compared with, not held
         and not _numbered(r.text, f)
         and any(comparable(_for_field(q, f), e) for e in f.quantities)
+        and (duration_in_words(f.value) is None or _DURATION_SAID.match(r.text, q.end))
         and (
             f not in r.stated
             or len({e.raw for e in f.quantities}) > 1  # a range holds two figures
@@ -1855,7 +1868,8 @@ def _changed_figure(r: _Reading, q: Quantity, target: _Field, unit: bool) -> Fie
     """The contradiction of a figure the one field it can fill holds otherwise."""
     shown = q.raw
     claim_unit = _claim_unit(r.text, q) or _claim_currency(r.text, q)
-    if claim_unit and q.kind not in ("money", "time", "date"):
+    said = _DURATION_SAID.match(r.text, q.end) if duration_in_words(target.value) else None
+    if (claim_unit or said) and q.kind not in ("money", "time", "date"):
         shown = f"{q.raw} {r.text[q.end :].split()[0].strip('.,;')}"
     evidence_value = target.value
     if unit and (target.unit or target.currency):

@@ -38,6 +38,7 @@ from langchain_qgate.grounding.checks._lexicon import (
 )
 from langchain_qgate.grounding.checks.checks import NUMBER_WORDS, extract_quantities
 from langchain_qgate.grounding.evidence.structured import field_info, field_words
+from langchain_qgate.grounding.records._field_values import duration_minutes
 from langchain_qgate.schemas import ContradictionKind, EvidenceChunk, Finding
 
 __all__ = ["ListPick", "supported_pick"]
@@ -165,6 +166,9 @@ def _measure(value: str) -> float | None:
     """A comparable figure: a number ("$189", "1,200"), a clock ("7:15 pm": minutes), an ISO
     date or date-time (a number that orders them); None otherwise."""
     text = value.strip()
+    minutes = duration_minutes(text)  # "PT1H5M": the shortest crossing, the longest class
+    if minutes is not None:
+        return minutes
     m = _DATE.match(text)
     if m:
         y, mo, d, hh, mm = m.groups()
