@@ -1170,3 +1170,21 @@ def test_an_iso_duration_is_read_as_the_length_of_time_a_reply_says(monitor) -> 
     _names(_one(monitor, "You can take 3 bags on the crossing.", CROSSING), "record.bags_allowed")
     # a reply that copies the record's duration as the record writes it
     assert _one(monitor, "The sailing's duration is PT3H15M.", CROSSING).grade is Grade.GROUNDED
+
+
+DEVICES = {"devices": [
+    {"name": "Front Door Lock", "online": True, "state": {"locked": False, "battery_pct": 18}},
+    {"name": "Garage Camera", "online": False, "state": None},
+]}  # fmt: skip
+
+
+def test_a_yes_no_key_with_a_prefix_that_denies_it_is_read_the_other_way(monitor) -> None:
+    # "unlocked" of ``locked``, "offline" of ``online``; a container such as ``state`` is no
+    # part of the key's meaning, and "Lock" of the record's name names no field
+    for reply in ("The Front Door Lock is unlocked.", "The Garage Camera is offline.",
+                  "Front Door Lock: locked false, battery 18%."):  # fmt: skip
+        assert _one(monitor, reply, DEVICES).grade is Grade.GROUNDED, reply
+    _names(_one(monitor, "The Front Door Lock is locked.", DEVICES), "devices[0].state.locked")
+    _names(_one(monitor, "The Front Door Lock isn't unlocked.", DEVICES),
+           "devices[0].state.locked")  # fmt: skip
+    _names(_one(monitor, "The Front Door Lock is offline.", DEVICES), "devices[0].online")

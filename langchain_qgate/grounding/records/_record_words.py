@@ -53,7 +53,8 @@ __all__ = [
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?|[.,;:!?]")
 _GENERIC = frozenset(
     {"attribute", "attributes", "info", "data", "detail", "details", "restaurant",
-     "restaurants", "business", "has", "is", "good", "for", "the", "of", "record"}
+     "restaurants", "business", "has", "is", "good", "for", "the", "of", "record", "state",
+     "settings", "flags", "properties"}
 )  # fmt: skip
 # A predicate with its negation inside the word ("a family unfriendly pub").
 _UN_PREDICATES = (
@@ -457,7 +458,10 @@ def boolean_said(
     if taken is not None and (span is None or span[1] == taken[2]):
         return taken[0], [tokens[taken[1]], tokens[taken[2]]]
     if span is None:
-        return None
+        at = _antonym_at(tokens, leaf)  # "unlocked" of ``locked``, "offline" of ``online``
+        if at is None:
+            return None
+        return _negated(tokens, at, at, predicate=True), [tokens[at]]
     named = [t for t in tokens[span[0] : span[1] + 1] if t not in _NEGATORS]
     named += [t for t in tokens if t in _PREDICATES]
     named += [t for t in tokens if any(_names(t, g, synonyms) for g in group)]
@@ -470,6 +474,27 @@ def boolean_said(
     inside = any(negator(t, "") or t in _UN_PREDICATES for t in tokens[span[0] : span[1] + 1])
     # a negation of a negative is none ("not unfriendly to families", "isn't unsuitable")
     return inside == _negated(tokens, *span, predicate=True), named
+
+
+_NEGATIVE_PREFIXES = ("un", "in", "im", "ir", "il", "dis")
+_ANTONYM_STEM = 4  # letters of the key word an antonym keeps after its prefix
+
+
+def _antonym_at(tokens: list[str], leaf: list[str]) -> int | None:
+    """Where the claim says a one-word key with a prefix that denies it ("unlocked" of
+    ``locked``, "unavailable", "invalid", "disabled" of ``enabled``, "offline" of
+    ``online``): the word says the field is false."""
+    if len(leaf) != 1 or len(leaf[0]) < _ANTONYM_STEM:
+        return None
+    word = leaf[0]
+    for i, tok in enumerate(tokens):
+        if any(
+            tok.startswith(pre) and _stem_match(tok[len(pre) :], word) for pre in _NEGATIVE_PREFIXES
+        ):
+            return i
+        if word[:2] in ("on", "en") and tok == ("off" if word[:2] == "on" else "dis") + word[2:]:
+            return i
+    return None
 
 
 _LITERAL_TRUE = frozenset({"true", "yes", "y"})

@@ -2644,7 +2644,7 @@ def _said_in_words(r: _Reading) -> FieldDecision | None:
 
 def _boolean(r: _Reading, f: _Field) -> FieldDecision | None:
     """A boolean field the claim names: stated in its polarity, or contradicted."""
-    mention = boolean_said(r.toks, f.keys, f.context, r.lex)
+    mention = boolean_said(_unnamed(r), f.keys, f.context, r.lex)
     if mention is None:
         return None
     said, naming = mention
@@ -2676,6 +2676,15 @@ def _of_a_set(text: str, naming: Sequence[str]) -> bool:
         return False
     opened = [m.end() for m in _SET_CLAUSE.finditer(low, 0, at)]
     return bool(opened) and not re.search(r"[,;:.!?–—]", low[opened[-1] : at])
+
+
+def _unnamed(r: _Reading) -> list[str]:
+    """The claim's tokens without the words of the names it gives its records ("lock" of the
+    "Front Door Lock" names no ``locked`` field)."""
+    named = {w for rec in r.named for n in r.table.names.get(rec, []) for w in n}
+    if not named:
+        return r.toks
+    return [t for t in r.toks if _norm(t) not in named]
 
 
 def _siblings_value(r: _Reading, f: _Field) -> FieldDecision | None:
