@@ -169,3 +169,18 @@ def test_the_status_domain_can_be_left_out() -> None:
     without = tuple(d for d in DEFAULT_RECORD_VOCABULARIES if d != "statuses")
     assert _one(_monitor(*DEFAULT_RECORD_VOCABULARIES), reply, record).contradiction is not None
     assert _one(_monitor(*without), reply, record).contradiction is None
+
+
+def test_a_domains_filler_words_are_data_and_leave_with_the_domain(tmp_path: Path) -> None:
+    # "eatery" says nothing a restaurant's record must hold, but only where the restaurants
+    # domain is read: the record code holds no such word
+    assert "eatery" in record_vocabulary().filler
+    assert "eatery" not in record_vocabulary(("orders", "prices", "statuses")).filler
+    depot = {"name": "Northgate Depot", "city": "Leeds"}
+    reply = "Northgate Depot is a friendly eatery in Leeds."
+    assert "eatery" not in _one(_monitor(*DEFAULT_RECORD_VOCABULARIES), reply, depot).reason
+    assert "eatery" in _one(_monitor("orders"), reply, depot).reason
+    # a user's file adds filler words of its own
+    path = tmp_path / "depots.json"
+    path.write_text(json.dumps({"vocabularies": [], "filler": {"words": ["Depot", "yard"]}}))
+    assert {"depot", "yard"} <= record_vocabulary(("orders", str(path))).filler

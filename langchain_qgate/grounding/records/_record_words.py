@@ -590,12 +590,15 @@ class RecordVocabulary:
         field_words: Words that name a band's field ("prices", "reviews").
         term_words: The words of the vocabularies' terms ("reasonable", "top"), of those
             whose terms may be additions (a state such as "open" is read only in its field).
+        filler: Words of the domains a claim may use without stating a fact ("eatery",
+            "cuisine" of the restaurants domain): they count for its coverage.
     """
 
     vocabularies: tuple[_Vocabulary, ...]
     key_synonyms: dict[str, tuple[str, ...]]
     field_words: frozenset[str]
     term_words: frozenset[str]
+    filler: frozenset[str] = frozenset()
 
     def named(self, name: str) -> _Vocabulary | None:
         return next((v for v in self.vocabularies if v.name == name), None)
@@ -668,6 +671,7 @@ def record_vocabulary(sources: tuple[str, ...] = DEFAULT_DOMAINS) -> RecordVocab
         )
     vocabs: list[_Vocabulary] = []
     synonyms: dict[str, tuple[str, ...]] = {}
+    filler: set[str] = set()
     for source, doc in [("", bundled), *((p, _document(p)) for p in paths)]:
         try:
             for d in doc.get("vocabularies", []):
@@ -677,6 +681,9 @@ def record_vocabulary(sources: tuple[str, ...] = DEFAULT_DOMAINS) -> RecordVocab
             if source or block.get("domain") in domains:
                 for word, others in block.get("words", {}).items():
                     synonyms[word] = (*synonyms.get(word, ()), *others)
+            fill = doc.get("filler") or {}
+            if source or fill.get("domain") in domains:
+                filler.update(str(w).lower() for w in fill.get("words", []))
         except (AttributeError, KeyError, TypeError, ValueError, IndexError) as exc:
             raise QGateError(f"malformed record vocabulary in {source!r}: {exc!r}") from exc
     return RecordVocabulary(
@@ -686,6 +693,7 @@ def record_vocabulary(sources: tuple[str, ...] = DEFAULT_DOMAINS) -> RecordVocab
         term_words=frozenset(
             w for v in vocabs if v.addition for c in v.classes for t in c for w in t.split()
         ),
+        filler=frozenset(filler),
     )
 
 

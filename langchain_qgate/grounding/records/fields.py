@@ -573,13 +573,19 @@ def _contains(words: list[str], seq: list[str], *, typo: bool = False) -> int:
     return -1
 
 
-def _filler(word: str) -> bool:
+@cache
+def _fillers(lex: RecordVocabulary) -> frozenset[str]:
+    """The general filler words and those of the record vocabulary's domains."""
+    return _FILLER | lex.filler
+
+
+def _filler(word: str, fillers: frozenset[str] = _FILLER) -> bool:
     """A filler word, also with "-ing" or "-ed" ("boasting", "specializing")."""
-    if word in _FILLER:
+    if word in fillers:
         return True
     for end in ("ing", "ed"):
         stem = word[: -len(end)]
-        if word.endswith(end) and len(stem) >= 3 and (stem in _FILLER or stem + "e" in _FILLER):
+        if word.endswith(end) and len(stem) >= 3 and (stem in fillers or stem + "e" in fillers):
             return True
     return False
 
@@ -600,7 +606,12 @@ def _counts(word: str) -> bool:
     )
 
 
-def _bare_clause(text: str, covered: set[str], figures: frozenset[str] = frozenset()) -> bool:
+def _bare_clause(
+    text: str,
+    covered: set[str],
+    figures: frozenset[str] = frozenset(),
+    fillers: frozenset[str] = _FILLER,
+) -> bool:
     """Whether a joined clause states only things the record does not hold: two content
     words or more and none of them the record's ("..., and its tables look out over the
     water"); the clause around it may be covered enough to hide it. A clause that states a
@@ -610,8 +621,10 @@ def _bare_clause(text: str, covered: set[str], figures: frozenset[str] = frozens
         said = _words(clause)
         if figures and any(w in figures for w in said):
             continue
-        content = [w for w in said if _counts(w) and not _filler(w)]
-        if len(content) >= 2 and not any(w in covered or _misspelt(w, covered) for w in content):
+        content = [w for w in said if _counts(w) and not _filler(w, fillers)]
+        if len(content) >= 2 and not any(
+            w in covered or _misspelt(w, covered, fillers) for w in content
+        ):
             return True
     return False
 
@@ -641,11 +654,11 @@ def _unit_word(word: str) -> bool:
     )
 
 
-def _misspelt(word: str, covered: set[str]) -> bool:
+def _misspelt(word: str, covered: set[str], fillers: frozenset[str] = _FILLER) -> bool:
     """A word that is no English word, spelt like a covered or filler word ("resturant",
     "restuarant" for "restaurant": ``checks.spelt_alike``); a real word ("closed" beside
     "close") never is."""
-    return word_weight(word) >= 1.0 and any(spelt_alike(word, w) for w in (*covered, *_FILLER))
+    return word_weight(word) >= 1.0 and any(spelt_alike(word, w) for w in (*covered, *fillers))
 
 
 def _one_letter_apart(a: str, b: str) -> bool:
@@ -2757,6 +2770,7 @@ def _coverage(r: _Reading) -> FieldDecision:
     unplaced: list[str] = []  # content words no field accounts for
     figures = {w for q in r.claim_qs for w in _words(q.raw)}  # once: linear in the claim
     measured = {k for f in r.stated if f.numeric for k in f.keys}  # "average temperature"
+    fillers = _fillers(r.lex)
     picked = supported_pick(r.text, r.index.chunks)
     if picked:  # "the cheapest" of the item whose price is the list's lowest
         covered = covered | set(_words(picked))
@@ -2776,7 +2790,7 @@ def _coverage(r: _Reading) -> FieldDecision:
         )
         near = near or (a_unit and i > 0 and (words[i - 1] in figures or _unit_word(words[i - 1])))
         near = near or _averaged(words, i, measured, figures)
-        if w in covered or _filler(w) or near or _misspelt(w, covered):
+        if w in covered or _filler(w, fillers) or near or _misspelt(w, covered, fillers):
             got += weight
         elif "with" in words[max(0, i - 3) : i] and not _describes_field(words, i, figures, r.lex):
             added = True  # "... pub with a garden", "with live music"
@@ -2784,7 +2798,8 @@ def _coverage(r: _Reading) -> FieldDecision:
             added = True  # "dog friendly": a thing the record does not give
         else:
             unplaced.append(w)
-    if added or _bare_clause(r.text, covered, frozenset(w for w in figures if w.isdigit())):
+    digits = frozenset(w for w in figures if w.isdigit())
+    if added or _bare_clause(r.text, covered, digits, fillers):
         return out  # a thing the record does not list: unsupported, not the verifier's to read
     # Identifiers last: "Order 1043 totals €42.50" cites the total first.
     ordered = sorted(r.stated, key=lambda f: "".join(f.keys) in _NAME_KEYS | _ID_KEYS)
