@@ -82,7 +82,8 @@ def test_the_default_domains_are_the_bundled_files_in_file_order() -> None:
     names = [v.name for v in record_vocabulary().vocabularies]
     assert names == [
         "order status", "carrier", "cuisine", "venue type", "area", "price band", "rating",
-        "travel status", "review status", "run status", "test result", "reference flag",
+        "travel status", "review status", "collection status", "run status", "test result",
+        "reference flag",
         "account status", "open status",
     ]  # fmt: skip
     assert [v.name for v in record_vocabulary(("ratings", "orders")).vocabularies] == [
@@ -184,3 +185,25 @@ def test_a_domains_filler_words_are_data_and_leave_with_the_domain(tmp_path: Pat
     path = tmp_path / "depots.json"
     path.write_text(json.dumps({"vocabularies": [], "filler": {"words": ["Depot", "yard"]}}))
     assert {"depot", "yard"} <= record_vocabulary(("orders", str(path))).filler
+
+
+def test_a_hold_ready_for_collection_is_read_by_the_words_people_use_for_it() -> None:
+    hold = {
+        "holdId": "H-77",
+        "status": "READY_FOR_PICKUP",
+        "title": "Piranesi",
+        "pickupBy": "2026-12-05",
+    }
+    monitor = _monitor(*DEFAULT_RECORD_VOCABULARIES)
+    for reply in ("Piranesi is waiting for you.", "Piranesi is ready to collect."):
+        assert _one(monitor, reply, hold).grade is Grade.GROUNDED, reply
+    for reply in ("Piranesi has been picked up.", "Piranesi is still in transit."):
+        v = _one(monitor, reply, hold)
+        assert v.contradiction is not None, reply
+        assert v.contradiction.field == "record.status"
+    # what must or will happen states no state ("must be picked up by 5 December")
+    for reply in (
+        "Piranesi must be picked up by 5 December.",
+        "Piranesi is waiting to be picked up.",
+    ):
+        assert _one(monitor, reply, hold).contradiction is None, reply

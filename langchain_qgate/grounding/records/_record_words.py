@@ -1132,13 +1132,15 @@ def _outside(tokens: list[str], at: int) -> tuple[str, ...]:
 
 _MODALS = frozenset(
     {"will", "should", "would", "could", "may", "might", "expected", "due", "scheduled",
-     "soon", "once", "when", "until", "if"}
+     "soon", "once", "when", "until", "if", "must", "need", "needs", "can"}
 )  # fmt: skip
 
 
 def _expected(tokens: list[str], at: int) -> bool:
     """Whether a state is foretold, not stated ("should be delivered by Friday", "once it
-    is delivered")."""
+    is delivered", "waiting to be picked up")."""
+    if tokens[max(0, at - 2) : at] == ["to", "be"]:
+        return True
     for t in reversed(tokens[max(0, at - 4) : at]):
         if t in _BREAKS or t == ",":
             return False
