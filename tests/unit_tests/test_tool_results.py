@@ -1188,3 +1188,15 @@ def test_a_yes_no_key_with_a_prefix_that_denies_it_is_read_the_other_way(monitor
     _names(_one(monitor, "The Front Door Lock isn't unlocked.", DEVICES),
            "devices[0].state.locked")  # fmt: skip
     _names(_one(monitor, "The Front Door Lock is offline.", DEVICES), "devices[0].online")
+
+
+def test_the_whole_of_a_part_the_claim_states_is_a_field_of_its_record(monitor) -> None:
+    # "1 of 2 available": the 2 is the record's total, not another field's changed value
+    hub = {"name": "Park Lane Hub", "distanceKm": 4.6, "powerKw": 50, "available": 1, "total": 8,
+           "pricePerKwhGbp": 0.67}  # fmt: skip
+    reply = "Park Lane Hub: 4.6 km, 50 kW, 1 of 8 available, £0.67/kWh."
+    assert _one(monitor, reply, hub).grade is Grade.GROUNDED
+    v = _one(monitor, "Park Lane Hub: 4.6 km, 1 of 3 available.", hub)
+    assert v.grade is Grade.FABRICATED, v.reason
+    assert v.contradiction is None, v.reason
+    _names(_one(monitor, "Park Lane Hub: 50 kW, 2 of 8 available.", hub), "record.available")

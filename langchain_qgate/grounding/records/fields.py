@@ -1423,6 +1423,26 @@ def _decided(r: _Reading, f: _Field, q: Quantity) -> bool:
     )
 
 
+_PART_OF = re.compile(r"\d\s+(?:out\s+)?of\s+$")  # "1 of 2 available": the whole after "of"
+
+
+def _state_wholes(r: _Reading, numeric: list[_Field]) -> None:
+    """The whole of a part the claim states ("1 of 2 available", "3 out of 4 spaces"): a
+    field of the part's record that holds the figure after "of" states it."""
+    records = {f.record for f in r.stated}
+    for q in list(r.free):
+        if not _PART_OF.search(r.text[max(0, q.start - 12) : q.start]):
+            continue
+        wholes = [
+            f
+            for f in numeric
+            if f.record in records and f not in r.stated and _value_match(r.text, q, f) == "same"
+        ]
+        if wholes:
+            _state(r, wholes[0], q)
+            r.free.remove(q)
+
+
 def _clock_changed(
     r: _Reading, q: Quantity, top: list[_Field], candidates: list[_Field]
 ) -> FieldDecision | None:
@@ -1452,6 +1472,7 @@ def _figures(r: _Reading) -> FieldDecision | None:
             return out
         r.free.remove(q)  # counted, or what it counts is unknown: no value of a field
     _state_held(r, numeric)
+    _state_wholes(r, numeric)
     for q in r.free:
         candidates, top = _slot(r, numeric, q)
         if not candidates and _computed(r, q):
