@@ -1200,3 +1200,12 @@ def test_the_whole_of_a_part_the_claim_states_is_a_field_of_its_record(monitor) 
     assert v.grade is Grade.FABRICATED, v.reason
     assert v.contradiction is None, v.reason
     _names(_one(monitor, "Park Lane Hub: 50 kW, 2 of 8 available.", hub), "record.available")
+
+
+def test_a_capitalised_word_joined_to_a_lower_case_one_is_no_other_name(monitor) -> None:
+    # "Apache-licensed" says what the package is, not another name for it
+    package = {"package": {"name": "requests", "license": "Apache-2.0", "requires_python": ">=3.8"}}
+    v = _one(monitor, "It's Apache-licensed and needs Python 3.8 or newer.", package)
+    assert v.contradiction is None, v.reason
+    # another name put where the reply names its result is still one
+    _names(_one(monitor, "Flask is licensed under Apache-2.0.", package), "package.name")

@@ -2067,7 +2067,7 @@ def _another_name(r: _Reading) -> FieldDecision | None:
         # "There's Casa Lupe": the opener is no name
         start = run if offered else _opened(r.text, run, end)
         words = [w for w in _words(r.text[start:end]) if word_weight(w) > 0]
-        if not words or any(w in _CALENDAR for w in words):
+        if not words or any(w in _CALENDAR for w in words) or _MODIFIER.search(r.text[start:end]):
             continue
         if _held_name(words, stated | _key_words_of(r)):
             # another field's value ("45 Park Lane", the street address) or a key's word
@@ -2083,6 +2083,9 @@ def _another_name(r: _Reading) -> FieldDecision | None:
 
 
 _RUN_JOINS = frozenset({"of", "the", "and", "de", "la", "le", "du", "del"})
+# A capitalised word joined to a lower-case one ("Apache-licensed", "London-based"): a
+# compound that says what the result is, not another name for it
+_MODIFIER = re.compile(r"-[a-z]+$")
 _CALENDAR = _WEEKDAYS | frozenset(_MONTHS)
 _DISTINCT = 0.45  # word weight from which a word tells one name from others ("Lupe", not "Hotel")
 _OPENER = 0.35  # word weight below which a sentence's first word is no name ("There's", "I")
@@ -2162,7 +2165,11 @@ def _another_name_anywhere(r: _Reading) -> FieldDecision | None:
     for start, end in _name_spans(r.text):
         said = r.text[start:end]
         words = [w for w in _words(said) if word_weight(w) > 0]
-        if not _distinct(words, stated) or _said_otherwise(said, name.value):
+        if (
+            _MODIFIER.search(said)
+            or not _distinct(words, stated)
+            or _said_otherwise(said, name.value)
+        ):
             continue
         if any(all(w in g.words for w in words) for g in r.scope if g is not name):
             continue  # another field's value
