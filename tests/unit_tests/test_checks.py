@@ -355,6 +355,18 @@ def test_a_bare_clock_is_a_time_of_either_half_of_the_day_unless_said(
     assert (q.kind, q.value, q.alt) == ("time", minutes, alt)
 
 
+@pytest.mark.parametrize(
+    ("text", "hedged"),
+    [("arrives just after noon", True), ("around 7:15 pm", True), ("before 9 am", True),
+     ("at 8:04", False), ("by 11 am", False)],
+)  # fmt: skip
+def test_a_clock_said_as_an_approximation_or_a_side_of_it_is_hedged(
+    text: str, *, hedged: bool
+) -> None:
+    (q,) = extract_quantities(text)
+    assert (q.kind, q.hedged) == ("time", hedged)
+
+
 def test_a_text_of_24_hour_clocks_reads_its_morning_clocks_as_such() -> None:
     first, second = extract_quantities("open from 9:00 to 17:30")
     assert (first.value, first.alt, second.value) == (540, None, 17 * 60 + 30)

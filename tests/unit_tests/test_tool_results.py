@@ -1209,3 +1209,12 @@ def test_a_capitalised_word_joined_to_a_lower_case_one_is_no_other_name(monitor)
     assert v.contradiction is None, v.reason
     # another name put where the reply names its result is still one
     _names(_one(monitor, "Flask is licensed under Apache-2.0.", package), "package.name")
+
+
+def test_a_clock_said_as_an_approximation_is_no_changed_value(monitor) -> None:
+    train = {"train": "ICE 578", "departs": "08:04", "arrives": "12:02", "platform": "7"}
+    # "just after noon" of 12:02: no exact time, never contradicted
+    v = _one(monitor, "ICE 578 gets into Munich just after noon.", train)
+    assert v.contradiction is None, v.reason
+    # said exactly, another time is still named
+    _names(_one(monitor, "ICE 578 arrives at 12:40.", train), "record.arrives")

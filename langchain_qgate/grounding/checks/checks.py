@@ -20,7 +20,7 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from functools import lru_cache
 from importlib import resources
@@ -483,8 +483,23 @@ def _dates(text: str, taken: _Taken, days: bool) -> None:
             add(Quantity("date", _MONTHS[m[1].lower()] * 100, m[1], m.start(1), m.end(1)))
 
 
+# A clock said as an approximation or a side of it ("just after noon", "around 7:15", "before
+# 9"): no exact time, so another time is no changed value ("until" and "by" set a deadline).
+_CLOCK_HEDGE = re.compile(
+    r"\b(?:(?:just|shortly|right|soon|a\s+little|a\s+bit)\s+(?:after|before|past)|after|before"
+    r"|around|about|approximately|roughly|circa|some\s+time\s+after)\s*$",
+    re.I,
+)
+
+
 def _times(text: str, taken: _Taken) -> None:
-    free, add = taken.free, taken.add
+    free = taken.free
+
+    def add(q: Quantity) -> None:
+        if not q.hedged and _CLOCK_HEDGE.search(text[max(0, q.start - 24) : q.start]):
+            q = replace(q, hedged=True)
+        taken.add(q)
+
     # a clock past 12:59 says the text writes a 24-hour day: its bare "9:00" is the morning's
     day_of_24 = any(int(m[1]) > 12 for m in _TIME_24H.finditer(text))
     for m in _HOUR_SPAN.finditer(text):
