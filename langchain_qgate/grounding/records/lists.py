@@ -243,11 +243,11 @@ _ENDS = {"min": frozenset({"min", "minimum", "from", "lowest", "starting"}),
 _HEAD_WORDS = 3  # words after a superlative read for the noun that names its field
 
 
-def _headed(claim: str, found: _List) -> list[str]:
-    """The keys of the list that the words right after the superlative name ("the biggest
-    *attendance*", "the most regular *bikes*"), the ones naming most of those words; none when
-    a function word follows it ("most of them")."""
-    m = _PHRASE.search(claim)
+def _headed(claim: str, phrase: str, found: _List) -> list[str]:
+    """The keys of the list that the words right after the superlative ``phrase`` name ("the
+    biggest *attendance*", "the most regular *bikes*"), the ones naming most of those words;
+    none when a function word follows it ("most of them")."""
+    m = re.search(rf"\b{re.escape(phrase)}\b", claim, re.I)
     if m is None:
         return []
     head: list[str] = []
@@ -400,16 +400,13 @@ class ListPick:
         return out[:1]
 
     def _superlative(self, claim: str, claim_words: set[str], found: _List) -> list[Finding]:
-        phrases = {m.lower() for m in _PHRASE.findall(claim)}
-        if len(phrases) > 1:  # "the cheapest and most popular": the one that names a measure
-            phrases = {p for p in phrases if _SUPERLATIVES[p][1] != "named"}
-        if len(phrases) != 1:
+        phrase = _the_superlative(claim)
+        if not phrase:
             return []
-        (phrase,) = phrases
         direction, measure = _SUPERLATIVES[phrase]
         keys = _measured_fields(measure, claim_words, found)
         if not keys and measure in _BY_HEAD:  # "the biggest attendance", "the most bikes"
-            keys = _headed(claim, found)
+            keys = _headed(claim, phrase, found)
         if len(keys) == 2:  # "the cheapest" of ``minPrice`` and ``maxPrice``: the lower end
             first = found.items[0]
             keys = [k for k in keys if set(first[k].key.split()) & _ENDS[direction]] or keys
@@ -487,6 +484,15 @@ class ListPick:
         )
 
 
+def _the_superlative(claim: str) -> str:
+    """The one superlative of the claim ("" for none or several); of two, the one that names
+    its measure ("the cheapest and most popular": "cheapest")."""
+    phrases = {m.lower() for m in _PHRASE.findall(claim)}
+    if len(phrases) > 1:
+        phrases = {p for p in phrases if _SUPERLATIVES[p][1] != "named"}
+    return next(iter(phrases)) if len(phrases) == 1 else ""
+
+
 def supported_pick(claim: str, evidence: Sequence[EvidenceChunk]) -> str:
     """The superlative of a claim that picks the one item of a list that is its extreme ("the
     cheapest", of the item whose price is the lowest), "" when it picks none or another: the
@@ -500,7 +506,7 @@ def supported_pick(claim: str, evidence: Sequence[EvidenceChunk]) -> str:
     for found in _lists(evidence):
         findings = pick._superlative(claim, claim_words, found)
         if findings and findings[0].kind == "supported":
-            return (findings[0].reason or "").split(" of the ", 1)[0]
+            return _the_superlative(claim)
     return ""
 
 
