@@ -299,6 +299,7 @@ class _Field:
     numeric: bool = False
     band: str = ""  # the value with padded times and both ends of a band (``_field_values``)
     money: bool = False  # an amount of money (``_table``: its currency, or its key's word)
+    duration: bool = False  # an ISO 8601 duration ("PT3H15M"), read in words
 
     @property
     def key_set(self) -> set[str]:
@@ -405,6 +406,7 @@ def _table(index: EvidenceIndex) -> _Table | None:
             truth=truth,
             numeric=_numeric(band, quantities),
             band=band,
+            duration=duration_in_words(value) is not None,
         )
         f.unit = _field_unit(f)
         fields.append(f)
@@ -503,7 +505,7 @@ def _numeric(value: str, quantities: list[Quantity]) -> bool:
 
 
 def _field_unit(f: _Field) -> str:
-    if duration_in_words(f.value) is not None:
+    if f.duration:
         return ""  # "PT3H15M": hours and minutes, no one unit
     after = re.search(r"\d\s*([A-Za-z]+)\b", f.value)
     if after and _norm(after[1]) in UNITS:
@@ -1016,6 +1018,7 @@ class _Reading:
     cued: bool | None = None  # the claim says a sum or a difference ("more", "by"): once read
     unheld: list[Quantity] | None = None  # ``_unheld_amounts``, once read
     alignments: dict[int, int] = field(default_factory=dict)  # ``_aligned``: chunk -> hits
+    unnamed: list[str] | None = None  # ``_unnamed``, once read
 
 
 def _reading(
@@ -1225,7 +1228,7 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
         if not any(cq is q and cf is f for cq, cf in r.compared)  # compared with, not held
         and not _numbered(r.text, f)
         and any(comparable(_for_field(q, f), e) for e in f.quantities)
-        and (duration_in_words(f.value) is None or _DURATION_SAID.match(r.text, q.end))
+        and (not f.duration or _DURATION_SAID.match(r.text, q.end))
         and (
             f not in r.stated
             or len({e.raw for e in f.quantities}) > 1  # a range holds two figures
@@ -1902,7 +1905,7 @@ def _changed_figure(r: _Reading, q: Quantity, target: _Field, unit: bool) -> Fie
     """The contradiction of a figure the one field it can fill holds otherwise."""
     shown = q.raw
     claim_unit = _claim_unit(r.text, q) or _claim_currency(r.text, q)
-    said = _DURATION_SAID.match(r.text, q.end) if duration_in_words(target.value) else None
+    said = _DURATION_SAID.match(r.text, q.end) if target.duration else None
     if (claim_unit or said) and q.kind not in ("money", "time", "date"):
         shown = f"{q.raw} {r.text[q.end :].split()[0].strip('.,;')}"
     evidence_value = target.value
@@ -2722,10 +2725,10 @@ def _of_a_set(text: str, naming: Sequence[str]) -> bool:
 def _unnamed(r: _Reading) -> list[str]:
     """The claim's tokens without the words of the names it gives its records ("lock" of the
     "Front Door Lock" names no ``locked`` field)."""
-    named = {w for rec in r.named for n in r.table.names.get(rec, []) for w in n}
-    if not named:
-        return r.toks
-    return [t for t in r.toks if _norm(t) not in named]
+    if r.unnamed is None:
+        named = {w for rec in r.named for n in r.table.names.get(rec, []) for w in n}
+        r.unnamed = [t for t in r.toks if _norm(t) not in named] if named else r.toks
+    return r.unnamed
 
 
 def _siblings_value(r: _Reading, f: _Field) -> FieldDecision | None:
