@@ -33,6 +33,7 @@ from typing import Any
 from langchain_qgate.config import DEFAULT_RECORD_VOCABULARIES
 from langchain_qgate.errors import QGateError
 from langchain_qgate.grounding.checks._lexicon import UNAPOSTROPHED_NEGATIONS, WEEKDAYS
+from langchain_qgate.grounding.checks._lexicon import words as lexicon_words
 from langchain_qgate.grounding.checks.checks import edits, spelt_alike
 
 __all__ = [
@@ -51,36 +52,15 @@ __all__ = [
 ]
 
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?|[.,;:!?]")
-_GENERIC = frozenset(
-    {"attribute", "attributes", "info", "data", "detail", "details", "restaurant",
-     "restaurants", "business", "has", "is", "good", "for", "the", "of", "record", "state",
-     "settings", "flags", "properties"}
-)  # fmt: skip
+_GENERIC = lexicon_words("record_words.generic")
 # A predicate with its negation inside the word ("a family unfriendly pub").
-_UN_PREDICATES = (
-    "unfriendly", "unwelcome", "unwelcoming", "unsuitable", "exclude", "excludes", "ban",
-    "bans", "banned",
-)  # fmt: skip
-_NEGATORS = frozenset(
-    {"no", "not", "non", "never", "without", "nor", "neither", "none", "nothing", "lacks",
-     "lack", "lacking", "cannot", "unavailable", "nope"}
-)  # fmt: skip
-_BREAKS = frozenset(
-    {".", ";", ":", "!", "?", "but", "although", "though", "while", "whereas", "however",
-     "yet", "which", "who", "that", "because", "so", "whilst", "if", "unless"}
-)  # fmt: skip
+_UN_PREDICATES = lexicon_words("record_words.un_predicates")
+_NEGATORS = lexicon_words("record_words.negators")
+_BREAKS = lexicon_words("record_words.breaks")
 # After "," or "and", these start a new clause (", and has outdoor seating").
-_CLAUSE_STARTS = frozenset(
-    {"is", "are", "was", "were", "has", "have", "had", "it", "they", "we", "there", "its",
-     "offers", "offer", "serves", "serve", "provides", "does", "do", "accepts", "takes",
-     "features", "comes", "also", "you", "this", "their", "our", "it's", "they're", "there's",
-     "that's", "we're", "you're"}
-)  # fmt: skip
+_CLAUSE_STARTS = lexicon_words("record_words.clause_starts")
 # Words that say a boolean holds ("kid friendly", "reservations accepted").
-_PREDICATES = frozenset(
-    {"friendly", "welcome", "welcomed", "welcomes", "suitable", "allowed", "available",
-     "offered", "accepted", "accepts", "provided", "possible", "option", "options"}
-)  # fmt: skip
+_PREDICATES = lexicon_words("record_words.predicates")
 _WINDOW_BACK = 8
 _WINDOW_AHEAD = 5
 
@@ -182,13 +162,7 @@ def _stem_match(tok: str, word: str) -> bool:
 
 
 # Endings of one stem's forms: inflections and the common derivations.
-_ENDINGS = frozenset(
-    {"", "s", "es", "d", "ed", "ing", "e", "er", "ers", "est", "y", "ies", "ied", "ly", "ily",
-     "ness", "able", "ably", "ible", "ibly", "ability", "ibility", "ion", "ions", "ation",
-     "ations", "ment", "ments", "ity", "ive", "al", "ally", "ful", "ery", "or", "ors", "ance",
-     "ence", "ant", "ent", "ise", "ize", "ised", "ized", "ising", "izing", "ings", "ure", "ures",
-     "iness", "ier", "iest", "ren"}
-)  # fmt: skip
+_ENDINGS = lexicon_words("record_words.endings")
 
 
 def _names(tok: str, word: str, synonyms: dict[str, tuple[str, ...]]) -> bool:
@@ -268,18 +242,11 @@ def _negated(tokens: list[str], start: int, end: int, *, predicate: bool = False
     return False
 
 
-_RELATIVE = frozenset({"that", "which", "who", "where"})
+_RELATIVE = lexicon_words("record_words.relative")
 # Words that end a denied noun phrase: its head ("not a family establishment, adults only") or
 # what follows one ("not a place for kids, adults only").
-_HEADS = frozenset(
-    {"place", "pub", "restaurant", "spot", "venue", "shop", "cafe", "café", "establishment",
-     "eatery", "joint", "bar", "bistro", "diner", "inn", "house", "for", "with", "to"}
-)  # fmt: skip
-_KIND_WORDS = frozenset(
-    {"a", "an", "one", "of", "those", "these", "the", "kind", "sort", "type", "place", "places",
-     "pub", "pubs", "restaurant", "restaurants", "spot", "spots", "venue", "venues", "shop",
-     "shops", "cafe", "cafes", "café", "coffee"}
-)  # fmt: skip
+_HEADS = lexicon_words("record_words.heads")
+_KIND_WORDS = lexicon_words("record_words.kind_words")
 
 
 def _denied_kind(tokens: list[str], at: int) -> bool:
@@ -293,12 +260,10 @@ def _denied_kind(tokens: list[str], at: int) -> bool:
     return False
 
 
-_PREDICATE_STARTS = frozenset({"fine", "great", "good", "perfect", "ideal", "suitable", "welcome"})
-_FAMILY = frozenset(
-    {"family", "kid", "child", "children", "kids", "youngster", "youngsters", "toddler", "toddlers"}
-)
+_PREDICATE_STARTS = lexicon_words("record_words.predicate_starts")
+_FAMILY = lexicon_words("record_words.family")
 # Words after which a negation belongs to a new phrase, not to the words before them.
-_PHRASE_STARTS = frozenset({"with", "without", "for", "of", "to", "from"})
+_PHRASE_STARTS = lexicon_words("record_words.phrase_starts")
 
 
 def _adults_only(tokens: list[str]) -> tuple[int, int] | None:
@@ -321,10 +286,7 @@ def _adults_only(tokens: list[str]) -> tuple[int, int] | None:
 
 # What may follow a denied family word for the denial to be the place's ("No children.", "a
 # no children coffee shop"); "no kids menu" denies a menu, not the children.
-_NO_CHILDREN_BEFORE = frozenset(
-    {"", ".", ",", ";", "!", "and", "or", "at", "in", "here", "allowed", "permitted", "please",
-     "coffee", "pub", "place", "restaurant", "venue", "shop", "cafe", "café"}
-)  # fmt: skip
+_NO_CHILDREN_BEFORE = lexicon_words("record_words.no_children_before")
 
 
 def _no_children(tokens: list[str]) -> bool:
@@ -342,17 +304,10 @@ def _no_children(tokens: list[str]) -> bool:
 
 # What "for kids" may follow to say the place is for them ("is for kids", "a pub for the whole
 # family", "not for kids"); after other words it says nothing ("too loud for kids").
-_FOR_FAMILY_AFTER = frozenset(
-    {"is", "are", "not", "also", "place", "spot", "venue", "shop", "pub", "restaurant", "cafe",
-     "café", "great", "good", "perfect", "ideal", "fun", "fine", "one", "up", "really",
-     "exactly", "just"}
-)  # fmt: skip
+_FOR_FAMILY_AFTER = lexicon_words("record_words.for_family_after")
 
 
-_PLACE_KINDS = frozenset(
-    {"place", "restaurant", "pub", "spot", "venue", "establishment", "eatery", "cafe", "café",
-     "coffee", "joint", "destination"}
-)  # fmt: skip
+_PLACE_KINDS = lexicon_words("record_words.place_kinds")
 
 
 def _family_kind(tokens: list[str]) -> tuple[int, int] | None:
@@ -364,12 +319,9 @@ def _family_kind(tokens: list[str]) -> tuple[int, int] | None:
     return None
 
 
-_TAKE = frozenset({"take", "taking", "took", "bring", "bringing", "brought"})
+_TAKE = lexicon_words("record_words.take")
 # Words between a negation and the verb it denies ("not a place to bring children")
-_TAKE_GAP = frozenset(
-    {"a", "an", "the", "to", "really", "ever", "be", "one", "place", "spot", "venue", "somewhere",
-     "pub", "restaurant", "cafe", "café", "you", "can", "could", "should", "would", "i", "we"}
-)  # fmt: skip
+_TAKE_GAP = lexicon_words("record_words.take_gap")
 
 
 def _take_the_kids(tokens: list[str]) -> tuple[bool, int, int] | None:
@@ -393,7 +345,7 @@ def _take_the_kids(tokens: list[str]) -> tuple[bool, int, int] | None:
     return None
 
 
-_GOOD_WITH = frozenset({"good", "great", "brilliant", "fine", "excellent", "fantastic"})
+_GOOD_WITH = lexicon_words("record_words.good_with")
 
 
 def _for_family(tokens: list[str]) -> tuple[int, int] | None:
@@ -413,7 +365,8 @@ def _for_family(tokens: list[str]) -> tuple[int, int] | None:
     return None
 
 
-NEGATIVE_HEADS = frozenset({"non", "not", "no"})  # a key that names the absence of a thing
+# A key that names the absence of a thing.
+NEGATIVE_HEADS = lexicon_words("record_words.negative_heads")
 
 
 def boolean_said(
@@ -476,7 +429,7 @@ def boolean_said(
     return inside == _negated(tokens, *span, predicate=True), named
 
 
-_NEGATIVE_PREFIXES = ("un", "in", "im", "ir", "il", "dis")
+_NEGATIVE_PREFIXES = lexicon_words("record_words.negative_prefixes")
 _ANTONYM_STEM = 4  # letters of the key word an antonym keeps after its prefix
 
 
@@ -497,9 +450,9 @@ def _antonym_at(tokens: list[str], leaf: list[str]) -> int | None:
     return None
 
 
-_LITERAL_TRUE = frozenset({"true", "yes", "y"})
-_LITERAL_FALSE = frozenset({"false", "no", "n"})
-_CLAUSE_ENDS = frozenset({".", ",", ";", "!", ")"})
+_LITERAL_TRUE = lexicon_words("record_words.literal_true")
+_LITERAL_FALSE = lexicon_words("record_words.literal_false")
+_CLAUSE_ENDS = lexicon_words("record_words.clause_ends")
 
 
 def _literal_after(tokens: list[str], at: int) -> bool | None:
