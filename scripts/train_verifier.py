@@ -45,7 +45,7 @@ LABELS = ["entailed", "contradicted", "neutral"]
 RECIPE = ("seed", "epochs", "batch_size", "lr", "max_length", "freeze_layers", "max_pairs",
           "human_weight", "reworded", "real", "init")  # fmt: skip
 # Options added after checkpoints were written: in the key only when set, so those resume.
-LATER = {"record_weight": 1.0}
+LATER = {"record_weight": 1.0, "mnli": True, "record_claims": False}
 
 
 def base_model_dir() -> Path:
@@ -149,6 +149,18 @@ def main() -> None:
         help="add the training folder's real pairs and chatty framings (issue 47)",
     )
     ap.add_argument(
+        "--no-mnli",
+        dest="mnli",
+        action="store_false",
+        help="with --real, FEVER-NLI's pairs without MultiNLI's",
+    )
+    ap.add_argument(
+        "--record-claims",
+        action="store_true",
+        help="add the SGD training replies one sentence at a time: entailed by their record, "
+        "neutral without the field they state (verifier_data.record_claims; issue 45)",
+    )
+    ap.add_argument(
         "--init",
         type=Path,
         default=None,
@@ -175,8 +187,9 @@ def main() -> None:
     torch.use_deterministic_algorithms(True)
 
     pairs, manifest = build(
-        args.data, args.seed, 1.6, 1500, reworded_pairs=args.reworded, real_pairs=args.real
-    )
+        args.data, args.seed, 1.6, 1500, reworded_pairs=args.reworded, real_pairs=args.real,
+        mnli=args.mnli, claims_of_records=args.record_claims,
+    )  # fmt: skip
     manifest["pairs_sha256"] = hashlib.sha256(
         json.dumps(pairs, ensure_ascii=False).encode("utf-8")
     ).hexdigest()
@@ -409,6 +422,8 @@ def main() -> None:
         "frozen": f"embeddings and the lowest {args.freeze_layers} layer(s)",
         "train_pairs": len(train),
         "real_pairs": args.real,
+        "mnli": args.mnli,
+        "record_claims": args.record_claims,
         "init": None if args.init is None else {"checkpoint": str(args.init), "sha256": init_sha},
         "train_minutes": round(train_minutes, 1),
         "pairs_per_second": round(pairs_per_second, 1),

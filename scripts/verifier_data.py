@@ -1093,12 +1093,15 @@ def build(
     *,
     reworded_pairs: bool = False,
     real_pairs: bool = False,
+    mnli: bool = True,
+    claims_of_records: bool = False,
 ) -> tuple[list[Pair], dict]:
     """All pairs, shuffled, and their manifest. ``reworded_pairs`` adds the WiCE fit half's
     unsupported claims as neutral and the reworded contradictions (``reworded``): a measured
     experiment (BENCHMARKS.md, "Reworded claims"), off for the shipped weights. ``real_pairs``
     adds the training folder's real pairs (``real``) and chatty framings of generated claims
-    (``chatty``)."""
+    (``chatty``); without ``mnli``, FEVER-NLI's alone. ``claims_of_records`` adds the SGD
+    replies one sentence at a time (``record_claims``)."""
     rng = random.Random(seed)
     rows = {name: load(data, name) for name in FILES}
     banned: set[str] = set()  # every sentence of every report row's context and response
@@ -1220,7 +1223,9 @@ def build(
 
     if real_pairs:
         pairs.extend(chatty(pairs, rng))
-        pairs.extend(real(data, banned))
+        pairs.extend(real(data, banned, mnli=mnli))
+    if claims_of_records:
+        pairs.extend(record_claims(data, rng))
 
     rng.shuffle(pairs)
     manifest = {
@@ -1230,11 +1235,13 @@ def build(
         "templated": templated_n,
         "files": {
             name: hashlib.sha256((data / f"{name}.jsonl").read_bytes()).hexdigest()[:16]
-            for name in FILES + (TRAINING_FILES if real_pairs else [])
+            for name in FILES + (TRAINING_FILES if real_pairs or claims_of_records else [])
         },
         "split": "fit halves only (langchain_qgate.evaluation.split_of); report sentences banned",
         "pairs": len(pairs),
         "real_pairs": real_pairs,
+        **({} if mnli else {"mnli": False}),
+        **({"claims_of_records": True} if claims_of_records else {}),
         "labels": dict(Counter(LABEL_NAMES[p[2]] for p in pairs)),
         "families": dict(sorted(Counter(p[3] for p in pairs).items())),
         "family_labels": {
@@ -1286,7 +1293,56 @@ def chatty(pairs: list[Pair], rng: random.Random, share: float = 0.12) -> list[P
     return out
 
 
-def real(data: Path, banned: set[str]) -> list[Pair]:
+_KEY_GENERIC = frozenset(
+    {"has", "is", "are", "offers", "serves", "number", "of", "good", "for", "free"}
+)
+
+
+def _mentions(sentence: str, key: str, value: str) -> bool:
+    """Whether a reply sentence states the field ``key`` (its value, or for a yes/no field one
+    of the key's own words)."""
+    low = sentence.lower()
+    if value in ("True", "False"):
+        words = [w for w in re.split(r"[_\W]+", key.lower()) if w and w not in _KEY_GENERIC]
+        return any(re.search(rf"\b{re.escape(w.rstrip('s')[:5])}", low) for w in words)
+    return len(value) > 1 and value.lower() in low
+
+
+def record_claims(data: Path, rng: random.Random, share: float = 0.5) -> list[Pair]:
+    """One sentence of a faithful SGD reply at a time, as the gate checks it at run time
+    (issue 45, item 3): entailed by its record; neutral when the field it states is removed; a
+    yes/no field it states flipped, contradicted. People's own wording of 24 services' fields
+    ("it allows pets" for ``pets_allowed``), not this script's templates."""
+    out: list[Pair] = []
+    with open(data / "training" / "sgd_records_train.jsonl", encoding="utf-8") as fh:
+        for line in fh:
+            r = json.loads(line)
+            try:
+                record = json.loads(r["context"])
+            except (ValueError, TypeError):
+                continue
+            if not isinstance(record, dict) or int(r["label"]):
+                continue
+            stated = [k for k in (r.get("meta") or {}).get("stated", []) if k in record]
+            stated += [k for k, v in record.items() if str(v) in ("True", "False")]
+            for s in sentences(str(r["response"])):
+                if s.rstrip().endswith("?") or len(s.split()) < 3 or rng.random() >= share:
+                    continue
+                out.append((s, record_window(record), ENTAILED, "real_sgd_claim"))
+                hit = [k for k in stated if _mentions(s, k, str(record[k]))]
+                if not hit:
+                    continue
+                key = rng.choice(hit)
+                rest = {k: v for k, v in record.items() if k != key}
+                out.append((s, record_window(rest), NEUTRAL, "real_sgd_claim_missing"))
+                if str(record[key]) in ("True", "False"):
+                    flipped = dict(record)
+                    flipped[key] = "False" if record[key] == "True" else "True"
+                    out.append((s, record_window(flipped), CONTRADICTED, "real_sgd_bool_flipped"))
+    return out
+
+
+def real(data: Path, banned: set[str], *, mnli: bool = True) -> list[Pair]:
     """The training folder's real pairs (no report half; issue 47): FEVER-NLI and MultiNLI
     premise / hypothesis (label 1 = not entailed, contradicted or neutral: ``NOT_ENTAILED``),
     and SGD tool records / replies (a reply with one value changed is contradicted; a faithful
@@ -1296,6 +1352,8 @@ def real(data: Path, banned: set[str]) -> list[Pair]:
     with open(data / "training" / "nli_fever_mnli.jsonl", encoding="utf-8") as fh:
         for line in fh:
             r = json.loads(line)
+            if not mnli and r["dataset"] == "mnli":
+                continue
             hyp, prem = str(r["response"]).strip(), str(r["context"]).strip()
             if not hyp or not prem or hyp in banned:
                 continue
