@@ -37,6 +37,7 @@ from langchain_qgate.grounding.checks._lexicon import (
     words,
 )
 from langchain_qgate.grounding.checks.checks import blank_references, content_stems
+from langchain_qgate.grounding.claims._cleft import unclefted
 from langchain_qgate.grounding.claims._compound import split_compound
 from langchain_qgate.grounding.claims.segment import Segment, segment_text
 from langchain_qgate.schemas import Claim, ClaimType
@@ -602,7 +603,7 @@ def _sentence_claims(text: str, seg: Segment) -> list[tuple[int, int, str, Claim
         return []
     parts = split_compound(sentence)
     if len(parts) == 1:
-        return [(start, seg.end, _clean(sentence), ctype)]
+        return [(start, seg.end, unclefted(_clean(sentence)), ctype)]
     out: list[tuple[int, int, str, ClaimType]] = []
     reasoning = bool(_INITIAL_REASONING.match(sentence))
     for part in parts:
@@ -613,7 +614,7 @@ def _sentence_claims(text: str, seg: Segment) -> list[tuple[int, int, str, Claim
             reasoning = True
         elif ptype is ClaimType.FACTUAL and reasoning:
             ptype = ClaimType.REASONING
-        out.append((start + part.start, start + part.end, _clean(part.text), ptype))
+        out.append((start + part.start, start + part.end, unclefted(_clean(part.text)), ptype))
     return out
 
 
