@@ -1190,6 +1190,22 @@ def test_a_yes_no_key_with_a_prefix_that_denies_it_is_read_the_other_way(monitor
     _names(_one(monitor, "The Front Door Lock is offline.", DEVICES), "devices[0].online")
 
 
+HARBOUR = {"hotel": "Harbour Inn", "breakfast_included": False, "smoking_allowed": False,
+       "parking_included": True}  # fmt: skip
+
+
+def test_a_word_opposite_to_a_keys_predicate_says_the_field_is_false(monitor) -> None:
+    # "extra" of ``breakfast_included``, "banned" of ``smoking_allowed``, after the key's thing
+    for reply in ("Breakfast costs extra.", "Breakfast is charged separately.",
+                  "Smoking is strictly prohibited.", "Parking isn't extra."):  # fmt: skip
+        assert _one(monitor, reply, HARBOUR).grade is Grade.GROUNDED, reply
+    _names(_one(monitor, "Parking costs extra.", HARBOUR), "record.parking_included")
+    _names(_one(monitor, "Breakfast isn't extra.", HARBOUR), "record.breakfast_included")
+    # the word of another thing after a conjunction says nothing of the field
+    v = _one(monitor, "Parking and extra towels are included.", HARBOUR)
+    assert v.contradiction is None, v.reason
+
+
 def test_the_whole_of_a_part_the_claim_states_is_a_field_of_its_record(monitor) -> None:
     # "1 of 2 available": the 2 is the record's total, not another field's changed value
     hub = {"name": "Park Lane Hub", "distanceKm": 4.6, "powerKw": 50, "available": 1, "total": 8,

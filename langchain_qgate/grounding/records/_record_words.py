@@ -33,6 +33,7 @@ from typing import Any
 from langchain_qgate.config import DEFAULT_RECORD_VOCABULARIES
 from langchain_qgate.errors import QGateError
 from langchain_qgate.grounding.checks._lexicon import UNAPOSTROPHED_NEGATIONS, WEEKDAYS
+from langchain_qgate.grounding.checks._lexicon import table as lexicon_table
 from langchain_qgate.grounding.checks._lexicon import words as lexicon_words
 from langchain_qgate.grounding.checks.checks import edits, spelt_alike
 
@@ -413,7 +414,7 @@ def boolean_said(
     if span is None:
         at = _antonym_at(tokens, leaf)  # "unlocked" of ``locked``, "offline" of ``online``
         if at is None:
-            return None
+            return _opposite_said(tokens, leaf, synonyms)
         return _negated(tokens, at, at, predicate=True), [tokens[at]]
     named = [t for t in tokens[span[0] : span[1] + 1] if t not in _NEGATORS]
     named += [t for t in tokens if t in _PREDICATES]
@@ -427,6 +428,37 @@ def boolean_said(
     inside = any(negator(t, "") or t in _UN_PREDICATES for t in tokens[span[0] : span[1] + 1])
     # a negation of a negative is none ("not unfriendly to families", "isn't unsuitable")
     return inside == _negated(tokens, *span, predicate=True), named
+
+
+# The words that say a key's last word does not hold ("extra" of ``breakfast_included``,
+# "banned" of ``smoking_allowed``), by that word: lexicon.json, ``leaf_opposites``.
+_LEAF_OPPOSITES: dict[str, frozenset[str]] = {
+    k: frozenset(v) for k, v in lexicon_table("leaf_opposites").items()
+}
+_OPPOSITE_REACH = 3  # words from the key's thing to the word that denies it
+_OPPOSITE_GAP = lexicon_words("record_words.opposite_gap")  # "is", "costs", "comes at"
+
+
+def _opposite_said(
+    tokens: list[str], leaf: list[str], synonyms: dict[str, tuple[str, ...]]
+) -> tuple[bool, list[str]] | None:
+    """A key of a thing and a predicate (``breakfast_included``) said false by the thing and a
+    word opposite to the predicate right after it ("Breakfast costs extra.", "smoking is
+    banned"); true when that word is denied ("breakfast isn't extra"). None otherwise."""
+    opposites = _LEAF_OPPOSITES.get(leaf[-1]) if len(leaf) > 1 else None
+    if not opposites:
+        return None
+    thing = _find(tokens, leaf[:-1], synonyms)
+    if thing is None:
+        return None
+    for at in range(thing[1] + 1, min(len(tokens), thing[1] + 1 + _OPPOSITE_REACH)):
+        if tokens[at] in opposites:
+            named = tokens[thing[0] : at + 1]  # "is strictly", "isn't" placed with it
+            inside = any(negator(t, "") for t in tokens[thing[1] + 1 : at])
+            return inside != _negated(tokens, thing[0], at, predicate=True), named
+        if tokens[at] not in _OPPOSITE_GAP and not negator(tokens[at], ""):
+            return None  # "breakfast and extra towels": the word is another thing's
+    return None
 
 
 _NEGATIVE_PREFIXES = lexicon_words("record_words.negative_prefixes")
