@@ -974,19 +974,13 @@ def _read_denial(reads: _TermReads, o: _Occurrence, said: tuple[str, ...]) -> No
 # Words that may stand between a negation and the term it denies ("isn't in the city centre",
 # "does not serve Italian food"); any other ("not just a pub", "not far from the city
 # centre") leaves the denial unread.
-_DENIAL_GAP = frozenset(
-    {"a", "an", "the", "in", "on", "at", "by", "be", "is", "serve", "serves", "serving",
-     "offer", "offers", "really", "actually", "located", "situated"}
-)  # fmt: skip
+_DENIAL_GAP = lexicon_words("record_words.denial_gap")
 
 
 # Words that may follow a denied term ("not an Italian restaurant", "isn't in the city centre
 # area", "doesn't serve Chinese food, but ..."); any other makes it a qualified thing's denial
 # ("not a pub that bans kids", "no riverside view").
-_DENIED_HEADS = frozenset(
-    {"food", "cuisine", "dishes", "restaurant", "pub", "place", "spot", "venue", "shop",
-     "coffee", "cafe", "café", "area", "and", "or", "but", "either", "though", "anymore"}
-)  # fmt: skip
+_DENIED_HEADS = lexicon_words("record_words.denied_heads")
 
 
 def _denies(tokens: list[str], at: int, end: int) -> int:
@@ -1005,7 +999,7 @@ def _denies(tokens: list[str], at: int, end: int) -> int:
     return -1
 
 
-_SERVED = frozenset({"served", "offered", "sold", "available", "on"})
+_SERVED = lexicon_words("record_words.served")
 
 
 def _denied_after(tokens: list[str], end: int) -> int:
@@ -1077,13 +1071,10 @@ def unlisted_term(
     return None
 
 
-_RELATIONS = frozenset(
-    {"north", "south", "east", "west", "outside", "outskirts", "beyond", "near", "from",
-     "away", "edge", "close", "off", "past"}
-)  # fmt: skip
+_RELATIONS = lexicon_words("record_words.relations")
 
 
-_LOCATIVE = frozenset({"in", "at", "on", "inside", "within"})
+_LOCATIVE = lexicon_words("record_words.locative")
 
 
 def _relation(tokens: list[str], at: int) -> int:
@@ -1102,7 +1093,7 @@ def _related(tokens: list[str], at: int) -> bool:
     return _relation(tokens, at) >= 0
 
 
-_OUTSIDE = frozenset({"outside", "outskirts", "away", "beyond"})
+_OUTSIDE = lexicon_words("record_words.outside")
 
 
 def _outside(tokens: list[str], at: int) -> tuple[str, ...]:
@@ -1115,10 +1106,7 @@ def _outside(tokens: list[str], at: int) -> tuple[str, ...]:
     return tuple(tokens[j:at]) if j >= 0 and tokens[j] in _OUTSIDE else ()
 
 
-_MODALS = frozenset(
-    {"will", "should", "would", "could", "may", "might", "expected", "due", "scheduled",
-     "soon", "once", "when", "until", "if", "must", "need", "needs", "can"}
-)  # fmt: skip
+_MODALS = lexicon_words("record_words.modals")
 
 
 def _expected(tokens: list[str], at: int) -> bool:
@@ -1159,15 +1147,13 @@ def _names_class(vocab: _Vocabulary, tokens: list[str], at: int, n: int) -> bool
     )
 
 
-_ITEM_EDGES = frozenset({"", ",", ".", ";", ":", "!", "?", "and", "or"})
+_ITEM_EDGES = lexicon_words("record_words.item_edges")
 
 
 # Words a term's reach passes over ("Prices are in the high range": "high" is the price's),
 # within a fixed window.
 _GLUE_REACH = 8
-_GLUE = frozenset(
-    {"is", "are", "was", "were", "be", "been", "in", "the", "a", "an", "of", "at", ","}
-)  # fmt: skip
+_GLUE = lexicon_words("record_words.glue")
 
 
 def _sides(tokens: list[str], at: int, n: int) -> tuple[list[tuple[str, int, int]], ...]:

@@ -119,7 +119,9 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 _FILLER = lexicon_words("fields.filler")
 _COUNT_KEYS = lexicon_words("fields.count_keys")  # "how many" of no thing: ``number_of_beds``
-_DURATION_KEYS = lexicon_words("fields.duration_keys")  # ``rentalDays``: a length, no amount
+# Key words of a length of time (``rentalDays``, ``wait_min``): no amount of money, and a
+# duration meets no field without one.
+_DURATION_KEYS = lexicon_words("fields.duration_keys")
 _ARITHMETIC_CUES = lexicon_words("fields.arithmetic_cues")  # "£12,000 more", "by 15 points"
 _SCORE_WORDS = lexicon_words("fields.score_words")  # a scoreline's words: "won 2-1"
 # A speaker's judgement, not a fact a record states (opinions are not counted against a
@@ -1757,12 +1759,6 @@ def _heads(f: _Field) -> list[str]:
 
 # A key's function words (``closesAt``, ``valid_to``): said by any claim, they name no field.
 _FUNCTION_KEYS = frozenset({"at", "on", "in", "of", "by", "for", "to", "from", "the", "a"})
-
-
-_DURATION_KEYS = frozenset(
-    {"min", "mins", "minute", "hour", "h", "hr", "duration", "time", "second", "sec", "s",
-     "length", "eta", "wait", "delay", "day", "week"}
-)  # fmt: skip
 
 
 def _duration_of_another(r: _Reading, q: Quantity, f: _Field) -> bool:
