@@ -267,3 +267,35 @@ def test_no_function_in_the_package_is_over_80_lines() -> None:
         for fn, n in _long_functions(path.read_text(encoding="utf-8"))
     }
     assert long == {}
+
+
+def _bound_twice(source: str) -> list[str]:
+    """Module-level names bound by more than one statement (the later silently replaces the
+    earlier everywhere the name is read, as a second ``_DURATION_KEYS`` did in ``fields``)."""
+    seen: dict[str, int] = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign):
+            names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names = [node.target.id]
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names = [node.name]
+        else:
+            continue
+        for name in names:
+            seen[name] = seen.get(name, 0) + 1
+    return sorted(n for n, k in seen.items() if k > 1 and n != "__all__")
+
+
+def test_the_rebinding_check_finds_a_name_bound_twice() -> None:
+    assert _bound_twice("A = 1\ndef f():\n    return A\nA = 2\n") == ["A"]
+    assert _bound_twice("A = 1\nB: int = 2\n") == []
+
+
+def test_no_module_binds_a_name_twice() -> None:
+    twice = {
+        name: found
+        for name, path in MODULES.items()
+        if (found := _bound_twice(path.read_text(encoding="utf-8")))
+    }
+    assert twice == {}

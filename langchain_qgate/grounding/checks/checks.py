@@ -898,7 +898,6 @@ def negation_count(text: str) -> int:
 _SCOPE_WORDS = 5
 _DENIED_WORDS = 40  # a denied statement is read up to this many words
 _CLAUSE_END = re.compile(r"[,;:.!?()\n]")
-_SENTENCE_END = re.compile(r"[;!?\n]|\.(?!\d)")
 
 
 class _Ends:
@@ -906,6 +905,9 @@ class _Ends:
 
     def __init__(self, text: str) -> None:
         self.clause = [m.start() for m in _CLAUSE_END.finditer(text)]
+        # The sentence ends of name runs (a stop after three lower-case letters), which this
+        # scope has read since a second definition of one name replaced its own
+        # (``[;!?\n]|\.(?!\d)``); reading that one moves verdicts and waits for a measurement.
         self.sentence = [m.start() for m in _SENTENCE_END.finditer(text)]
         self.size = len(text)
 
