@@ -898,6 +898,7 @@ def negation_count(text: str) -> int:
 _SCOPE_WORDS = 5
 _DENIED_WORDS = 40  # a denied statement is read up to this many words
 _CLAUSE_END = re.compile(r"[,;:.!?()\n]")
+_SCOPE_SENTENCE_END = re.compile(r"[;!?\n]|\.(?!\d)")  # a denial reads up to here
 
 
 class _Ends:
@@ -905,10 +906,7 @@ class _Ends:
 
     def __init__(self, text: str) -> None:
         self.clause = [m.start() for m in _CLAUSE_END.finditer(text)]
-        # The sentence ends of name runs (a stop after three lower-case letters), which this
-        # scope has read since a second definition of one name replaced its own
-        # (``[;!?\n]|\.(?!\d)``); reading that one moves verdicts and waits for a measurement.
-        self.sentence = [m.start() for m in _SENTENCE_END.finditer(text)]
+        self.sentence = [m.start() for m in _SCOPE_SENTENCE_END.finditer(text)]
         self.size = len(text)
 
     def after(self, pos: int, *, sentence: bool) -> int:
