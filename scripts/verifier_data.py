@@ -1308,12 +1308,8 @@ def _mentions(sentence: str, key: str, value: str) -> bool:
     return len(value) > 1 and value.lower() in low
 
 
-def record_claims(data: Path, rng: random.Random, share: float = 0.5) -> list[Pair]:
-    """One sentence of a faithful SGD reply at a time, as the gate checks it at run time
-    (issue 45, item 3): entailed by its record; neutral when the field it states is removed; a
-    yes/no field it states flipped, contradicted. People's own wording of 24 services' fields
-    ("it allows pets" for ``pets_allowed``), not this script's templates."""
-    out: list[Pair] = []
+def _sgd_rows(data: Path) -> Iterator[tuple[dict, dict]]:
+    """The SGD training rows whose context is a JSON record, with the record."""
     with open(data / "training" / "sgd_records_train.jsonl", encoding="utf-8") as fh:
         for line in fh:
             r = json.loads(line)
@@ -1321,24 +1317,44 @@ def record_claims(data: Path, rng: random.Random, share: float = 0.5) -> list[Pa
                 record = json.loads(r["context"])
             except (ValueError, TypeError):
                 continue
-            if not isinstance(record, dict) or int(r["label"]):
+            if isinstance(record, dict):
+                yield r, record
+
+
+def _yes_no(value: object) -> bool:
+    return str(value) in ("True", "False")
+
+
+def record_claims(data: Path, rng: random.Random, share: float = 0.5) -> list[Pair]:
+    """One sentence of a faithful SGD reply at a time, as the gate checks it at run time
+    (issue 45, item 3): entailed by its record; neutral when the field it states is removed; a
+    yes/no field it states flipped, contradicted. People's own wording of 24 services' fields
+    ("it allows pets" for ``pets_allowed``), not this script's templates."""
+    out: list[Pair] = []
+    for r, record in _sgd_rows(data):
+        if int(r["label"]):
+            continue
+        stated = [k for k in (r.get("meta") or {}).get("stated", []) if k in record]
+        stated += [k for k, v in record.items() if _yes_no(v)]
+        window = record_window(record)
+        for s in sentences(str(r["response"])):
+            if s.rstrip().endswith("?") or len(s.split()) < 3 or rng.random() >= share:
                 continue
-            stated = [k for k in (r.get("meta") or {}).get("stated", []) if k in record]
-            stated += [k for k, v in record.items() if str(v) in ("True", "False")]
-            for s in sentences(str(r["response"])):
-                if s.rstrip().endswith("?") or len(s.split()) < 3 or rng.random() >= share:
-                    continue
-                out.append((s, record_window(record), ENTAILED, "real_sgd_claim"))
-                hit = [k for k in stated if _mentions(s, k, str(record[k]))]
-                if not hit:
-                    continue
-                key = rng.choice(hit)
-                rest = {k: v for k, v in record.items() if k != key}
-                out.append((s, record_window(rest), NEUTRAL, "real_sgd_claim_missing"))
-                if str(record[key]) in ("True", "False"):
-                    flipped = dict(record)
-                    flipped[key] = "False" if record[key] == "True" else "True"
-                    out.append((s, record_window(flipped), CONTRADICTED, "real_sgd_bool_flipped"))
+            out.append((s, window, ENTAILED, "real_sgd_claim"))
+            hit = [k for k in stated if _mentions(s, k, str(record[k]))]
+            if hit:
+                out.extend(_without_or_flipped(s, record, rng.choice(hit)))
+    return out
+
+
+def _without_or_flipped(claim: str, record: dict, key: str) -> list[Pair]:
+    """``claim`` against its record with ``key`` removed (neutral) and, for a yes/no field,
+    with it flipped (contradicted)."""
+    rest = {k: v for k, v in record.items() if k != key}
+    out = [(claim, record_window(rest), NEUTRAL, "real_sgd_claim_missing")]
+    if _yes_no(record[key]):
+        flipped = {**record, key: "False" if record[key] == "True" else "True"}
+        out.append((claim, record_window(flipped), CONTRADICTED, "real_sgd_bool_flipped"))
     return out
 
 
@@ -1359,20 +1375,12 @@ def real(data: Path, banned: set[str], *, mnli: bool = True) -> list[Pair]:
                 continue
             label = NOT_ENTAILED if int(r["label"]) else ENTAILED
             out.append((hyp, prem, label, f"real_{r['dataset']}"))
-    with open(data / "training" / "sgd_records_train.jsonl", encoding="utf-8") as fh:
-        for line in fh:
-            r = json.loads(line)
-            try:
-                record = json.loads(r["context"])
-            except (ValueError, TypeError):
-                continue
-            if not isinstance(record, dict):
-                continue
-            said = [s for s in sentences(str(r["response"])) if not s.rstrip().endswith("?")]
-            if not said:
-                continue
-            label = CONTRADICTED if int(r["label"]) else ENTAILED
-            out.append((" ".join(said), record_window(record), label, "real_sgd_reply"))
+    for r, record in _sgd_rows(data):
+        said = [s for s in sentences(str(r["response"])) if not s.rstrip().endswith("?")]
+        if not said:
+            continue
+        label = CONTRADICTED if int(r["label"]) else ENTAILED
+        out.append((" ".join(said), record_window(record), label, "real_sgd_reply"))
     return out
 
 

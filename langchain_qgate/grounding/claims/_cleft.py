@@ -34,12 +34,13 @@ _SUBJECT_CLEFT = re.compile(
     r"\s+(?:who|that)\s+(?P<clause>[a-z][^,;:!?]{2,200}?)(?P<end>[.!?]?)\s*$"
 )
 _MAX_CHARS = 400
+_CUE = re.compile(r"(?i)\b(?:it|that|this)\b")  # every cleft has one
 
 
 def unclefted(sentence: str) -> str:
     """``sentence`` in its plain order when it is a cleft (see the module docstring), else
     ``sentence`` itself."""
-    if len(sentence) > _MAX_CHARS or not re.search(r"(?i)\b(?:it|that|this)\b", sentence):
+    if len(sentence) > _MAX_CHARS or not _CUE.search(sentence):
         return sentence
     m = _TIME_CLEFT.match(sentence)
     if m is not None:
