@@ -207,3 +207,17 @@ def test_a_hold_ready_for_collection_is_read_by_the_words_people_use_for_it() ->
         "Piranesi is waiting to be picked up.",
     ):
         assert _one(monitor, reply, hold).contradiction is None, reply
+
+
+def test_a_state_word_with_an_object_after_it_is_a_verb_not_a_status() -> None:
+    # "returned" is an order status; "the search returned 4 results" says what a search did
+    search = {"search_id": "S-88", "location": "Denver", "results": [{"car": "Rio"}] * 4}
+    monitor = _monitor(*DEFAULT_RECORD_VOCABULARIES)
+    (v,) = monitor.verify_grounding("Search S-88 at Denver returned 4 results.", [search]).verdicts
+    assert v.grade is Grade.INFERRED, v.reason  # "returned" a word no field places
+    assert v.contradiction is None
+    # ... while the status itself is still read against an order's
+    order = {"order_id": "A-1", "status": "shipped"}
+    (v,) = monitor.verify_grounding("Order A-1 was returned.", [order]).verdicts
+    assert v.contradiction is not None, v.reason
+    assert v.contradiction.field == "record.status"

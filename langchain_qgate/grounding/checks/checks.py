@@ -178,7 +178,8 @@ _HOUR_SPAN = re.compile(
 # A clock in words after a word that sets a time ("at twenty to ten", "by half past six",
 # "after ten past nine", "at nine thirty", "around 7 o'clock"); not a range ("from five to ten
 # people", "around 30 to 4"): "to" takes only a clock's minutes (half, quarter, five, ten,
-# twenty, twenty-five). Twelve-hour without "am"/"pm": either half of the day may be meant.
+# twenty, twenty-five), and no plural after it ("five to ten people"; "this" is none: "at five
+# to eight this evening"). Twelve-hour without "am"/"pm": either half of the day may be meant.
 _HOUR_WORD = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|1[0-2]|0?[1-9])\b"
 _TO_MINUTE = r"half|(?:a )?quarter|(?:five|ten|twenty|twenty[- ]five)(?: minutes)?"
 _PAST_MINUTE = _TO_MINUTE + r"|[1-5]?\d(?: minutes)?"
@@ -190,7 +191,7 @@ _CLOCK_WORDS = re.compile(
     r"|twenty|forty|fifty|ten|five)\b"
     rf"|(?P<half>half)\s+(?P<hour3>{_HOUR_WORD})"  # "at half six": half past, as British say it
     r")(?:\s?(?P<ampm>[ap])(?:\.\s?m\.|\s?m\b))?"
-    r"(?!\s*(?:[-–]|to\b|minutes?\b|hours?\b|people\b|percent\b|per\b|[a-z]+s\b))",
+    r"(?!\s*(?:[-–]|to\b|minutes?\b|hours?\b|people\b|percent\b|per\b|(?!this\b)[a-z]+s\b))",
     re.I,
 )
 # "half past eleven", "a quarter to eight": a clock whatever word comes before it ("from half

@@ -912,7 +912,7 @@ def _read_term(reads: _TermReads, o: _Occurrence, values: RecordValues) -> None:
     if _negated(tokens, at, at + o.n - 1):
         _read_denial(reads, o, (*written, *anchors))
         return
-    if vocab.tensed and _expected(tokens, at):
+    if vocab.tensed and (_expected(tokens, at) or _acts_on(tokens, at + o.n)):
         return
     if _not_followed_by(vocab, term, tokens, at + o.n):
         return  # "French fries" at a fast food place
@@ -1067,6 +1067,8 @@ def unlisted_term(
                         and _owns(tokens, at, term, vocab, values.vocabulary)
                     ):
                         continue
+                    if vocab.tensed and _acts_on(tokens, at + len(words)):
+                        continue  # "the search returned 4 results": a verb, no status
                     return term
     return None
 
@@ -1107,6 +1109,16 @@ def _outside(tokens: list[str], at: int) -> tuple[str, ...]:
 
 
 _MODALS = lexicon_words("record_words.modals")
+
+
+_OBJECT_STARTS = lexicon_words("record_words.object_starts")
+
+
+def _acts_on(tokens: list[str], end: int) -> bool:
+    """Whether a state word is a verb with an object after it ("returned 4 results",
+    "delivered the parcels to ..."): what someone did, not the record's status."""
+    nxt = tokens[end] if end < len(tokens) else ""
+    return nxt.isdigit() or nxt in _OBJECT_STARTS
 
 
 def _expected(tokens: list[str], at: int) -> bool:

@@ -266,6 +266,11 @@ def _value_like(word: str, names: set[str]) -> bool:
 
 
 _RANKS = lexicon_words("fields.ranks")  # "third" on: "first", "second" say much else
+# "the lower rate", "the cheapest fare": a comparison of the record's values, never another
+# value of the field it stands before
+_COMPARED = lexicon_words("fields.comparatives") | frozenset(
+    p for p in lexicon_table("superlatives") if " " not in p
+)
 
 
 _ITEM_GENERIC = frozenset({"bar", "restaurant", "shop", "place", "store", "house", "food"})
@@ -831,12 +836,15 @@ _RANGE = re.compile(r"\d\s*[-\u2013]\s*\d")
 def _value_match(text: str, q: Quantity, f: _Field) -> str:
     """``same``, ``unit`` (same figure, another unit or currency), ``bound`` (a bound that
     does not hold the field's band: unsupported) or ``differs``."""
-    q = _for_field(q, f)
+    q = _rounded(_for_field(q, f))
+    if _day_only(q):  # "on the 21st" against a full date: the same day, or another
+        return "same" if any(_same_day(q, e) for e in f.quantities) else "differs"
     if q.kind == "money" and len(f.quantities) == 2 and any(bounds(q, text)):
         # "under £20" against "£20-25" (a time range "from 9 to 5" is no bound)
         return "same" if within_band(q, f.band, f.quantities, text) else "bound"
     if not any(quantities_match(q, e) and _close(q, e) for e in f.quantities):
-        return "same" if within_band(q, f.band, f.quantities, text) else "differs"
+        near = _near_clock(text, q, f) or _same_length(text, q, f)
+        return "same" if near or within_band(q, f.band, f.quantities, text) else "differs"
     claim_unit = _claim_unit(text, q)
     if claim_unit and f.unit and claim_unit != f.unit:
         return "unit"
@@ -844,6 +852,41 @@ def _value_match(text: str, q: Quantity, f: _Field) -> str:
     if currency and f.currency and currency != f.currency and not _any_dollar(q, f.currency):
         return "unit"
     return "same"
+
+
+def _rounded(q: Quantity) -> Quantity:
+    """An approximate whole figure read to its last digit that is not a zero ("just over
+    21,000" for 21,347; "about €9,860" for 9,862.17): the zeros after it only place it."""
+    whole = q.kind in ("number", "money") and float(q.value).is_integer() and q.exact is None
+    if not q.hedged or not whole or q.value == 0:
+        return q
+    digits = str(int(abs(q.value)))
+    return replace(q, precision=min(q.precision, len(digits.rstrip("0"))))
+
+
+# How far (minutes) the clock of a record may be from one a reply gives as approximate:
+# "just after 1" is 1:00-1:15, "just before" the quarter before, "around 7" ten minutes
+# either side; bounded words before the figure: linear time.
+_APPROX_CLOCK = re.compile(
+    r"\b(?:(?P<after>(?:just|shortly|right|a\s+little|a\s+bit)\s+(?:after|past))"
+    r"|(?P<before>(?:just|shortly|right|a\s+little|a\s+bit)\s+before|nearly|almost)"
+    r"|(?P<around>around|about|approximately|roughly|circa))\s*$",
+    re.I,
+)
+_CLOCK_SLACK = {"after": (0, 15), "before": (-15, 0), "around": (-10, 10)}
+
+
+def _near_clock(text: str, q: Quantity, f: _Field) -> bool:
+    """Whether an approximate clock ("just after 1 in the afternoon", "around 7") holds the
+    field's time (13:04; 19:05)."""
+    if q.kind != "time" or not q.hedged:
+        return False
+    m = _APPROX_CLOCK.search(text, max(0, q.start - 24), q.start)
+    if m is None:
+        return False
+    low, high = _CLOCK_SLACK[m.lastgroup or "around"]
+    clocks = [e.value for e in f.quantities if e.kind == "time"]
+    return any(low <= e - v <= high for e in clocks for v in q.values())
 
 
 _DOLLARS = frozenset({"USD", "AUD", "CAD", "NZD", "SGD", "HKD"})
@@ -969,8 +1012,38 @@ def _claim_quantities(text: str) -> list[Quantity]:
     figure inside a code ("seat 14C") is no count."""
     codes = [(m.start(), m.end()) for m in _CODE.finditer(text)]
     found = [q for q in extract_quantities(text) if not any(s <= q.start < e for s, e in codes)]
+    days = [
+        Quantity("date", float(m[1]), m[0][m.start(1) - m.start() :], m.start(1), m.end())
+        for m in _DAY_OF_MONTH.finditer(text)
+    ]
+    if days:  # "on the 21st": a day of the month, not a rank
+        found = [q for q in found if not any(d.start < q.end and q.start < d.end for d in days)]
+        found = sorted(found + days, key=lambda q: q.start)
     scored = set(_words(text)) & _SCORE_WORDS  # "won 2-1"; "open 10-6" is hours
     return found + _second_scores(text, found) if scored else found
+
+
+# A day of the month said alone after a word that sets a date ("on the 21st", "until the
+# 2nd", "due on the 26th"), not a rank ("the 21st floor", "came 3rd"); bounded: linear time.
+_DAY_OF_MONTH = re.compile(
+    r"\b(?:on|by|until|till|from|since|before|after|for|due)\s+the\s+"
+    r"([1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b"
+    r"(?=\s*(?:$|[,.;:!?)\u2013\u2014-]|(?:at|in|and|or|but|so|when|if|to|from|with)\b))",
+    re.I,
+)
+
+
+def _day_only(q: Quantity) -> bool:
+    """A day of the month without its month or year (``_DAY_OF_MONTH``)."""
+    return q.kind == "date" and 1 <= q.value <= 31
+
+
+def _same_day(q: Quantity, e: Quantity) -> bool | None:
+    """For a day of the month alone: whether a date of the record is on that day (None: ``q``
+    is no such day or ``e`` no full date)."""
+    if not _day_only(q) or e.kind != "date" or not int(e.value) % 100:
+        return None
+    return int(e.value) % 100 == int(q.value)
 
 
 _SCORELINE = re.compile(r"(?<![\w.,/:-])(\d{1,3})[-–](\d{1,3})(?![\w/:-]|[.,]\d|[-–]\d)")
@@ -1229,7 +1302,9 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
         for f in numeric
         if not any(cq is q and cf is f for cq, cf in r.compared)  # compared with, not held
         and not _numbered(r.text, f)
-        and any(comparable(_for_field(q, f), e) for e in f.quantities)
+        and any(
+            comparable(_for_field(q, f), e) or _same_day(q, e) is not None for e in f.quantities
+        )
         and (not f.duration or _DURATION_SAID.match(r.text, q.end))
         and (
             f not in r.stated
@@ -1476,6 +1551,8 @@ def _figures(r: _Reading) -> FieldDecision | None:
             out.structured = True
             return out
         r.free.remove(q)  # counted, or what it counts is unknown: no value of a field
+    for q in [q for q in r.free if _counts_a_list(r, q)][:_MAX_COUNTS]:
+        r.free.remove(q)  # "your five courses": the length of the record's list of courses
     _state_held(r, numeric)
     _state_wholes(r, numeric)
     for q in r.free:
@@ -1532,6 +1609,7 @@ def _figures(r: _Reading) -> FieldDecision | None:
             or _denied_key(r, target)
             or _duration_of_another(r, q, target)
             or _OFFSET.match(r.text, q.end)
+            or _modifier_of_another(q, target)
         ):
             # a band in another currency, a bare figure against money, a rate against a
             # total: unsupported
@@ -1570,6 +1648,23 @@ def _count_phrase(r: _Reading, q: Quantity) -> bool:
             and _COUNT_CLOSES.match(r.text, q.end)
         )
     )
+
+
+def _counts_a_list(r: _Reading, q: Quantity) -> bool:
+    """Whether a whole figure counts the items of a list the noun after it names ("across
+    his five courses" for five items under ``courses``, "your two tickets"): the noun's
+    words are then the record's. A count the list does not have stays a figure to read."""
+    if q.kind != "number" or q.hedged or not float(q.value).is_integer():
+        return False
+    noun = _counted_noun(r.text, q)
+    if not noun:
+        return False
+    for path, items in _lists(r.table).items():
+        keys = _key_words(path.rsplit(".", 1)[-1].split("[")[0])
+        if keys and _related(noun, keys[-1], synonyms=False) and len(items) == q.value:
+            r.covered.update((noun, keys[-1]))
+            return True
+    return False
 
 
 def _lists(table: _Table) -> dict[str, dict[str, list[_Field]]]:
@@ -1702,6 +1797,43 @@ def _computed(r: _Reading, q: Quantity) -> bool:
         r.stated.extend(operands)
         r.computed = True
     return bool(operands)
+
+
+_HYPHENED_UNIT = re.compile(r"-([A-Za-z]+)$")
+# A length of time in a unit, in the smallest unit of its kind: years and months convert
+# exactly to months, weeks to minutes; years to days do not (``lexicon.json``).
+_TIME_LENGTHS = {w: (kind, float(n)) for w, (kind, n) in lexicon_table("time_lengths").items()}
+_TIME_UNIT_AFTER = re.compile(r"[\s-]*([A-Za-z]+)")
+
+
+def _same_length(text: str, q: Quantity, f: _Field) -> bool:
+    """Whether a length of time said in one unit is the field's in another ("five-year
+    fixes" for ``initial_period_months: 60``, "90 minutes" for ``duration_hours: 1.5``);
+    only where the conversion is exact (no years to days)."""
+    if q.kind != "number" or f.duration:
+        return False
+    m = _HYPHENED_UNIT.search(q.raw) or _TIME_UNIT_AFTER.match(text, q.end)
+    word = m[1].lower() if m else ""
+    said = _TIME_LENGTHS.get(word) or _TIME_LENGTHS.get(word.removesuffix("s"))
+    held = next((_TIME_LENGTHS[k] for k in reversed(f.keys) if k in _TIME_LENGTHS), None)
+    if said is None or held is None or said[0] != held[0] or said[1] == held[1]:
+        return False
+    return any(
+        e.kind == "number" and abs(q.value * said[1] - e.value * held[1]) < _SAME
+        for e in f.quantities
+    )
+
+
+def _modifier_of_another(q: Quantity, f: _Field) -> bool:
+    """Whether a figure joined to its unit ("a two-year fix", "the 6-month permit") names a
+    kind of thing whose unit ``f`` does not measure: no changed value of ``f`` (a rate, a
+    price)."""
+    m = _HYPHENED_UNIT.search(q.raw)
+    if m is None:
+        return False
+    word = _norm(m[1].lower())
+    unit = UNITS.get(word, "")
+    return word not in f.key_set and not (unit and unit == f.unit) and not f.duration
 
 
 def _unheld_amounts(r: _Reading) -> list[Quantity]:
@@ -2861,7 +2993,7 @@ def _renamed_value(r: _Reading, figures: set[str]) -> tuple[int, str, str, str] 
     path and value: perhaps another value of it (``FieldDecision.renamed``)."""
     words = r.words
     for i, w in enumerate(words):
-        if w in r.covered or w in figures or not _counts(w):
+        if w in r.covered or w in figures or w in _COMPARED or not _counts(w):
             continue
         f = _modified_field(words, i, r.scope)
         if f is not None and w not in f.keys:  # "customer rating" names the field, no value
