@@ -59,6 +59,18 @@ _FAST_INT_BITS = 14_000  # under Python's 4,300-digit str() limit
 _ID_CHARS = 60
 
 
+_CUT = object()  # a value ``json_safe`` did not read: left out, never written as a null
+EMPTY = "none"
+"""The value read for a null and for an empty list or object: the record says there is none
+("gate: none", "alerts: none"); a yes/no reading takes it as false."""
+
+
+def _keyed(path: str) -> bool:
+    """Whether a path ends with a key (``alerts``), not an item of a list (``[3]``): a null
+    or empty item of a list says nothing."""
+    return bool(path) and not path.endswith("]")
+
+
 def is_long(text: str) -> bool:
     """Whether a string value is prose (long, or several sentences) rather than a value."""
     return len(text) > _LONG_TEXT or len(split_sentences(text)) > 1
@@ -170,7 +182,9 @@ class _Walk:
             return
         self.open.add(id(value))
         try:
-            if isinstance(value, Mapping):
+            if not value and _keyed(path):
+                self.emit(path, record, EMPTY)  # ``"alerts": []``: there are none
+            elif isinstance(value, Mapping):
                 for k, v in value.items():
                     if self.full():
                         return
@@ -183,6 +197,9 @@ class _Walk:
 
     def scalar(self, value: Any, path: str, record: str) -> None:
         text = scalar_text(value)
+        if value is None and _keyed(path):
+            self.emit(path, record, EMPTY)  # ``"gate": null``: the record says there is none
+            return
         if text is None:
             if isinstance(value, int) and not isinstance(value, bool):
                 self.out.note(f"an integer of more than {MAX_INT_DIGITS:,} digits was not read")
@@ -263,7 +280,7 @@ def json_safe(data: Any, *, safe: Any) -> tuple[Any, list[str]]:
         nonlocal visited
         if visited >= MAX_VALUES:
             cut.note(f"more than {MAX_VALUES:,} values: the rest was not read")
-            return None
+            return _CUT
         visited += 1
         if not isinstance(value, Mapping | list | tuple):
             if value is None or isinstance(value, bool | float):
@@ -278,19 +295,22 @@ def json_safe(data: Any, *, safe: Any) -> tuple[Any, list[str]]:
             return text
         if depth >= MAX_DEPTH:
             cut.note(f"nested more than {MAX_DEPTH} levels: deeper values not read")
-            return None
+            return _CUT
         if id(value) in open_ids:
             cut.note("a value contains itself: the repeated part was not read again")
-            return None
+            return _CUT
         open_ids.add(id(value))
         try:
             if isinstance(value, Mapping):
-                return {key_text(k, safe=safe): copy(v, depth + 1) for k, v in value.items()}
-            return [copy(v, depth + 1) for v in value[: max(0, MAX_VALUES - visited)]]
+                pairs = ((key_text(k, safe=safe), copy(v, depth + 1)) for k, v in value.items())
+                return {k: v for k, v in pairs if v is not _CUT}
+            items = (copy(v, depth + 1) for v in value[: max(0, MAX_VALUES - visited)])
+            return [v for v in items if v is not _CUT]
         finally:
             open_ids.discard(id(value))
 
-    return copy(data, 0), cut.cut
+    data = copy(data, 0)
+    return (None if data is _CUT else data), cut.cut
 
 
 def _object_text(value: Any) -> str | None:

@@ -33,7 +33,13 @@ from typing import Any
 from langchain_qgate._text import repair_text, strip_format
 from langchain_qgate.errors import InvalidInputError
 from langchain_qgate.grounding.claims.segment import split_sentences
-from langchain_qgate.grounding.evidence._flatten import MAX_FIELDS, flatten, json_safe, key_text
+from langchain_qgate.grounding.evidence._flatten import (
+    EMPTY,
+    MAX_FIELDS,
+    flatten,
+    json_safe,
+    key_text,
+)
 from langchain_qgate.schemas import EvidenceChunk
 
 __all__ = [
@@ -188,8 +194,8 @@ def _from_data(data: Any, name: str | None, metadata: dict[str, Any]) -> Structu
             root, data = _key(only), data[only]  # {"listing": {...}} reads listing.<field>
     default = "records" if isinstance(data, list | tuple) else "record"
     fields, cut = _linearise(data)
-    if not fields and not cut:
-        return None  # nothing read and nothing cut: not structured evidence
+    if all(f.value == EMPTY for f in fields) and not cut:
+        return None  # nothing read (nulls alone) and nothing cut: not structured evidence
     return StructuredSource(root or default, fields, metadata, named=root is not None, cut=cut)
 
 

@@ -1,0 +1,77 @@
+"""A null, an empty list or an empty object under a key says the record has none of it
+("gate": null, "alerts": []): read as the field's value "none", a yes/no field that is false.
+
+Hand-written records (a flight, a solar system's status), not taken from any data set. The
+field matcher decides these claims, so a hashing embedder and no pair model give the
+decisions the shipped models give.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from langchain_qgate.config import GroundingPolicy
+from langchain_qgate.errors import InvalidInputError
+from langchain_qgate.grounding.evidence._flatten import EMPTY, flatten, json_safe
+from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
+from langchain_qgate.grounding.monitor import HallucinationMonitor
+from langchain_qgate.schemas import ClaimVerdict, Grade
+
+FLIGHT = {"flight": "BA117", "gate": None, "alerts": [], "extras": {}, "delayed": False}
+_SAFE = re.compile(r"[^\w\-]")
+
+
+@pytest.fixture(scope="module")
+def monitor() -> HallucinationMonitor:
+    return HallucinationMonitor(embedder=HashingEmbedder(), policy=GroundingPolicy(pair_model=None))
+
+
+def _one(monitor: HallucinationMonitor, reply: str, record: dict) -> ClaimVerdict:
+    verdicts = monitor.verify_grounding(reply, json.dumps(record)).verdicts
+    assert len(verdicts) == 1, [v.claim.text for v in verdicts]
+    return verdicts[0]
+
+
+def test_a_keyed_null_or_empty_value_is_a_field_that_says_none() -> None:
+    fields = {path: value for path, _, value, _ in flatten(FLIGHT, safe=_SAFE).fields}
+    assert fields == {
+        "flight": "BA117",
+        "gate": EMPTY,
+        "alerts": EMPTY,
+        "extras": EMPTY,
+        "delayed": "false",
+    }
+
+
+def test_a_null_item_of_a_list_says_nothing() -> None:
+    fields = flatten({"stops": [None, {"city": "Oslo"}]}, safe=_SAFE).fields
+    assert [(path, value) for path, _, value, _ in fields] == [("stops[1].city", "Oslo")]
+
+
+def test_a_denial_of_what_the_record_has_none_of_is_grounded(monitor) -> None:
+    v = _one(monitor, "There are no alerts.", FLIGHT)
+    assert v.grade is Grade.GROUNDED, v.reason
+    assert v.evidence[0].evidence_id == "record.alerts"
+
+
+def test_a_value_for_a_field_the_record_says_is_none_is_contradicted(monitor) -> None:
+    v = _one(monitor, "BA117 leaves from gate B12.", FLIGHT)
+    assert v.contradiction is not None, v.reason
+    assert v.contradiction.field == "record.gate"
+
+
+def test_a_record_of_nulls_alone_is_no_structured_evidence(monitor) -> None:
+    # nothing but nulls states nothing: refused as a mapping without text, as before
+    with pytest.raises(InvalidInputError, match="page_content"):
+        monitor.verify_grounding("The gate is B12.", [{"gate": None}])
+
+
+def test_a_value_json_safe_could_not_read_is_left_out_not_written_as_a_null() -> None:
+    looped: dict = {"total": 5}
+    looped["loop"] = looped
+    copied, cut = json_safe(looped, safe=_SAFE)
+    assert copied == {"total": 5}
+    assert cut == ["a value contains itself: the repeated part was not read again"]
