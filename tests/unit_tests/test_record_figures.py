@@ -1,9 +1,10 @@
-"""How a reply's figures meet a tool result's values: days of the month said alone,
-approximate clocks and whole figures, clocks in words before a part of the day, lengths of
-time in another unit, figures joined to a unit, counts of a list's items and comparisons.
+"""How a reply's figures and denials meet a tool result's values: days of the month said
+alone, approximate clocks and whole figures, clocks in words before a part of the day,
+lengths of time in another unit, figures joined to a unit, counts of a list's items,
+comparisons, and a denial that stops where a clause with its own verb begins.
 
 Hand-written records and sentences (a library, a charging session, a stadium, a food order,
-a report card, mortgage quotes), not taken from any data set. The field matcher
+a report card, mortgage quotes, a venue), not taken from any data set. The field matcher
 decides these claims, so a hashing embedder and no pair model give the decisions the
 shipped models give.
 """
@@ -133,3 +134,18 @@ def test_a_count_of_a_lists_items_said_with_its_noun(monitor) -> None:
     v = _one(monitor, "Daniel takes five courses.", REPORT)
     assert v.grade is not Grade.GROUNDED, v.reason
     assert v.contradiction is None, v.reason
+
+
+VENUE = {"venue": "Hall A", "bike_storage": False, "catering_available": False}
+
+
+def test_a_denial_does_not_reach_across_and_into_a_clause_with_its_own_verb(monitor) -> None:
+    # "no" denies the room for bikes, not "catering isn't available" after "and"
+    v = _one(monitor, "There's no room for bikes and catering isn't available.", VENUE)
+    assert v.contradiction is None, v.reason
+    v = _one(monitor, "There's no bike storage and catering is available.", VENUE)
+    assert v.contradiction is not None, v.reason
+    assert v.contradiction.field == "record.catering_available"
+    # a list still shares its denial
+    v = _one(monitor, "There's no bike storage or catering.", VENUE)
+    assert v.grade is Grade.GROUNDED, v.reason

@@ -32,7 +32,11 @@ from typing import Any
 
 from langchain_qgate.config import DEFAULT_RECORD_VOCABULARIES
 from langchain_qgate.errors import QGateError
-from langchain_qgate.grounding.checks._lexicon import UNAPOSTROPHED_NEGATIONS, WEEKDAYS
+from langchain_qgate.grounding.checks._lexicon import (
+    AUXILIARIES,
+    UNAPOSTROPHED_NEGATIONS,
+    WEEKDAYS,
+)
 from langchain_qgate.grounding.checks._lexicon import table as lexicon_table
 from langchain_qgate.grounding.checks._lexicon import words as lexicon_words
 from langchain_qgate.grounding.checks.checks import edits, spelt_alike
@@ -193,10 +197,15 @@ def _negated(tokens: list[str], start: int, end: int, *, predicate: bool = False
     """Whether a negation governs the words ``tokens[start : end + 1]``; with ``predicate``
     (a boolean's words), not one whose own predicate ends at a comma before them."""
     comma = -1  # the comma nearest the negation between it and the words
+    # "no room for bikes and catering isn't available": words with a verb of their own are a
+    # clause of their own, which a conjunction before them opens
+    clause = any(t in AUXILIARIES for t in tokens[start : end + 2])
     for j in range(start - 1, max(-1, start - 1 - _WINDOW_BACK), -1):
         tok = tokens[j]
         if tok == ",":
             comma = j
+        if clause and tok in ("and", "but") and j + 1 == start:
+            break
         if tok == "so" and j > 0 and tokens[j - 1] == "not":
             return True  # "a not so children friendly place"
         if tok in ("however", "though") and tokens[j - 1 : j] == [","] == tokens[j + 1 : j + 2]:
