@@ -8,17 +8,15 @@ decisions the shipped models give.
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
 
-from langchain_qgate.config import GroundingPolicy
 from langchain_qgate.errors import InvalidInputError
 from langchain_qgate.grounding.evidence._flatten import EMPTY, flatten, json_safe
-from langchain_qgate.grounding.evidence.embeddings import HashingEmbedder
 from langchain_qgate.grounding.monitor import HallucinationMonitor
-from langchain_qgate.schemas import ClaimVerdict, Grade
+from langchain_qgate.schemas import Grade
+from tests.unit_tests._records import field_monitor, one_verdict
 
 FLIGHT = {"flight": "BA117", "gate": None, "alerts": [], "extras": {}, "delayed": False}
 _SAFE = re.compile(r"[^\w\-]")
@@ -26,13 +24,7 @@ _SAFE = re.compile(r"[^\w\-]")
 
 @pytest.fixture(scope="module")
 def monitor() -> HallucinationMonitor:
-    return HallucinationMonitor(embedder=HashingEmbedder(), policy=GroundingPolicy(pair_model=None))
-
-
-def _one(monitor: HallucinationMonitor, reply: str, record: dict) -> ClaimVerdict:
-    verdicts = monitor.verify_grounding(reply, json.dumps(record)).verdicts
-    assert len(verdicts) == 1, [v.claim.text for v in verdicts]
-    return verdicts[0]
+    return field_monitor()
 
 
 def test_a_keyed_null_or_empty_value_is_a_field_that_says_none() -> None:
@@ -52,13 +44,13 @@ def test_a_null_item_of_a_list_says_nothing() -> None:
 
 
 def test_a_denial_of_what_the_record_has_none_of_is_grounded(monitor) -> None:
-    v = _one(monitor, "There are no alerts.", FLIGHT)
+    v = one_verdict(monitor, "There are no alerts.", FLIGHT)
     assert v.grade is Grade.GROUNDED, v.reason
     assert v.evidence[0].evidence_id == "record.alerts"
 
 
 def test_a_value_for_a_field_the_record_says_is_none_is_contradicted(monitor) -> None:
-    v = _one(monitor, "BA117 leaves from gate B12.", FLIGHT)
+    v = one_verdict(monitor, "BA117 leaves from gate B12.", FLIGHT)
     assert v.contradiction is not None, v.reason
     assert v.contradiction.field == "record.gate"
 
