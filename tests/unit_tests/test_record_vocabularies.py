@@ -221,3 +221,12 @@ def test_a_state_word_with_an_object_after_it_is_a_verb_not_a_status() -> None:
     (v,) = monitor.verify_grounding("Order A-1 was returned.", [order]).verdicts
     assert v.contradiction is not None, v.reason
     assert v.contradiction.field == "record.status"
+
+
+def test_a_passive_state_word_is_the_status_whatever_follows_it() -> None:
+    monitor = _monitor(*DEFAULT_RECORD_VOCABULARIES)
+    order = {"order_id": "A-1", "status": "shipped"}
+    for reply in ("Order A-1 was delivered this morning.", "Order A-1 was returned the next day."):
+        (v,) = monitor.verify_grounding(reply, [order]).verdicts
+        assert v.contradiction is not None, reply
+        assert v.contradiction.field == "record.status"

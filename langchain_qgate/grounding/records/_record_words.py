@@ -921,7 +921,7 @@ def _read_term(reads: _TermReads, o: _Occurrence, values: RecordValues) -> None:
     if _negated(tokens, at, at + o.n - 1):
         _read_denial(reads, o, (*written, *anchors))
         return
-    if vocab.tensed and (_expected(tokens, at) or _acts_on(tokens, at + o.n)):
+    if vocab.tensed and (_expected(tokens, at) or _acts_on(tokens, at, at + o.n)):
         return
     if _not_followed_by(vocab, term, tokens, at + o.n):
         return  # "French fries" at a fast food place
@@ -1076,7 +1076,7 @@ def unlisted_term(
                         and _owns(tokens, at, term, vocab, values.vocabulary)
                     ):
                         continue
-                    if vocab.tensed and _acts_on(tokens, at + len(words)):
+                    if vocab.tensed and _acts_on(tokens, at, at + len(words)):
                         continue  # "the search returned 4 results": a verb, no status
                     return term
     return None
@@ -1123,9 +1123,15 @@ _MODALS = lexicon_words("record_words.modals")
 _OBJECT_STARTS = lexicon_words("record_words.object_starts")
 
 
-def _acts_on(tokens: list[str], end: int) -> bool:
-    """Whether a state word is a verb with an object after it ("returned 4 results",
-    "delivered the parcels to ..."): what someone did, not the record's status."""
+_PASSIVE = frozenset({"is", "are", "was", "were", "be", "been", "being", "get", "gets", "got"})
+
+
+def _acts_on(tokens: list[str], at: int, end: int) -> bool:
+    """Whether a state word (``tokens[at:end]``) is a verb with an object after it ("the
+    search returned 4 results", "they delivered the parcels"): what someone did, not the
+    record's status. A passive ("was delivered the next day") is the status."""
+    if at > 0 and (tokens[at - 1] in _PASSIVE or tokens[at - 1].endswith("n't")):
+        return False
     nxt = tokens[end] if end < len(tokens) else ""
     return nxt.isdigit() or nxt in _OBJECT_STARTS
 
