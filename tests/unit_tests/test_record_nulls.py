@@ -61,6 +61,14 @@ def test_a_record_of_nulls_alone_is_no_structured_evidence(monitor) -> None:
         monitor.verify_grounding("The gate is B12.", [{"gate": None}])
 
 
+def test_a_string_none_the_record_holds_is_a_value_not_a_null(monitor) -> None:
+    # only nulls and empty values make a record "nothing read", not the word "none" it holds
+    report = monitor.verify_grounding("The result is none.", [{"result": "none"}])
+    assert [e.evidence_id for v in report.verdicts for e in v.evidence] == ["record.result"]
+    assert flatten({"result": "none"}, safe=_SAFE).empties == 0
+    assert flatten({"gate": None, "alerts": []}, safe=_SAFE).empties == 2
+
+
 def test_a_value_json_safe_could_not_read_is_left_out_not_written_as_a_null() -> None:
     looped: dict = {"total": 5}
     looped["loop"] = looped

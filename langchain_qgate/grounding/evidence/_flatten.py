@@ -130,10 +130,13 @@ class Flattened:
     Attributes:
         fields: ``(path, record, value, kind)`` per statement, in document order.
         cut: Why part of the value was not read (empty when all of it was).
+        empties: How many of ``fields`` are a null or an empty value read as ``EMPTY`` (a
+            string ``"none"`` the data holds is a value, not one of them).
     """
 
     fields: list[tuple[str, str, str, str]] = field(default_factory=list)
     cut: list[str] = field(default_factory=list)
+    empties: int = 0
 
     def note(self, reason: str) -> None:
         if reason not in self.cut:
@@ -165,6 +168,12 @@ class _Walk:
         if not self.fields_full():
             self.out.fields.append((path, record, value, kind))
 
+    def empty(self, path: str, record: str) -> None:
+        """A null or an empty container under a key: the record says there is none."""
+        if not self.fields_full():
+            self.out.fields.append((path, record, EMPTY, "value"))
+            self.out.empties += 1
+
     def walk(self, value: Any, path: str, record: str, depth: int) -> None:
         if self.full():
             return
@@ -183,7 +192,7 @@ class _Walk:
         self.open.add(id(value))
         try:
             if not value and _keyed(path):
-                self.emit(path, record, EMPTY)  # ``"alerts": []``: there are none
+                self.empty(path, record)  # ``"alerts": []``: there are none
             elif isinstance(value, Mapping):
                 for k, v in value.items():
                     if self.full():
@@ -198,7 +207,7 @@ class _Walk:
     def scalar(self, value: Any, path: str, record: str) -> None:
         text = scalar_text(value)
         if value is None and _keyed(path):
-            self.emit(path, record, EMPTY)  # ``"gate": null``: the record says there is none
+            self.empty(path, record)  # ``"gate": null``: the record says there is none
             return
         if text is None:
             if isinstance(value, int) and not isinstance(value, bool):

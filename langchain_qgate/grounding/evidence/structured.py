@@ -33,13 +33,7 @@ from typing import Any
 from langchain_qgate._text import repair_text, strip_format
 from langchain_qgate.errors import InvalidInputError
 from langchain_qgate.grounding.claims.segment import split_sentences
-from langchain_qgate.grounding.evidence._flatten import (
-    EMPTY,
-    MAX_FIELDS,
-    flatten,
-    json_safe,
-    key_text,
-)
+from langchain_qgate.grounding.evidence._flatten import MAX_FIELDS, flatten, json_safe, key_text
 from langchain_qgate.schemas import EvidenceChunk
 
 __all__ = [
@@ -169,10 +163,12 @@ def _key(key: Any) -> str:
     return key_text(key, safe=_ID_SAFE)
 
 
-def _linearise(data: Any) -> tuple[list[FieldStatement], str]:
-    """The fields of ``data`` and what was cut (bounded walk: grounding/evidence/_flatten.py)."""
+def _linearise(data: Any) -> tuple[list[FieldStatement], str, bool]:
+    """The fields of ``data``, what was cut, and whether any field holds a value (not only
+    nulls and empty values) (bounded walk: grounding/evidence/_flatten.py)."""
     flat = flatten(data, safe=_ID_SAFE)
-    return [FieldStatement(*f) for f in flat.fields], "; ".join(flat.cut)
+    fields = [FieldStatement(*f) for f in flat.fields]
+    return fields, "; ".join(flat.cut), len(fields) > flat.empties
 
 
 def _document_like(item: Mapping[str, Any]) -> bool:
@@ -193,8 +189,8 @@ def _from_data(data: Any, name: str | None, metadata: dict[str, Any]) -> Structu
         if isinstance(data[only], Mapping | list):
             root, data = _key(only), data[only]  # {"listing": {...}} reads listing.<field>
     default = "records" if isinstance(data, list | tuple) else "record"
-    fields, cut = _linearise(data)
-    if all(f.value == EMPTY for f in fields) and not cut:
+    fields, cut, valued = _linearise(data)
+    if not valued and not cut:
         return None  # nothing read (nulls alone) and nothing cut: not structured evidence
     return StructuredSource(root or default, fields, metadata, named=root is not None, cut=cut)
 

@@ -34,6 +34,7 @@ from langchain_qgate.config import DEFAULT_RECORD_VOCABULARIES
 from langchain_qgate.errors import QGateError
 from langchain_qgate.grounding.checks._lexicon import (
     AUXILIARIES,
+    BE_FORMS,
     UNAPOSTROPHED_NEGATIONS,
     WEEKDAYS,
 )
@@ -1123,7 +1124,7 @@ _MODALS = lexicon_words("record_words.modals")
 _OBJECT_STARTS = lexicon_words("record_words.object_starts")
 
 
-_PASSIVE = frozenset({"is", "are", "was", "were", "be", "been", "being", "get", "gets", "got"})
+_PASSIVE = BE_FORMS | lexicon_words("record_words.get_forms")  # "was returned", "got returned"
 
 
 def _acts_on(tokens: list[str], at: int, end: int) -> bool:
