@@ -45,6 +45,7 @@ import datetime
 import itertools
 import re
 import weakref
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
@@ -99,7 +100,7 @@ from langchain_qgate.grounding.records._record_words import (
     unlisted_term,
     vocabulary_term,
 )
-from langchain_qgate.grounding.records.lists import supported_pick
+from langchain_qgate.grounding.records.lists import said_pick, supported_pick
 from langchain_qgate.grounding.verifier.thresholds import VerifierThresholds
 from langchain_qgate.grounding.verifier.verifiers import VerificationItem, VerifierVerdict
 from langchain_qgate.schemas import Contradiction, ContradictionKind
@@ -195,6 +196,32 @@ def _named(text: str, q: Quantity, names: list[list[str]]) -> bool:
             if not head and not tail:
                 return True
             if (head and before[-len(head) :] == head) or (tail and after[: len(tail)] == tail):
+                return True
+    return False
+
+
+_KEY_FIGURE = re.compile(r"(\d+)([a-z]+)")  # a key word with its figure: "24h", "7d"
+_WORD_AFTER = re.compile(r"\s*([a-z]+)")
+
+
+def _of_a_key(text: str, q: Quantity, scope: list[_Field]) -> bool:
+    """Whether a bare figure of the claim is the figure of a key word, not a value of its
+    own: "the last 24 hours" of ``change_24h_pct`` (the key's letters, or a length of time
+    they begin). (A figure beside the word it stands beside in a text value, "Terminal 1",
+    was read the same way: it grounded a changed value of the SGD report half, so it is not.)"""
+    raw = _norm(q.raw.strip())
+    after = _WORD_AFTER.match(text[q.end : q.end + 16].lower())
+    if not raw.isdigit() or after is None:
+        return False
+    word = _norm(after[1])  # "hours": "hour"
+    for f in scope:
+        for k in f.key_set:
+            m = _KEY_FIGURE.fullmatch(k)
+            if (
+                m
+                and m[1] == raw
+                and (word == m[2] or (word[0] == m[2][0] and word in _TIME_LENGTHS))
+            ):
                 return True
     return False
 
@@ -329,6 +356,7 @@ class _Table:
     tops: set[str]
     prose: bool = False  # some evidence chunk is prose, not a field
     lists: dict[str, dict[str, list[_Field]]] | None = None  # ``_lists``, once read
+    own: dict[str, frozenset[str]] | None = None  # ``_own_words``, once read
 
 
 @dataclass
@@ -1146,8 +1174,12 @@ def _reading(
     claim_qs = [
         _as_number(text, q)
         for q in found_qs
-        if not (q.ordinal or q.reference or (q.kind == "number" and _named(text, q, in_names)))
-    ]  # a figure of the record's name ("ICE 578", "Le Petit Four") is no value
+        if not (
+            q.ordinal
+            or q.reference
+            or (q.kind == "number" and (_named(text, q, in_names) or _of_a_key(text, q, scope)))
+        )
+    ]  # a figure of the record's name ("ICE 578", "Le Petit Four") or of a key is no value
     return _Reading(
         text=text,
         toks=claim_tokens(text),
@@ -1677,6 +1709,36 @@ def _lists(table: _Table) -> dict[str, dict[str, list[_Field]]]:
                 path = f.group[: f.group.rindex("[*]")]
                 table.lists.setdefault(path, {}).setdefault(f.record, []).append(f)
     return table.lists
+
+
+def _own_words(table: _Table) -> dict[str, frozenset[str]]:
+    """Each list item's own words: the words of its values that no other item of its list
+    holds and that tell one thing from another ("partizan", "monaco"; not "final"), read once
+    per table."""
+    if table.own is None:
+        table.own = {}
+        for items in _lists(table).values():
+            held = {rec: {w for f in fs for w in f.words} for rec, fs in items.items()}
+            seen = Counter(w for words in held.values() for w in words)  # linear in the list
+            for rec, words in held.items():
+                table.own[rec] = frozenset(
+                    w for w in words if seen[w] == 1 and w.isalpha() and word_weight(w) >= _DISTINCT
+                )
+    return table.own
+
+
+def _items_apart(r: _Reading) -> bool:
+    """Whether the claim names an item of a list by its own words, states no field of it and
+    states fields of other items of that list ("Partizan and Monaco are still playing" read
+    against the state of the first game): the fields it states are not the named item's."""
+    own = _own_words(r.table)
+    used = {rec: words & r.word_set for rec, words in own.items()}
+    named = {rec for rec, words in used.items() if words}
+    stated = {f.record for f in r.stated if f.record in own}
+    # the named item's fields whose words name it ("homeTeam": "Partizan") state no fact of it
+    facts = {f.record for f in r.stated if f.record in named and not set(f.words) & used[f.record]}
+    lists = {rec.rsplit("[", 1)[0] for rec in stated - named}
+    return any(rec not in facts and rec.rsplit("[", 1)[0] in lists for rec in named)
 
 
 def _counted(r: _Reading, q: Quantity) -> bool | None:
@@ -2902,6 +2964,9 @@ def _stated_fields(r: _Reading) -> FieldDecision | None:
         return out  # a neighbouring band, or a value of a field the record lacks: unsupported
     for f in r.stated:
         covered.update(f.aliases())
+    item = _item_words(r)
+    covered.update(item)
+    covered.update(_compounds_of(r.text, covered))
     keys = {k for f in r.stated for k in f.key_set if k not in _GENERIC_KEYS | _NAMING}
     covered.update(w for w in r.word_set - covered if any(_related(w, k) for k in keys))
     for f in scope:  # "The (customer) rating is not child friendly": the record has that field
@@ -2915,6 +2980,49 @@ def _stated_fields(r: _Reading) -> FieldDecision | None:
     if days and not days <= {k for f in r.stated for k in f.key_set}:
         return out
     return None
+
+
+_COMPOUND = re.compile(r"\b([^\W\d_]+)-([^\W\d_]+)\b")
+
+
+def _compounds_of(text: str, covered: set[str]) -> set[str]:
+    """The parts of the claim's hyphenated words that, joined, are a word the record
+    accounts for ("drop-off" of ``dropoff``, "e-bikes" of ``ebikes_available``)."""
+    parts: set[str] = set()
+    for m in _COMPOUND.finditer(text):
+        if _norm(m[1] + m[2]) in covered:
+            parts.update((_norm(m[1]), _norm(m[2])))
+    return parts
+
+
+def _item_words(r: _Reading) -> set[str]:
+    """The words of the one list item whose fields the claim states: its name and its other
+    values ("the front door isn't locked" states ``devices[1].state.locked`` of
+    the item named "Front Door"). A claim that states fields of two items gets none: which
+    of its words names which item is not read here. (A nested object's words, credited the
+    same way, grounded a changed value of the hand-written set: not done.)"""
+    items = {f.record for f in r.stated}
+    if len(items) != 1:
+        return set()
+    (item,) = items
+    if not item.endswith("]"):
+        return set()
+    # its values only: the key of a field the claim states no value of is a fact unread
+    # ("Mill Lane has e-bikes" beside ``ebikes_available: 0``)
+    return {w for f in r.table.by_record.get(item, []) for w in f.words}
+
+
+_DIMENSIONS = lexicon_words("fields.dimensions")
+
+
+def _after_figure(word: str, figures: set[str]) -> bool:
+    """Whether a claim word is a figure or the unit written after one."""
+    return word in figures or _unit_word(word)
+
+
+def _has_items(table: _Table) -> bool:
+    """Whether the table holds items of a list (records whose path ends in an index)."""
+    return any(rec.endswith("]") for rec in table.by_record)
 
 
 def _coverage(r: _Reading) -> FieldDecision:
@@ -2933,6 +3041,9 @@ def _coverage(r: _Reading) -> FieldDecision:
     picked = supported_pick(r.text, r.index.chunks)
     if picked:  # "the cheapest" of the item whose price is the list's lowest
         covered = covered | set(_words(picked))
+    # a pick of one item of a list that the list check did not verify ("the most regular
+    # bikes": a word of no weight) is no fact the record states
+    unpicked = "" if picked or not _has_items(r.table) else said_pick(r.text)
     read = {w for q in r.found_qs for w in _words(q.raw)} | covered
     for i, w in enumerate(words):
         if w.isdigit() and w not in read:
@@ -2949,6 +3060,8 @@ def _coverage(r: _Reading) -> FieldDecision:
         )
         near = near or (a_unit and i > 0 and (words[i - 1] in figures or _unit_word(words[i - 1])))
         near = near or _averaged(words, i, measured, figures)
+        # the dimension a figure is said in ("300 m away", "3 hours long", "4 years old")
+        near = near or (w in _DIMENSIONS and i > 0 and _after_figure(words[i - 1], figures))
         if w in covered or _filler(w, fillers) or near or _misspelt(w, covered, fillers):
             got += weight
         elif "with" in words[max(0, i - 3) : i] and not _describes_field(words, i, figures, r.lex):
@@ -2973,9 +3086,9 @@ def _coverage(r: _Reading) -> FieldDecision:
     if r.computed and not valued:  # worked out, not stated: at best inferred
         out.partial, out.unplaced, out.loose = chunks, unplaced, True
         return out
-    if total and (got / total < _COVERED or valued or offers):
+    if total and (got / total < _COVERED or valued or offers or unpicked or _items_apart(r)):
         out.partial = chunks
-        out.unplaced = unplaced
+        out.unplaced = [unpicked, *unplaced] if unpicked not in ("", *unplaced) else unplaced
         out.loose = not valued and (
             r.text.rstrip().endswith("?")  # an offer of the record by its name
             or bool(offers)  # ... or one of a list of names offered

@@ -23,6 +23,7 @@ claim also states ("the cheapest Alaska flight", "the cheapest nonstop"): the cl
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -41,7 +42,7 @@ from langchain_qgate.grounding.evidence.structured import field_info, field_word
 from langchain_qgate.grounding.records._field_values import duration_minutes
 from langchain_qgate.schemas import ContradictionKind, EvidenceChunk, Finding
 
-__all__ = ["ListPick", "supported_pick"]
+__all__ = ["ListPick", "said_pick", "supported_pick"]
 
 _SUPERLATIVES: dict[str, list[str]] = table("superlatives")
 """Superlative phrase -> [``min`` or ``max``, the measure it compares]."""
@@ -491,6 +492,28 @@ def _the_superlative(claim: str) -> str:
     if len(phrases) > 1:
         phrases = {p for p in phrases if _SUPERLATIVES[p][1] != "named"}
     return next(iter(phrases)) if len(phrases) == 1 else ""
+
+
+_PICKED = re.compile(r"\b(?:the|its|their)\s+(?:(?:one|two|three|single|very)\s+)?$", re.I)
+_NAMED_ONLY = frozenset(p for p, (_, measure) in _SUPERLATIVES.items() if measure == "named")
+_PICK_WORDS = re.compile(
+    r"\b(" + "|".join(map(re.escape, sorted(words("lists.pick_words")))) + r")\b", re.I
+)
+"""Words that pick an item without naming a measure the list check reads ("the best deal",
+"costs the least"): a pick, never verified."""
+
+
+def said_pick(claim: str) -> str:
+    """The superlative a claim picks an item with ("the cheapest", "is cheapest", "the most
+    regular bikes"), "" for none. A superlative that names no measure ("most", "highest")
+    picks only after "the", "its" or "their": "most days" or "at most" pick nothing."""
+    for m in itertools.chain(_PHRASE.finditer(claim), _PICK_WORDS.finditer(claim)):
+        phrase = m[1].lower()
+        if phrase in _SUPERLATIVES and phrase not in _NAMED_ONLY:
+            return phrase
+        if _PICKED.search(claim[max(0, m.start() - 24) : m.start()]):
+            return phrase
+    return ""
 
 
 def supported_pick(claim: str, evidence: Sequence[EvidenceChunk]) -> str:
