@@ -143,3 +143,22 @@ def test_the_figure_of_a_key_word_is_no_value_of_its_own(monitor: HallucinationM
     for reply in ("Solana is up 1.3% over the last 24 days.", "Solana is up 2.5% in 24 hours."):
         verdict = one_verdict(monitor, reply, COINS)
         assert verdict.grade is Grade.FABRICATED, (reply, verdict.reason)
+
+
+ORDERS = {
+    "orders": [
+        {"item": "Espresso machine", "status": "shipped", "total_usd": 249.0},
+        {"item": "Milk frother", "status": "processing", "total_usd": 39.5},
+        {"item": "Coffee grinder", "status": "delivered", "total_usd": 89.0},
+    ]
+}
+
+
+def test_an_amount_of_money_is_the_price_a_pick_compares(monitor: HallucinationMonitor) -> None:
+    # no key says "price": the orders' totals are what "the cheapest" compares
+    verdict = one_verdict(monitor, "The milk frother is the cheapest of your orders.", ORDERS)
+    assert verdict.grade is Grade.GROUNDED, verdict.reason
+    verdict = one_verdict(monitor, "The coffee grinder is the cheapest of your orders.", ORDERS)
+    assert verdict.contradiction is not None
+    assert verdict.contradiction.field is not None
+    assert verdict.contradiction.field.endswith("orders[1].total_usd")

@@ -2952,7 +2952,9 @@ def _stated_fields(r: _Reading) -> FieldDecision | None:
             for f in scope
             if f.record in r.named and "".join(f.keys) in _NAME_KEYS and not f.context
         ]
-    unlisted = unlisted_term(r.toks, [f.keys for f in scope], r.record_values) is not None
+    # an amount of money is a price ("the cheapest of your orders" of ``total_usd``)
+    named_keys = [f.keys for f in scope] + ([["price"]] if any(f.money for f in scope) else [])
+    unlisted = unlisted_term(r.toks, named_keys, r.record_values) is not None
     if not r.stated:
         # No field states the claim, none holds a neighbouring band, the record lacks no field
         # it names ("Children should not visit"): the verifier reads it against the record.
