@@ -75,6 +75,7 @@ from langchain_qgate.grounding.checks.checks import (
     untokenise,
     word_weight,
 )
+from langchain_qgate.grounding.evidence._flatten import EMPTY
 from langchain_qgate.grounding.evidence.structured import field_info
 from langchain_qgate.grounding.records._field_values import (
     ISO_DATETIME,
@@ -357,6 +358,7 @@ class _Table:
     prose: bool = False  # some evidence chunk is prose, not a field
     lists: dict[str, dict[str, list[_Field]]] | None = None  # ``_lists``, once read
     own: dict[str, frozenset[str]] | None = None  # ``_own_words``, once read
+    item_names: dict[str, list[list[str]]] = field(default_factory=dict)  # an item's own word
 
 
 @dataclass
@@ -460,11 +462,16 @@ def _table(index: EvidenceIndex) -> _Table | None:
         for f in fs:
             f.money = bool(f.currency) or (not marked and any(k in _MONEY_KEYS for k in f.keys))
     names: dict[str, list[list[str]]] = {}
+    item_names: dict[str, list[list[str]]] = {}  # by ``_names_its_item``
+    values = Counter((f.group, f.value.lower()) for f in fields)
     for rec, fs in by_record.items():
         for f in fs:
             joined = "".join(f.keys)
-            if not f.context and joined in _NAME_KEYS | _ID_KEYS and len(f.value) >= 2:
+            by_item = joined not in _NAME_KEYS | _ID_KEYS and _names_its_item(f, values)
+            if not f.context and len(f.value) >= 2 and (joined in _NAME_KEYS | _ID_KEYS or by_item):
                 names.setdefault(rec, []).append(f.words)
+                if by_item:
+                    item_names.setdefault(rec, []).append(f.words)
                 # a name's head before its comma names it too ("Wigmore Street" of "Wigmore
                 # Street, Marylebone"), when it is two words or more
                 head = _words(f.value.split(",", 1)[0])
@@ -474,9 +481,31 @@ def _table(index: EvidenceIndex) -> _Table | None:
         if label:
             names.setdefault(rec, []).append(_words(label[1]))
     tops = {rec.split(".", 1)[0].split("[", 1)[0] for rec in by_record}
-    table = _Table(fields, by_record, names, tops, prose)
+    table = _Table(fields, by_record, names, tops, prose, item_names=item_names)
     _TABLES[index] = (len(index.chunks), table)
     return table
+
+
+_ITEM_NAMING = frozenset({"id", "ref", "no", "number", "name", "title", "label"})
+
+
+def _names_its_item(f: _Field, values: Counter[tuple[str, str]]) -> bool:
+    """Whether a field of a list item names the item: its value is the only one of its kind
+    in the list (``values``: how many items hold each), and its key is the list's word for
+    one item (``"flight": "BA117"`` in ``flights``, ``"course"`` in ``courses``), that word
+    before ``code``, or a word before an identifier word (``class_id``, ``claim_ref``,
+    ``rx_number``; not ``reason_code``, a kind). A claim that writes the value is about that
+    item ("BA117 is delayed."), as a claim that writes a ``name`` is about its record. Lists
+    only: a lone record is what every claim is about already."""
+    m = re.search(r"([^.\[\]]+)\[\d+\]$", f.record)
+    if m is None or not f.keys or f.truth is not None or f.numeric or f.context:
+        return False
+    if values[f.group, f.value.lower()] != 1:
+        return False
+    one = _norm(_key_words(m[1])[-1]) if _key_words(m[1]) else ""
+    if f.keys in ([one], [one, "code"]):
+        return True
+    return len(f.keys) == 2 and f.keys[1] in _ITEM_NAMING and f.keys[0] not in _GENERIC_KEYS
 
 
 _DATE_KEY_STEMS = (
@@ -1124,20 +1153,26 @@ class _Reading:
     unnamed: list[str] | None = None  # ``_unnamed``, once read
 
 
+_OTHERS = lexicon_words("fields.other_items")
+
+
 def _reading(
-    text: str, table: _Table, carried: set[str], index: EvidenceIndex, lex: RecordVocabulary
+    text: str,
+    table: _Table,
+    carried: set[str],
+    index: EvidenceIndex,
+    lex: RecordVocabulary,
+    *,
+    items: bool = True,
 ) -> _Reading | FieldDecision:
-    """The claim's words, figures and the fields in scope; a decision when none is."""
+    """The claim's words, figures and the fields in scope; a decision when none is. Without
+    ``items``, an identifier of a list item (``_names_its_item``) names nothing."""
     text = ISO_DATETIME.sub(r"\1 \2", untokenise(text))  # "2024-11-08 19:55"
     text = normalise_times(durations_in_words(text))  # "PT37M": "37 minutes"
     words = _words(text)
     word_set = set(words)
     # The records the claim names, else the one the previous claim was about.
-    named = {
-        rec
-        for rec, names in table.names.items()
-        if any(n and _contains(words, n) >= 0 for n in names)
-    }
+    named, carried = _named_records(table, words, carried, items=items)
     # The most specific records named (a review's author names the review, not the listing).
     records = named or carried
     if not records and len(table.by_record) == 1:
@@ -1197,6 +1232,23 @@ def _reading(
         claim_qs=claim_qs,
         covered=covered,
     )
+
+
+def _named_records(
+    table: _Table, words: list[str], carried: set[str], *, items: bool
+) -> tuple[set[str], set[str]]:
+    """The records whose names the claim writes, and the records carried from the claim
+    before. "BA117 leaves at 9:40 and the other one at noon": a claim about other items of a
+    list too (or read with ``items`` off) is not about the one whose identifier it writes, nor
+    about an item the claim before named."""
+    others = not items or bool(_OTHERS & set(words))
+    skip = table.item_names if others else {}
+    named = {
+        rec
+        for rec, names in table.names.items()
+        if any(n and n not in skip.get(rec, ()) and _contains(words, n) >= 0 for n in names)
+    }
+    return named, {rec for rec in carried if "[" not in rec} if others else carried
 
 
 def _keyed_outside_lists(table: _Table, words: set[str]) -> set[str]:
@@ -1648,6 +1700,39 @@ def _figures(r: _Reading) -> FieldDecision | None:
             return out
         return _changed_figure(r, q, target, bool(unit))
     return None
+
+
+_NONE = frozenset({"no", "zero"})
+
+
+def _none_of(r: _Reading) -> FieldDecision | None:
+    """ "No absences", "zero transfers": a count the claim says is none, of the numeric field
+    whose last key word it writes after "no" (its plural as ``_words`` spells it). Stated
+    where the field holds 0; elsewhere a changed value, when the claim is about the record."""
+    words = r.words
+    for f in r.scope:
+        if not (f.numeric and f.quantities and f.keys) or f in r.stated or f.money:
+            continue
+        key = f.keys if len(f.keys) > 1 and _contains(words, f.keys) >= 0 else f.keys[-1:]
+        at = _after_none(words, key)
+        end = at + len(key)
+        if at < 0 or (end < len(words) and words[end].isdigit()):
+            continue
+        if all(e.value == 0 for e in f.quantities):
+            r.stated.append(f)
+            r.covered.update([*f.keys, words[at - 1]])
+        elif r.decided and len({e.value for e in f.quantities}) == 1:
+            said = _original(r.text, " ".join(words[at - 1 : end]))
+            return _contradicted(r.out, f, r.index, "number", said)
+    return None
+
+
+def _after_none(words: list[str], key: list[str]) -> int:
+    """Where ``key`` stands right after "no" or "zero" in ``words``; -1 if nowhere."""
+    n = len(key)
+    return next(
+        (i for i in range(1, len(words)) if words[i : i + n] == key and words[i - 1] in _NONE), -1
+    )
 
 
 _COUNT_OF = re.compile(r"\s+of\s+(?:them|these|those|the)\b", re.I)
@@ -2882,6 +2967,10 @@ def _boolean(r: _Reading, f: _Field) -> FieldDecision | None:
     if mention is None:
         return None
     said, naming = mention
+    empty = f.value == EMPTY and f.truth is False  # a null: the record holds no value
+    said_after = _denied_after(_unnamed(r), naming) if empty and said else None
+    if said_after is not None:  # "the gate for BA175 hasn't been announced"
+        said = False
     truth = f.truth if f.truth is not None else True
     if said == truth:
         r.stated.append(f)
@@ -2890,10 +2979,44 @@ def _boolean(r: _Reading, f: _Field) -> FieldDecision | None:
         r.covered.update(_norm(w) for w in naming)
         if not said:  # the negation that says it ("isn't", "doesnt": ``_norm`` spells both)
             r.covered.update(w for w in map(_norm, r.toks) if w.endswith("n't"))
+        if empty:  # "no gate has been assigned yet": how the reply says there is none (its
+            # common words; a figure or a name there is a value of its own)
+            names = _names_in(r.text)
+            said_none = said_after or _clause_after(_unnamed(r), naming)
+            r.covered.update(w for w in map(_norm, said_none) if w.isalpha() and w not in names)
         return None
     if r.decided and not _of_a_set(r.text, naming):
+        given = [w for w in _clause_after(r.toks, naming) if _value_like(w, {w})] if empty else []
+        if given:  # "gate B12" of a null ``gate``: the value the claim gives it
+            return _contradicted(r.out, f, r.index, "entity", _original(r.text, given[0]))
         return _contradicted(r.out, f, r.index, "negation", "true" if said else "false")
     return None
+
+
+_CLAUSE_ENDS = frozenset({",", ";", ".", "and", "but", "or", "while", "though", "because", "so"})
+
+
+def _clause_after(tokens: list[str], naming: Sequence[str]) -> list[str]:
+    """The claim's words after the last word that names a field, to the end of its clause."""
+    at = max((i for i, t in enumerate(tokens) if t in naming), default=-1)
+    out: list[str] = []
+    for t in tokens[at + 1 :]:
+        if t in _CLAUSE_ENDS:
+            break
+        out.append(t)
+    return out
+
+
+def _denied_after(tokens: list[str], naming: Sequence[str]) -> list[str] | None:
+    """The words of a clause that denies the null field its words name after them ("the gate
+    for BA175 hasn't been announced", "the gate is not known yet"): the negation and the words
+    after it, alphabetic; None when the clause says no negation."""
+    after = _clause_after(tokens, naming)
+    nxt = [*after[1:], ""]
+    at = next((i for i, t in enumerate(after) if negator(t, nxt[i])), -1)
+    if at < 0:
+        return None
+    return [t for t in after[at:] if t.isalpha() or negator(t)]
 
 
 # "the ones that aren't overdue", "those which are open": a clause that picks a part of a list
@@ -2966,10 +3089,13 @@ def _stated_fields(r: _Reading) -> FieldDecision | None:
         return out  # a neighbouring band, or a value of a field the record lacks: unsupported
     for f in r.stated:
         covered.update(f.aliases())
+    naming = _naming_fields(r)  # "Flight BA117": the key of the field that names the item
+    for f in naming:
+        covered.update(f.aliases())
     item = _item_words(r)
     covered.update(item)
     covered.update(_compounds_of(r.text, covered))
-    keys = {k for f in r.stated for k in f.key_set if k not in _GENERIC_KEYS | _NAMING}
+    keys = {k for f in [*r.stated, *naming] for k in f.key_set if k not in _GENERIC_KEYS | _NAMING}
     covered.update(w for w in r.word_set - covered if any(_related(w, k) for k in keys))
     for f in scope:  # "The (customer) rating is not child friendly": the record has that field
         if len(f.keys) > 1 and f.truth is None and _contains(r.words, f.keys[-1:]) >= 0:
@@ -2982,6 +3108,19 @@ def _stated_fields(r: _Reading) -> FieldDecision | None:
     if days and not days <= {k for f in r.stated for k in f.key_set}:
         return out
     return None
+
+
+def _naming_fields(r: _Reading) -> list[_Field]:
+    """The fields that name the list items the claim names by their values ("BA117" of
+    ``flights[0].flight``): their keys are how the claim says which item."""
+    if not r.named or not _has_items(r.table):
+        return []
+    values = Counter((f.group, f.value.lower()) for f in r.table.fields)
+    return [
+        f
+        for f in r.scope
+        if f.record in r.named and set(f.words) <= r.word_set and _names_its_item(f, values)
+    ]
 
 
 _COMPOUND = re.compile(r"\b([^\W\d_]+)-([^\W\d_]+)\b")
@@ -3130,6 +3269,18 @@ def _decide(
     r = _reading(text, table, carried, index, lex)
     if isinstance(r, FieldDecision):
         return r
+    decision = _steps(r, reply_words)
+    if decision.grounded or decision.partial or decision.contradiction is not None:
+        return decision
+    if not any(rec in table.item_names for rec in r.named):
+        return decision
+    # a claim about the item it names by its identifier that the item's fields leave
+    # unsupported may state other items' values too: read as if it named no item
+    wide = _reading(text, table, carried, index, lex, items=False)
+    return decision if isinstance(wide, FieldDecision) else _steps(wide, reply_words)
+
+
+def _steps(r: _Reading, reply_words: frozenset[str]) -> FieldDecision:
     r.reply_words = reply_words
     for step in _STEPS:
         decision = step(r)
@@ -3152,6 +3303,7 @@ _STEPS: tuple[Callable[[_Reading], FieldDecision | None], ...] = (
     _summary_days,
     _comparisons,
     _figures,
+    _none_of,
     _codes,
     _said_in_words,
     _stated_fields,
