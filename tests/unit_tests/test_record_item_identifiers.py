@@ -33,6 +33,14 @@ RETURNS = {
 }
 
 
+ORDERS = {
+    "orders": [
+        {"order_id": "A-1001", "item": "Espresso machine", "status": "shipped", "carrier": "UPS"},
+        {"order_id": "A-1002", "item": "Milk frother", "status": "processing", "carrier": None},
+    ]
+}
+
+
 @pytest.fixture(scope="module")
 def monitor() -> HallucinationMonitor:
     return field_monitor()
@@ -142,3 +150,13 @@ def test_every_claim_of_a_reply_about_two_flights_reads_its_own_item(
     reply = "BA117 leaves on time at twenty to ten from gate B12. BA175 is delayed."
     verdicts = monitor.verify_grounding(reply, json.dumps(FLIGHTS)).verdicts
     assert [v.grade for v in verdicts] == [Grade.GROUNDED, Grade.GROUNDED]
+
+
+def test_the_item_of_an_order_names_it(monitor: HallucinationMonitor) -> None:
+    # ``item`` is what an entry of any list is: "the milk frother" says which order
+    assert one_verdict(monitor, "Your espresso machine has shipped with UPS.", ORDERS).grade is (
+        Grade.GROUNDED
+    )
+    changed = one_verdict(monitor, "The milk frother has shipped.", ORDERS)
+    assert changed.contradiction is not None
+    assert changed.contradiction.field.endswith("orders[1].status")

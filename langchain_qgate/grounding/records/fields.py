@@ -492,18 +492,18 @@ _ITEM_NAMING = frozenset({"id", "ref", "no", "number", "name", "title", "label"}
 def _names_its_item(f: _Field, values: Counter[tuple[str, str]]) -> bool:
     """Whether a field of a list item names the item: its value is the only one of its kind
     in the list (``values``: how many items hold each), and its key is the list's word for
-    one item (``"flight": "BA117"`` in ``flights``, ``"course"`` in ``courses``), that word
-    before ``code``, or a word before an identifier word (``class_id``, ``claim_ref``,
-    ``rx_number``; not ``reason_code``, a kind). A claim that writes the value is about that
-    item ("BA117 is delayed."), as a claim that writes a ``name`` is about its record. Lists
-    only: a lone record is what every claim is about already."""
+    one item (``"flight": "BA117"`` in ``flights``, ``"course"`` in ``courses``; ``item`` in
+    any list), that word before ``code``, or a word before an identifier word (``class_id``,
+    ``claim_ref``, ``rx_number``; not ``reason_code``, a kind). A claim that writes the value
+    is about that item ("BA117 is delayed."), as a claim that writes a ``name`` is about its
+    record. Lists only: a lone record is what every claim is about already."""
     m = re.search(r"([^.\[\]]+)\[\d+\]$", f.record)
     if m is None or not f.keys or f.truth is not None or f.numeric or f.context:
         return False
     if values[f.group, f.value.lower()] != 1:
         return False
     one = _norm(_key_words(m[1])[-1]) if _key_words(m[1]) else ""
-    if f.keys in ([one], [one, "code"]):
+    if f.keys in ([one], [one, "code"], ["item"]):  # "item": what an entry of any list is
         return True
     return len(f.keys) == 2 and f.keys[1] in _ITEM_NAMING and f.keys[0] not in _GENERIC_KEYS
 
