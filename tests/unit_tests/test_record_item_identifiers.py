@@ -160,3 +160,10 @@ def test_the_item_of_an_order_names_it(monitor: HallucinationMonitor) -> None:
     changed = one_verdict(monitor, "The milk frother has shipped.", ORDERS)
     assert changed.contradiction is not None
     assert changed.contradiction.field.endswith("orders[1].status")
+
+
+def test_a_word_in_es_is_read_as_its_stem(monitor: HallucinationMonitor) -> None:
+    # "goes" is "go" (it was read as "goe", a word of no field): a verb of the reply's own
+    record = {"flight": "BA117", "departure": "09:40", "gate": "B12"}
+    assert one_verdict(monitor, "BA117 goes from gate B12.", record).grade is Grade.GROUNDED
+    assert one_verdict(monitor, "BA117 goes from gate B14.", record).contradiction is not None

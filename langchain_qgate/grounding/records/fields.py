@@ -158,6 +158,8 @@ def _norm(word: str) -> str:
         return w[:-3] + "y"
     if len(w) > 4 and w.endswith(("ches", "shes", "sses", "xes")):
         return w[:-2]
+    if len(w) > 3 and w.endswith("es") and not is_lemma(w[:-1]) and is_lemma(w[:-2]):
+        return w[:-2]  # "goes", "tomatoes", "buses": not "goe"
     if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "ous")):
         return w[:-1]
     return w
