@@ -361,6 +361,7 @@ class _Table:
     lists: dict[str, dict[str, list[_Field]]] | None = None  # ``_lists``, once read
     own: dict[str, frozenset[str]] | None = None  # ``_own_words``, once read
     item_names: dict[str, list[list[str]]] = field(default_factory=dict)  # an item's own word
+    naming: frozenset[int] = frozenset()  # chunks of the fields ``_names_its_item`` holds true
 
 
 @dataclass
@@ -465,11 +466,11 @@ def _table(index: EvidenceIndex) -> _Table | None:
             f.money = bool(f.currency) or (not marked and any(k in _MONEY_KEYS for k in f.keys))
     names: dict[str, list[list[str]]] = {}
     item_names: dict[str, list[list[str]]] = {}  # by ``_names_its_item``
-    values = Counter((f.group, f.value.lower()) for f in fields)
+    naming = _item_naming(fields)
     for rec, fs in by_record.items():
         for f in fs:
             joined = "".join(f.keys)
-            by_item = joined not in _NAME_KEYS | _ID_KEYS and _names_its_item(f, values)
+            by_item = joined not in _NAME_KEYS | _ID_KEYS and f.chunk in naming
             if not f.context and len(f.value) >= 2 and (joined in _NAME_KEYS | _ID_KEYS or by_item):
                 names.setdefault(rec, []).append(f.words)
                 if by_item:
@@ -483,12 +484,18 @@ def _table(index: EvidenceIndex) -> _Table | None:
         if label:
             names.setdefault(rec, []).append(_words(label[1]))
     tops = {rec.split(".", 1)[0].split("[", 1)[0] for rec in by_record}
-    table = _Table(fields, by_record, names, tops, prose, item_names=item_names)
+    table = _Table(fields, by_record, names, tops, prose, item_names=item_names, naming=naming)
     _TABLES[index] = (len(index.chunks), table)
     return table
 
 
 _ITEM_NAMING = frozenset({"id", "ref", "no", "number", "name", "title", "label"})
+
+
+def _item_naming(fields: list[_Field]) -> frozenset[int]:
+    """The chunks of the fields that name their list item (``_names_its_item``)."""
+    values = Counter((f.group, f.value.lower()) for f in fields)
+    return frozenset(f.chunk for f in fields if _names_its_item(f, values))
 
 
 def _names_its_item(f: _Field, values: Counter[tuple[str, str]]) -> bool:
@@ -3115,13 +3122,11 @@ def _stated_fields(r: _Reading) -> FieldDecision | None:
 def _naming_fields(r: _Reading) -> list[_Field]:
     """The fields that name the list items the claim names by their values ("BA117" of
     ``flights[0].flight``): their keys are how the claim says which item."""
-    if not r.named or not _has_items(r.table):
-        return []
-    values = Counter((f.group, f.value.lower()) for f in r.table.fields)
+    naming = r.table.naming
     return [
         f
         for f in r.scope
-        if f.record in r.named and set(f.words) <= r.word_set and _names_its_item(f, values)
+        if f.chunk in naming and f.record in r.named and set(f.words) <= r.word_set
     ]
 
 
