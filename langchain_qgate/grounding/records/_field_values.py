@@ -96,11 +96,22 @@ def duration_minutes(value: str) -> float | None:
     return days * 1440.0 + hours * 60 + minutes + seconds / 60
 
 
+# A record's clock is a 24-hour one: "11:30" alone, or in "2026-12-01T11:30:00", is before
+# noon, not "either half of the day" as "at 11:30" in a sentence is (from 01 to 09 the
+# leading zero says so already)
+_MORNING_CLOCK = re.compile(r"^\s*(1[01]:[0-5]\d)(?::[0-5]\d)?\s*$")
+
+
+def _date_and_clock(m: re.Match[str]) -> str:
+    clock = m[2] + " am" if m[2].startswith(("10", "11")) else m[2]
+    return f"{m[1]} {clock}"
+
+
 def normalise_value(value: str) -> str:
     """A field value with an ISO datetime split into its date and time, an ISO duration in
     words, padded times and both ends of a price band written out."""
     value = duration_in_words(value) or value
-    text = normalise_times(ISO_DATETIME.sub(r"\1 \2", value))
+    text = normalise_times(ISO_DATETIME.sub(_date_and_clock, _MORNING_CLOCK.sub(r"\1 am", value)))
     return _MONEY_RANGE.sub(lambda m: f"{m[1]}{m[2]}{m[3]}{m[1]}", text)
 
 

@@ -260,6 +260,22 @@ _HEADS = lexicon_words("record_words.heads")
 _KIND_WORDS = lexicon_words("record_words.kind_words")
 
 
+_BETWEEN_DENIAL = lexicon_words("record_words.before_a_denied_value")
+
+
+def value_negated(tokens: list[str], value: Sequence[str]) -> bool:
+    """Whether the claim says a value's words right after a negation ("your refill isn't
+    ready", "the car's not red", "not yet READY"), at the first place it says them."""
+    n = len(value)
+    for at in range(len(tokens) - n + 1):
+        if list(tokens[at : at + n]) == list(value):
+            j = at - 1
+            while j >= 0 and tokens[j] in _BETWEEN_DENIAL:
+                j -= 1
+            return j >= 0 and negator(tokens[j], tokens[j + 1] if j + 1 < len(tokens) else "")
+    return False
+
+
 def _denied_kind(tokens: list[str], at: int) -> bool:
     """Whether a relative pronoun at ``at`` follows a denied kind of place ("not a pub that",
     "isn't one of those places that")."""
@@ -817,6 +833,14 @@ def _vocabularies(
 def in_vocabulary(keys: list[str], value: str, vocabulary: RecordVocabulary | None = None) -> bool:
     """Whether the field's value belongs to a closed vocabulary this module knows."""
     return bool(_vocabularies(keys, value, vocabulary))
+
+
+def ordered_vocabulary(
+    keys: list[str], value: str, vocabulary: RecordVocabulary | None = None
+) -> bool:
+    """Whether the field's value is a band of an ordered vocabulary ("low" of a rating, "£"
+    of a price band): its words are its field's only next to the field's key."""
+    return any(vocab.ordered for vocab, _ in _vocabularies(keys, value, vocabulary))
 
 
 def _agreeing(agree: VocabTerm | None, term: str, words: tuple[str, ...]) -> VocabTerm:

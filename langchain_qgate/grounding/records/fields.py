@@ -96,9 +96,11 @@ from langchain_qgate.grounding.records._record_words import (
     claim_tokens,
     in_vocabulary,
     negator,
+    ordered_vocabulary,
     record_vocabulary,
     summary_days,
     unlisted_term,
+    value_negated,
     vocabulary_term,
 )
 from langchain_qgate.grounding.records.lists import said_pick, supported_pick
@@ -161,6 +163,8 @@ def _norm(word: str) -> str:
     if len(w) > 3 and w.endswith("es") and not is_lemma(w[:-1]) and is_lemma(w[:-2]):
         return w[:-2]  # "goes", "tomatoes", "buses": not "goe"
     if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "ous")):
+        if is_lemma(w) and not is_lemma(w[:-1]):
+            return w  # "plus", "status", "bus", "bonus": a word of its own, no plural
         return w[:-1]
     return w
 
@@ -313,6 +317,19 @@ def _item(text: str) -> list[str]:
     return kept if len(words) > 1 and kept else words
 
 
+# the parts of a text value: "Lisbon Airport (LIS) - Terminal 1" is said as "Lisbon Airport,
+# Terminal 1"; a dash between words, a parenthesis, a slash, a semicolon, a bar or a comma
+_PARTS = re.compile(r"\s+[-\u2013\u2014/|]\s+|[(),;]")
+
+
+def _value_items(value: str) -> list[list[str]]:
+    """A text value's items: its whole and, where separators split it, each part."""
+    parts = [p for p in _PARTS.split(value) if p.strip()]
+    if len(parts) < 2:
+        return [_item(value)]
+    return [_item(p) for p in parts]
+
+
 def _key_words(segment: str) -> list[str]:
     parts = [p for p in _SPLIT_CAMEL.split(segment) if p]
     return [_norm(p) for p in parts if not p.isdigit()]
@@ -431,7 +448,7 @@ def _table(index: EvidenceIndex) -> _Table | None:
         quantities = _scaled_by_key(quantities, keys)
         low = value.strip().lower()
         truth = True if low in _TRUE else False if low in _FALSE else None
-        items = [_item(p) for p in value.split(",")] if "," in value else [_item(value)]
+        items = _value_items(value)
         f = _Field(
             chunk=i,
             id=fid,
@@ -768,10 +785,32 @@ def _state(r: _Reading, f: _Field, q: Quantity) -> None:
     r.covered.update(f.keys)
     if q.kind == "time":  # "at 7:45 this evening": the part of the day the clock was read with
         r.covered.update(_norm(m[1] or m[2]) for m in _PART_OF_DAY.finditer(r.text))
+        r.covered.update(_parts_of_day(r.word_set, f))
     if _claim_unit(r.text, q):
         m = re.match(r"\s*-?\s*([A-Za-z]+)", r.text[q.end :])
         if m is not None:
             r.covered.add(_norm(m[1].lower()))
+
+
+# the minutes after midnight each part of the day spans (the evening and the night overlap)
+_DAY_PARTS: dict[str, tuple[tuple[int, int], ...]] = {
+    "morning": ((300, 720),),
+    "afternoon": ((720, 1080),),
+    "evening": ((1020, 1380),),
+    "night": ((1200, 1440), (0, 300)),
+    "tonight": ((1020, 1440),),
+}
+
+
+def _parts_of_day(words: set[str], f: _Field) -> set[str]:
+    """The parts of the day the claim names that hold the field's clock ("half past eleven
+    on Tuesday morning" of ``11:30``): the clock's words, as "11:30 am" would be."""
+    clocks = [int(next(iter(e.values()))) for e in f.quantities if e.kind == "time"]
+    return {
+        part
+        for part, spans in _DAY_PARTS.items()
+        if part in words and any(lo <= c < hi for c in clocks for lo, hi in spans)
+    }
 
 
 def _claim_unit(text: str, q: Quantity) -> str:
@@ -1301,9 +1340,13 @@ def _text_with_figures(r: _Reading) -> FieldDecision | None:
     for f in r.scope:
         if f.numeric or not f.quantities or len(f.words) < 2:
             continue
-        if _contains(r.words, f.words) >= 0:
+        # the whole value, or a part of it with a figure ("Terminal 1" of "Lisbon Airport
+        # (LIS) - Terminal 1")
+        parts = [f.words] + [it for it in f.items if len(it) >= 2 and it != f.words]
+        said = [it for it in parts if _contains(r.words, it) >= 0]
+        if f.words in said or any(w.isdigit() for it in said for w in it):
             r.stated.append(f)
-            r.covered.update(f.words)
+            r.covered.update(w for it in said for w in it)
             for q in r.claim_qs:
                 if any(quantities_match(q, e) for e in f.quantities):
                     r.used_spans.append((q.start, q.end))
@@ -2951,13 +2994,16 @@ def _said_in_words(r: _Reading) -> FieldDecision | None:
             kind: ContradictionKind = "negation" if term.denies else "entity"
             return _contradicted(r.out, f, r.index, kind, _original(r.text, term.term))
         r.blocked = r.blocked or term is not None  # a neighbouring band: unsupported
-        if term is None and in_vocabulary(f.keys, f.value, lex):
+        if term is None and ordered_vocabulary(f.keys, f.value, lex):
             continue  # "low" alone is no rating: a band's words count next to their key
         hit = [(it, at) for it in f.items if (at := _contains(r.words, it, typo=True)) >= 0]
         if hit:
             if "".join(f.keys) in _NAME_KEYS and not f.context and len(r.scope) > 1:
                 r.named_by.append(f)
                 continue  # the name says which record; it states no fact on its own
+            if in_vocabulary(f.keys, f.value, lex) and _denied_value(r, f):
+                r.blocked = True  # "your refill isn't ready": unsupported, never stated
+                continue
             r.stated.append(f)
             for it, at in hit:
                 r.covered.update(r.words[at : at + len(it)])  # the claim's words, as spelt
@@ -2968,6 +3014,13 @@ def _said_in_words(r: _Reading) -> FieldDecision | None:
             if sibling is not None:
                 return sibling
     return None
+
+
+def _denied_value(r: _Reading, f: _Field) -> bool:
+    """Whether the claim says the value right after a negation ("your refill isn't ready" of
+    ``"READY"``, "the car isn't red")."""
+    said = claim_tokens(f.value)
+    return any(word_weight(w) > 0 for w in said) and value_negated(r.toks, said)
 
 
 def _boolean(r: _Reading, f: _Field) -> FieldDecision | None:
@@ -3098,6 +3151,7 @@ def _stated_fields(r: _Reading) -> FieldDecision | None:
         return out  # a neighbouring band, or a value of a field the record lacks: unsupported
     for f in r.stated:
         covered.update(f.aliases())
+        covered.update(_list_words(r, f.record))  # "the 16:50 slot" of ``slots[3].start_time``
     naming = _naming_fields(r)  # "Flight BA117": the key of the field that names the item
     for f in naming:
         covered.update(f.aliases())
@@ -3117,6 +3171,29 @@ def _stated_fields(r: _Reading) -> FieldDecision | None:
     if days and not days <= {k for f in r.stated for k in f.key_set}:
         return out
     return None
+
+
+# words that pick an item of a list by its place, which no field states ("the first slot",
+# "the next one", "the only option left")
+_PLACE_PICKS = lexicon_words("fields.place_picks")
+
+
+def _list_words(r: _Reading, record: str) -> set[str]:
+    """The words of the list a record is an item of, each as one item's ("slot" of
+    ``record.slots[3]``), where the claim says them of the item, not of its place in the list
+    ("the first slot" picks an item no field names): none for a record that is no list item."""
+    if not record.endswith("]"):
+        return set()
+    out = set()
+    for w in _key_words(record.rsplit(".", 1)[-1]):
+        at = [i for i, x in enumerate(r.words) if x == w]
+        if (
+            w not in _GENERIC_KEYS
+            and at
+            and not any(_PLACE_PICKS & set(r.words[max(0, i - 2) : i]) for i in at)
+        ):
+            out.add(w)
+    return out
 
 
 def _naming_fields(r: _Reading) -> list[_Field]:
