@@ -265,10 +265,13 @@ _BETWEEN_DENIAL = lexicon_words("record_words.before_a_denied_value")
 
 def value_negated(tokens: list[str], value: Sequence[str]) -> bool:
     """Whether the claim says a value's words right after a negation ("your refill isn't
-    ready", "the car's not red", "not yet READY"), at the first place it says them."""
+    ready", "the car's not red", "not yet READY"), at the first place it says them; not where
+    a relative clause follows ("not a pub that bans kids" denies the clause)."""
     n = len(value)
     for at in range(len(tokens) - n + 1):
         if list(tokens[at : at + n]) == list(value):
+            if tokens[at + n : at + n + 1] and tokens[at + n] in _RELATIVE:
+                return False
             j = at - 1
             while j >= 0 and tokens[j] in _BETWEEN_DENIAL:
                 j -= 1
@@ -841,6 +844,16 @@ def ordered_vocabulary(
     """Whether the field's value is a band of an ordered vocabulary ("low" of a rating, "£"
     of a price band): its words are its field's only next to the field's key."""
     return any(vocab.ordered for vocab, _ in _vocabularies(keys, value, vocabulary))
+
+
+def value_is_term(keys: list[str], value: str, vocabulary: RecordVocabulary | None = None) -> bool:
+    """Whether the field's value is itself a term of its vocabulary ("pub" of a venue type),
+    which ``vocabulary_term`` reads, negations included; "ready" of a collection status
+    ``READY``, whose terms are "ready for pickup", "ready to collect", ..., is not."""
+    own = " ".join(claim_tokens(value))
+    return any(
+        own in cls for vocab, _ in _vocabularies(keys, value, vocabulary) for cls in vocab.classes
+    )
 
 
 def _agreeing(agree: VocabTerm | None, term: str, words: tuple[str, ...]) -> VocabTerm:

@@ -100,6 +100,7 @@ from langchain_qgate.grounding.records._record_words import (
     record_vocabulary,
     summary_days,
     unlisted_term,
+    value_is_term,
     value_negated,
     vocabulary_term,
 )
@@ -1695,9 +1696,10 @@ def _figures(r: _Reading) -> FieldDecision | None:
         candidates, top = _slot(r, numeric, q)
         if not candidates and _computed(r, q):
             continue  # a figure worked out from the record's ("by 15 points")
-        if not candidates or (q.kind == "time" and _computed_clock(r, q, candidates)):
-            # a value no field of its type holds, or a clock the claim computes from one ("40
-            # minutes, so done by about 8:25"): unsupported
+        if q.kind == "time" and candidates and _computed_clock(r, q, candidates):
+            continue  # a clock worked out from the record's ("40 minutes, so done by 8:25")
+        if not candidates:
+            # a value no field of its type holds: unsupported
             out.structured = out.structured or r.decided  # the record's, not the prose's
             return out
         matches = [(f, _value_match(r.text, q, f)) for f in (top or candidates)]
@@ -2120,8 +2122,16 @@ def _computed_clock(r: _Reading, q: Quantity, fields: list[_Field]) -> bool:
         if unit in ("min", "h"):
             durations.add(round(c.value * (60 if unit == "h" else 1)))
     durations.discard(0)
-    clocks = [c.value for f in fields for c in f.quantities if c.kind == "time"]
-    return any(abs(q.value - t) % 1440 in durations for t in clocks)
+    moved = [
+        f
+        for f in fields
+        for c in f.quantities
+        if c.kind == "time" and abs(q.value - c.value) % 1440 in durations
+    ]
+    if moved:  # at best inferred, as a sum is (``_computed``)
+        r.stated.append(moved[0])
+        r.computed = True
+    return bool(moved)
 
 
 _TYPE_KEYS = frozenset({"date", "time", "datetime", "timestamp", "ts", "utc", "iso"})
@@ -2994,7 +3004,7 @@ def _said_in_words(r: _Reading) -> FieldDecision | None:
             kind: ContradictionKind = "negation" if term.denies else "entity"
             return _contradicted(r.out, f, r.index, kind, _original(r.text, term.term))
         r.blocked = r.blocked or term is not None  # a neighbouring band: unsupported
-        if term is None and ordered_vocabulary(f.keys, f.value, lex):
+        if term is None and in_vocabulary(f.keys, f.value, lex) and _unsaid_term(r, f):
             continue  # "low" alone is no rating: a band's words count next to their key
         hit = [(it, at) for it in f.items if (at := _contains(r.words, it, typo=True)) >= 0]
         if hit:
@@ -3014,6 +3024,17 @@ def _said_in_words(r: _Reading) -> FieldDecision | None:
             if sibling is not None:
                 return sibling
     return None
+
+
+def _unsaid_term(r: _Reading, f: _Field) -> bool:
+    """Whether a value of a known vocabulary that no term of it states is not stated by its
+    own words either: a band of an ordered vocabulary ("low" of a rating: only next to its
+    key), or a term of its vocabulary in a claim with a negation ("not a pub that bans kids":
+    the vocabulary reads where the negation reaches). A status said by its own word where its
+    vocabulary has no such term ("Your refill is ready." of ``READY``) is stated."""
+    if ordered_vocabulary(f.keys, f.value, r.lex):
+        return True
+    return value_is_term(f.keys, f.value, r.lex) and any(negator(t) for t in r.toks)
 
 
 def _denied_value(r: _Reading, f: _Field) -> bool:
