@@ -130,3 +130,25 @@ def test_a_word_inside_a_hyphenated_word_is_no_carrier(monitor: HallucinationMon
     verdict = one_verdict(monitor, "Your order was shipped with UPS.", order)
     assert verdict.contradiction is not None
     assert verdict.contradiction.claim_value == "UPS"
+
+
+WALLET = {
+    "assets": [
+        {"symbol": "BTC", "name": "Bitcoin", "balance": 0.0421, "value_eur": 3125.93},
+        {"symbol": "ETH", "name": "Ethereum", "balance": 1.85, "value_eur": 3663.74},
+        {"symbol": "USDC", "name": "USD Coin", "balance": 500.0, "value_eur": 460.0},
+    ]
+}
+
+
+def test_a_superlative_without_a_measure_is_read_by_the_figure_the_claim_gives(
+    monitor: HallucinationMonitor,
+) -> None:
+    # "biggest" names no field of the list: the figure written with it is the value's
+    said = "Ethereum is your biggest holding at €3,663.74."
+    assert one_verdict(monitor, said, WALLET).grade is Grade.GROUNDED
+    # another item's figure: the pick is not verified, and, the measure being the claim's
+    # guess, not named as a wrong pick either
+    verdict = one_verdict(monitor, "Bitcoin is your biggest holding at €3,125.93.", WALLET)
+    assert verdict.grade is not Grade.GROUNDED
+    assert verdict.contradiction is None

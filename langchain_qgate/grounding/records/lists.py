@@ -268,6 +268,17 @@ def _headed(claim: str, phrase: str, found: _List) -> list[str]:
     return [k for k, n in scored.items() if n == best]
 
 
+def _figured(claim: str, found: _List) -> list[str]:
+    """The one key of the list holding a figure the claim writes, in one item only."""
+    said = {_measure(t) for t in re.findall(r"\d[\d,.:]*\d|\d", claim)} - {None}
+    keys = [
+        k
+        for k, values in found.figures.items()
+        if values is not None and sum(v in said for v in values) == 1
+    ]
+    return keys if len(keys) == 1 else []
+
+
 def _naming_keys(claim: str, found: _List, pick: int) -> set[str]:
     """The keys whose value, stated in the claim, names the pick (its name, its code)."""
     said = " " + " ".join(_tokens(claim)) + " "
@@ -408,6 +419,9 @@ class ListPick:
         keys = _measured_fields(measure, claim_words, found)
         if not keys and measure in _BY_HEAD:  # "the biggest attendance", "the most bikes"
             keys = _headed(claim, phrase, found)
+        figured = not keys and measure in _BY_HEAD
+        if figured:  # "your biggest holding at €3,663.74": the field of the figure it gives
+            keys = _figured(claim, found)
         if len(keys) == 2:  # "the cheapest" of ``minPrice`` and ``maxPrice``: the lower end
             first = found.items[0]
             keys = [k for k in keys if set(first[k].key.split()) & _ENDS[direction]] or keys
@@ -434,8 +448,8 @@ class ListPick:
                     field=f.chunk.id,
                 )
             ]
-        if _qualified(claim, claim_words, found, pick, key, direction == "min"):
-            return []
+        if figured or _qualified(claim, claim_words, found, pick, key, direction == "min"):
+            return []  # a measure the claim does not name is never read as a wrong pick
         if _unplaced(claim, found, pick, key, phrase) >= 2:
             return []  # the claim may pick from a part of the list the list cannot tell
         winner = values.index(best)
