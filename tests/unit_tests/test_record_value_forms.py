@@ -152,3 +152,31 @@ def test_a_superlative_without_a_measure_is_read_by_the_figure_the_claim_gives(
     verdict = one_verdict(monitor, "Bitcoin is your biggest holding at €3,125.93.", WALLET)
     assert verdict.grade is not Grade.GROUNDED
     assert verdict.contradiction is None
+
+
+LOANS = {
+    "loans": [
+        {"title": "The Overstory", "due_date": "2026-12-07", "renewable": True},
+        {"title": "Paddington 2", "due_date": "2026-12-02", "renewable": True},
+    ]
+}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "The next one due back is The Overstory, on 7 December.",
+        "The first one due back is The Overstory, on 7 December.",
+        "The last one due back is Paddington 2, on 2 December.",
+    ],
+)
+def test_a_pick_by_place_in_a_list_is_never_grounded(
+    monitor: HallucinationMonitor, reply: str
+) -> None:
+    # the item's own values are right; which is next, first or last no field says
+    assert one_verdict(monitor, reply, LOANS).grade is not Grade.GROUNDED
+
+
+def test_an_item_named_without_a_pick_is_grounded(monitor: HallucinationMonitor) -> None:
+    verdict = one_verdict(monitor, "The Overstory is due back on 7 December.", LOANS)
+    assert verdict.grade is Grade.GROUNDED, verdict.reason
