@@ -2115,7 +2115,8 @@ def _denied_key(r: _Reading, f: _Field) -> bool:
 def _computed_clock(r: _Reading, q: Quantity, fields: list[_Field]) -> bool:
     """Whether the clock is one of the fields' clocks moved by a duration the claim says
     ("booked for 40 minutes, so done by about 8:25" about a 07:45 start; "10 minutes early,
-    so by 7:35")."""
+    so by 7:35"); if so, the field moved is stated and the claim worked out from it (inferred
+    at best, as ``_computed`` leaves a sum)."""
     durations = set()
     for c in r.claim_qs:
         unit = _claim_unit(r.text, c) if c.kind == "number" else ""
@@ -3039,7 +3040,9 @@ def _unsaid_term(r: _Reading, f: _Field) -> bool:
 
 def _denied_value(r: _Reading, f: _Field) -> bool:
     """Whether the claim says the value right after a negation ("your refill isn't ready" of
-    ``"READY"``, "the car isn't red")."""
+    ``"READY"``). Read for the values of a known vocabulary only: on every text value it
+    contradicted faithful replies ("isn't on the honor roll, with ... a" read "a" as the grade
+    "A-"), so "the car isn't red" of ``"colour": "red"`` is not read (BENCHMARKS, session 66)."""
     said = claim_tokens(f.value)
     return any(word_weight(w) > 0 for w in said) and value_negated(r.toks, said)
 
