@@ -180,3 +180,25 @@ def test_a_pick_by_place_in_a_list_is_never_grounded(
 def test_an_item_named_without_a_pick_is_grounded(monitor: HallucinationMonitor) -> None:
     verdict = one_verdict(monitor, "The Overstory is due back on 7 December.", LOANS)
     assert verdict.grade is Grade.GROUNDED, verdict.reason
+
+
+CHARGING = {
+    "session_id": "cs_9f2a71c4",
+    "duration": "PT37M",
+    "energy_kwh": 52.8,
+    "total_cost_eur": 20.59,
+}
+
+
+def test_the_word_before_a_records_identifier_says_what_the_record_is(
+    monitor: HallucinationMonitor,
+) -> None:
+    # ``session_id``: the record is a session, so "the session" is the record's own word
+    assert one_verdict(monitor, "The session took 37 minutes.", CHARGING).grade is Grade.GROUNDED
+    verdict = one_verdict(monitor, "The session cost €25.", CHARGING)
+    assert verdict.contradiction is not None
+    assert verdict.contradiction.field is not None
+    assert verdict.contradiction.field.endswith("total_cost_eur")
+    # a word the record does not hold is still unplaced
+    said = "The session took 37 minutes at a supercharger."
+    assert one_verdict(monitor, said, CHARGING).grade is not Grade.GROUNDED

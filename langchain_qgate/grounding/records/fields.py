@@ -3176,6 +3176,7 @@ def _stated_fields(r: _Reading) -> FieldDecision | None:
     for f in r.stated:
         covered.update(f.aliases())
         covered.update(_list_words(r, f.record))  # "the 16:50 slot" of ``slots[3].start_time``
+        covered.update(_kind_words(r.table, f.record))  # "the session" of ``session_id``
     naming = _naming_fields(r)  # "Flight BA117": the key of the field that names the item
     for f in naming:
         covered.update(f.aliases())
@@ -3218,6 +3219,20 @@ def _list_words(r: _Reading, record: str) -> set[str]:
         ):
             out.add(w)
     return out
+
+
+_IDENTIFIERS = frozenset({"id", "ref", "reference", "number", "no", "code"})
+
+
+def _kind_words(table: _Table, record: str) -> set[str]:
+    """The words that say what a record is, from the key of its identifier ("session" of
+    ``session_id``, "reservation" of ``reservationId``): a claim about the record says them
+    of it ("The session took 37 minutes.")."""
+    return {
+        g.keys[0]
+        for g in table.by_record.get(record, [])
+        if len(g.keys) == 2 and g.keys[1] in _IDENTIFIERS and g.keys[0] not in _GENERIC_KEYS
+    }
 
 
 def _naming_fields(r: _Reading) -> list[_Field]:
