@@ -8,7 +8,7 @@ import pytest
 
 from langchain_qgate.grounding.monitor import HallucinationMonitor
 from langchain_qgate.grounding.records.fields import _norm
-from langchain_qgate.schemas import Grade
+from langchain_qgate.schemas import ClaimVerdict, Grade
 from tests.unit_tests._records import field_monitor, one_verdict
 
 RENTAL = {
@@ -34,6 +34,12 @@ SLOTS = {
 @pytest.fixture(scope="module")
 def monitor() -> HallucinationMonitor:
     return field_monitor()
+
+
+def named_field(verdict: ClaimVerdict) -> str:
+    """The path of the field a contradicted verdict names ("" when it names none)."""
+    assert verdict.contradiction is not None, verdict.reason
+    return verdict.contradiction.field or ""
 
 
 @pytest.mark.parametrize(
@@ -72,9 +78,7 @@ def test_a_status_said_after_a_negation_is_not_grounded(
 
 def test_another_status_of_the_vocabulary_is_still_named(monitor: HallucinationMonitor) -> None:
     verdict = one_verdict(monitor, "Your refill has been collected.", REFILL)
-    assert verdict.contradiction is not None
-    assert verdict.contradiction.field is not None
-    assert verdict.contradiction.field.endswith("refillStatus")
+    assert named_field(verdict).endswith("refillStatus")
 
 
 def test_a_part_of_the_day_that_holds_the_clock_is_the_clocks(
@@ -91,10 +95,7 @@ def test_a_part_of_the_day_that_holds_the_clock_is_the_clocks(
 )
 def test_a_records_clock_is_a_24_hour_one(monitor: HallucinationMonitor, reply: str) -> None:
     # "2026-12-01T11:30:00": half past eleven in the morning, never in the evening
-    verdict = one_verdict(monitor, reply, REFILL)
-    assert verdict.contradiction is not None, verdict.reason
-    assert verdict.contradiction.field is not None
-    assert verdict.contradiction.field.endswith("readyAt")
+    assert named_field(one_verdict(monitor, reply, REFILL)).endswith("readyAt")
     assert one_verdict(monitor, "It is ready from 11:30.", REFILL).grade is Grade.GROUNDED
 
 
@@ -196,9 +197,7 @@ def test_the_word_before_a_records_identifier_says_what_the_record_is(
     # ``session_id``: the record is a session, so "the session" is the record's own word
     assert one_verdict(monitor, "The session took 37 minutes.", CHARGING).grade is Grade.GROUNDED
     verdict = one_verdict(monitor, "The session cost €25.", CHARGING)
-    assert verdict.contradiction is not None
-    assert verdict.contradiction.field is not None
-    assert verdict.contradiction.field.endswith("total_cost_eur")
+    assert named_field(verdict).endswith("total_cost_eur")
     # a word the record does not hold is still unplaced
     said = "The session took 37 minutes at a supercharger."
     assert one_verdict(monitor, said, CHARGING).grade is not Grade.GROUNDED
