@@ -3221,7 +3221,7 @@ def _list_words(r: _Reading, record: str) -> set[str]:
     return out
 
 
-_IDENTIFIERS = frozenset({"id", "ref", "reference", "number", "no", "code"})
+_IDENTIFIERS = lexicon_words("fields.identifier_words")
 
 
 def _kind_words(table: _Table, record: str) -> set[str]:
