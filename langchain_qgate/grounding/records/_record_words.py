@@ -819,18 +819,25 @@ def _names_vocabulary(vocab: _Vocabulary, joined: str) -> bool:
 
 def _vocabularies(
     keys: list[str], value: str, vocabulary: RecordVocabulary | None
-) -> list[tuple[_Vocabulary, int]]:
+) -> tuple[tuple[_Vocabulary, int], ...]:
     """Every vocabulary the field belongs to (by its key) whose classes hold its value, with
     the value's class, in file order: a status of "pending" is an order's and an
-    application's."""
-    joined = _joined(keys)
+    application's. Read once per field: every claim asks it of every field, several times."""
+    return _vocabularies_of(tuple(keys), value, vocabulary or record_vocabulary())
+
+
+@lru_cache(maxsize=1 << 14)
+def _vocabularies_of(
+    keys: tuple[str, ...], value: str, vocabulary: RecordVocabulary
+) -> tuple[tuple[_Vocabulary, int], ...]:
+    joined = _joined(list(keys))
     found = []
-    for vocab in (vocabulary or record_vocabulary()).vocabularies:
+    for vocab in vocabulary.vocabularies:
         if _names_vocabulary(vocab, joined):
             mine = _class_of(vocab, value)
             if mine >= 0:
                 found.append((vocab, mine))
-    return found
+    return tuple(found)
 
 
 def in_vocabulary(keys: list[str], value: str, vocabulary: RecordVocabulary | None = None) -> bool:

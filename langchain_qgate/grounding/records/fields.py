@@ -507,7 +507,16 @@ def _table(index: EvidenceIndex) -> _Table | None:
     return table
 
 
-_ITEM_NAMING = frozenset({"id", "ref", "no", "number", "name", "title", "label"})
+_IDENTIFIERS = lexicon_words("fields.identifier_words")
+_ITEM_NAMING = _IDENTIFIERS | {"name", "title", "label"}
+_LIST_ITEM = re.compile(r"([^.\[\]]+)\[\d+\]$")
+
+
+def _list_key(record: str) -> list[str]:
+    """The key words of the list a record is an item of (``slot`` of ``record.slots[3]``);
+    none for a record that is no list item."""
+    m = _LIST_ITEM.search(record)
+    return _key_words(m[1]) if m else []
 
 
 def _item_naming(fields: list[_Field]) -> frozenset[int]:
@@ -524,12 +533,12 @@ def _names_its_item(f: _Field, values: Counter[tuple[str, str]]) -> bool:
     ``claim_ref``, ``rx_number``; not ``reason_code``, a kind). A claim that writes the value
     is about that item ("BA117 is delayed."), as a claim that writes a ``name`` is about its
     record. Lists only: a lone record is what every claim is about already."""
-    m = re.search(r"([^.\[\]]+)\[\d+\]$", f.record)
-    if m is None or not f.keys or f.truth is not None or f.numeric or f.context:
+    listed = _list_key(f.record)
+    if not listed or not f.keys or f.truth is not None or f.numeric or f.context:
         return False
     if values[f.group, f.value.lower()] != 1:
         return False
-    one = _norm(_key_words(m[1])[-1]) if _key_words(m[1]) else ""
+    one = _norm(listed[-1])
     if f.keys in ([one], [one, "code"], ["item"]):  # "item": what an entry of any list is
         return True
     return len(f.keys) == 2 and f.keys[1] in _ITEM_NAMING and f.keys[0] not in _GENERIC_KEYS
@@ -794,12 +803,9 @@ def _state(r: _Reading, f: _Field, q: Quantity) -> None:
 
 
 # the minutes after midnight each part of the day spans (the evening and the night overlap)
-_DAY_PARTS: dict[str, tuple[tuple[int, int], ...]] = {
-    "morning": ((300, 720),),
-    "afternoon": ((720, 1080),),
-    "evening": ((1020, 1380),),
-    "night": ((1200, 1440), (0, 300)),
-    "tonight": ((1020, 1440),),
+_DAY_PARTS = {
+    part: tuple((int(lo), int(hi)) for lo, hi in spans)
+    for part, spans in lexicon_table("day_parts").items()
 }
 
 
@@ -3207,10 +3213,8 @@ def _list_words(r: _Reading, record: str) -> set[str]:
     """The words of the list a record is an item of, each as one item's ("slot" of
     ``record.slots[3]``), where the claim says them of the item, not of its place in the list
     ("the first slot" picks an item no field names): none for a record that is no list item."""
-    if not record.endswith("]"):
-        return set()
     out = set()
-    for w in _key_words(record.rsplit(".", 1)[-1]):
+    for w in _list_key(record):
         at = [i for i, x in enumerate(r.words) if x == w]
         if (
             w not in _GENERIC_KEYS
@@ -3219,9 +3223,6 @@ def _list_words(r: _Reading, record: str) -> set[str]:
         ):
             out.add(w)
     return out
-
-
-_IDENTIFIERS = lexicon_words("fields.identifier_words")
 
 
 def _kind_words(table: _Table, record: str) -> set[str]:
