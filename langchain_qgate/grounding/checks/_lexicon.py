@@ -34,6 +34,11 @@ UNITS: dict[str, str] = table("units")
 table for prose (``slots``) and records (``fields``)."""
 MEASURES: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in table("measures").items()}
 """The key words naming what a unit measures ("89 degrees" fills ``temperature``)."""
+UNIT_SCALES: dict[str, tuple[str, float]] = {
+    unit: (measure, float(size)) for unit, (measure, size) in table("unit_scales").items()
+}
+"""A unit's measure and its size in the measure's base unit, exact by definition ("km" is
+1000 of "m", "mi" 1609.344): a figure in one unit is read in another of its measure."""
 
 
 def word_set(text: str) -> frozenset[str]:

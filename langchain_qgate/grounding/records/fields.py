@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING
 from langchain_qgate.grounding.checks._lexicon import (
     MEASURES,
     UNAPOSTROPHED_NEGATIONS,
+    UNIT_SCALES,
     UNITS,
     WEEKDAYS,
 )
@@ -604,6 +605,10 @@ def _numeric(value: str, quantities: list[Quantity]) -> bool:
     )  # "3 hours 15 minutes (195 minutes)": a duration
 
 
+_KEY_DEGREES = {"f": "degf", "c": "degc"}  # the last word of a key of degrees
+_DEGREE_UNITS = frozenset({"deg", "degc", "degf"})
+
+
 def _field_unit(f: _Field) -> str:
     if f.duration:
         return ""  # "PT3H15M": hours and minutes, no one unit
@@ -612,6 +617,8 @@ def _field_unit(f: _Field) -> str:
         return UNITS[_norm(after[1])]
     if len(f.keys) < 2:
         return ""
+    if f.keys[-1] in _KEY_DEGREES:  # ``temperature_f``, ``target_c``
+        return _KEY_DEGREES[f.keys[-1]]
     for i in range(len(f.keys) - 1, -1, -1):
         if f.keys[i] in UNITS:
             # a unit after "per" is a rate's (``co2_g_per_km``: "92 g/km"): no unit of ours
@@ -820,7 +827,13 @@ def _parts_of_day(words: set[str], f: _Field) -> set[str]:
     }
 
 
+_DEGREES = re.compile(r"\s*°\s*([CF])\b", re.I)  # "19°C", "66 °F"
+
+
 def _claim_unit(text: str, q: Quantity) -> str:
+    deg = _DEGREES.match(text, q.end)
+    if deg:
+        return "degc" if deg[1].lower() == "c" else "degf"
     m = re.match(r"\s*-?\s*(square\s+|sq\.?\s+)?([A-Za-z]+)([²2]?)(?!\w)", text[q.end :], re.I)
     if m is None:
         return ""
@@ -833,6 +846,36 @@ def _claim_unit(text: str, q: Quantity) -> str:
 
 
 _PER_HOUR = {"km": "kmh", "mi": "mph"}
+
+
+def _converter(claim_unit: str, field_unit: str) -> Callable[[float], float] | None:
+    """What turns a figure in ``claim_unit`` into ``field_unit`` ("140 metres" into 0.14 of
+    ``distance_km``; 66 Fahrenheit into 18.9 of ``temp_c``); None for two measures."""
+    units = {claim_unit, field_unit}
+    if units == {"degc", "degf"}:
+        if field_unit == "degc":
+            return lambda v: (v - 32) * 5 / 9
+        return lambda v: v * 9 / 5 + 32
+    if "deg" in units and units <= _DEGREE_UNITS:
+        return lambda v: v  # "11 degrees" of ``temp_c``: degrees of the field's scale
+    a, b = UNIT_SCALES.get(claim_unit), UNIT_SCALES.get(field_unit)
+    if a is None or b is None or a[0] != b[0]:
+        return None
+    factor = a[1] / b[1]
+    return lambda v: v * factor
+
+
+def _in_unit(q: Quantity, claim_unit: str, field_unit: str) -> Quantity:
+    """``q`` read in the field's unit where the claim gives it in another of its measure."""
+    if not claim_unit or not field_unit or claim_unit == field_unit or q.kind != "number":
+        return q
+    convert = _converter(claim_unit, field_unit)
+    if convert is None:
+        return q
+    alt = None if q.alt is None else convert(q.alt)
+    return replace(q, value=convert(q.value), alt=alt, exact=None)
+
+
 _HOURLY = re.compile(r"\s*(?:/\s*h(?:r|our)?\b|(?:per|an|a)\s+hour\b)", re.I)
 
 
@@ -947,8 +990,9 @@ _RANGE = re.compile(r"\d\s*[-\u2013]\s*\d")
 
 def _value_match(text: str, q: Quantity, f: _Field) -> str:
     """``same``, ``unit`` (same figure, another unit or currency), ``bound`` (a bound that
-    does not hold the field's band: unsupported) or ``differs``."""
-    q = _rounded(_for_field(q, f))
+    does not hold the field's band: unsupported) or ``differs``. A figure in another unit of
+    the field's measure ("140 metres" of ``distance_km``) is read in the field's unit."""
+    q = _rounded(_in_unit(_for_field(q, f), _claim_unit(text, q), f.unit))
     if _day_only(q):  # "on the 21st" against a full date: the same day, or another
         return "same" if any(_same_day(q, e) for e in f.quantities) else "differs"
     if q.kind == "money" and len(f.quantities) == 2 and any(bounds(q, text)):
@@ -958,7 +1002,7 @@ def _value_match(text: str, q: Quantity, f: _Field) -> str:
         near = _near_clock(text, q, f) or _same_length(text, q, f)
         return "same" if near or within_band(q, f.band, f.quantities, text) else "differs"
     claim_unit = _claim_unit(text, q)
-    if claim_unit and f.unit and claim_unit != f.unit:
+    if claim_unit and f.unit and claim_unit != f.unit and _converter(claim_unit, f.unit) is None:
         return "unit"
     currency = _claim_currency(text, q)
     if currency and f.currency and currency != f.currency and not _any_dollar(q, f.currency):
@@ -1511,9 +1555,16 @@ def _signed(text: str) -> tuple[str, ...]:
 
 def _measured(text: str, q: Quantity, fields: list[_Field]) -> list[_Field]:
     """The fields whose key names what the figure's unit measures ("89 degrees" for
-    ``temperature``)."""
-    words = MEASURES.get(_claim_unit(text, q), ())
-    return [f for f in fields if any(w in f.keys for w in words)] if words else []
+    ``temperature``) or whose unit measures it too ("400 metres" of ``distance_km``)."""
+    unit = _claim_unit(text, q)
+    words = MEASURES.get(unit, ())
+    measure = UNIT_SCALES[unit][0] if unit in UNIT_SCALES else ""
+    return [
+        f
+        for f in fields
+        if any(w in f.keys for w in words)
+        or (measure and f.unit in UNIT_SCALES and UNIT_SCALES[f.unit][0] == measure)
+    ]  # "400 metres" of ``distance_km``
 
 
 # A comparison word, then the field it compares with within three words ("below the normal
@@ -1787,12 +1838,118 @@ def _none_of(r: _Reading) -> FieldDecision | None:
     return None
 
 
-def _after_none(words: list[str], key: list[str]) -> int:
-    """Where ``key`` stands right after "no" or "zero" in ``words``; -1 if nowhere."""
+def _after_none(words: list[str], key: list[str], *, lo: int = 1) -> int:
+    """Where ``key`` stands right after "no" or "zero" in ``words`` (from ``lo`` on); -1 if
+    nowhere."""
     n = len(key)
     return next(
-        (i for i in range(1, len(words)) if words[i : i + n] == key and words[i - 1] in _NONE), -1
+        (i for i in range(lo, len(words)) if words[i : i + n] == key and words[i - 1] in _NONE),
+        -1,
     )
+
+
+# An amount of money said to be none: "no delivery fee" (a field's key after "no"), "no
+# charge", "free of charge", "costs nothing" (any amount of the record), "it's free".
+_ZERO_NOUNS = lexicon_words("fields.zero_amount_nouns")  # "no charge", "no extra fee"
+_ZERO_BETWEEN = lexicon_words("fields.zero_amount_between")  # "no *extra* charge"
+_PRICE_KEYS = lexicon_words("fields.price_keys")  # a key that says "the price" of a record
+_ZERO_PHRASES = tuple(
+    [_norm(w) for w in phrase.split()]
+    for phrase in sorted(lexicon_words("fields.zero_amounts"), key=lambda p: (-len(p), p))
+)  # the longest first: "free of charge" before "free"
+_ANSWER_NO = re.compile(r"\W*no\s*[,;:.!–—-]", re.I)  # "No, the fee is £3": an answer, no amount
+
+
+def _zero_amounts(r: _Reading) -> FieldDecision | None:
+    """An amount of money the claim says is none. Named by a money field's key after "no"
+    ("no restocking fee", "no tip"): stated where that field holds 0, a changed value where
+    it is the one field so named and holds another amount. Said of no field ("no charge",
+    "free of charge", "costs nothing"): stated by an amount of 0 the claim's records hold,
+    unsupported where they hold none (never a contradiction: which amount is meant is not
+    said). "Free" alone ("it's free", "free with 4 spaces left") only supports: it also
+    means "not taken" ("none of the bays are free")."""
+    money = [f for f in r.scope if f.money and f.quantities]
+    if not money:
+        return None
+    words = r.words
+    first = 1 if _ANSWER_NO.match(r.text) else 0  # "No, ..." says no amount
+    named = []
+    for f in money:
+        keys = [k for k in f.keys if k not in _CURRENCY_KEYS and not _unit_word(k)]  # "tip_gbp"
+        if not keys:
+            continue
+        key = keys if len(keys) > 1 and _contains(words, keys) >= 0 else keys[-1:]
+        at = _after_none(words, key, lo=first + 1)
+        end = at + len(key)
+        if at > 0 and not (end < len(words) and words[end].isdigit()):
+            named.append((f, at, end))
+    if named:
+        zero = [f for f, _, _ in named if _none_held(f)]
+        if zero:
+            r.stated.extend(f for f in zero if f not in r.stated)
+            r.covered.update(w for _, at, end in named for w in words[at - 1 : end])
+            return None
+        f, at, end = named[0]
+        if r.decided and len(named) == 1 and len({q.value for q in f.quantities}) == 1:
+            said = _original(r.text, " ".join(words[at - 1 : end]))
+            return _contradicted(r.out, f, r.index, "money", said)
+        r.blocked = True  # "no fee" of two amounts, neither of them 0: unsupported
+        return None
+    own = r.covered | {w for f in r.stated for w in f.words}  # "no charge for Spin 45"
+    zero_said = _zero_said(words, first, own)
+    if zero_said is None:
+        return None
+    phrase, strong = zero_said
+    zero = [f for f in money if _none_held(f) and _priced(f, r)]
+    if zero:
+        r.stated.extend(f for f in zero if f not in r.stated)
+        r.covered.update(phrase)
+    elif strong:
+        r.blocked = True  # "no charge" of a record whose amounts are not none: unsupported
+    return None
+
+
+def _priced(f: _Field, r: _Reading) -> bool:
+    """Whether a zero amount said of no field may be field ``f``'s: one of the claim's
+    records, and a price by its key ("price_gbp", "fee") or named by the claim ("parking is
+    free" of ``parking_fee``; not "breakfast is free")."""
+    if r.named and f.record not in r.named:
+        return False
+    keys = [k for k in f.keys if k not in _CURRENCY_KEYS and not _unit_word(k)]
+    return all(k in _PRICE_KEYS for k in keys) or any(k in r.word_set for k in keys)
+
+
+def _said_of_all(words: list[str], end: int, own: set[str]) -> bool:
+    """Whether a zero amount ending at ``end`` is said of the whole record: no content word
+    but the record's own (``own``: its name, a value already stated) follows it ("there's
+    no charge for it", "no charge for Spin 45"; not "you can cancel for free", "no charge to
+    cancel": what is free is then a thing done)."""
+    return not any(w and _counts(w) and w not in own for w in words[end:])
+
+
+def _none_held(f: _Field) -> bool:
+    return all(q.value == 0 for q in f.quantities)
+
+
+def _zero_said(words: list[str], first: int, own: set[str]) -> tuple[list[str], bool] | None:
+    """The words of a claim that say an amount is none, and whether they say it of money
+    alone ("no charge", "free of charge": True; "free": False); None if none do."""
+    for i in range(first, len(words)):
+        if words[i] not in _NONE:
+            continue
+        j = i + 1 + (i + 1 < len(words) and words[i + 1] in _ZERO_BETWEEN)
+        if j < len(words) and words[j] in _ZERO_NOUNS:
+            return words[i : j + 1], _said_of_all(words, j + 1, own)
+    for phrase in _ZERO_PHRASES:
+        at = _contains(words, phrase)
+        if at < 0:
+            continue
+        if phrase != ["free"]:
+            return phrase, _said_of_all(words, at + len(phrase), own)
+        after = words[at + 1 : at + 2]
+        if not after or not _counts(after[0]) or after[0] in _FILLER:  # not "free parking"
+            return phrase, False
+    return None
 
 
 _COUNT_OF = re.compile(r"\s+of\s+(?:them|these|those|the)\b", re.I)
@@ -3053,9 +3210,25 @@ def _denied_value(r: _Reading, f: _Field) -> bool:
     return any(word_weight(w) > 0 for w in said) and value_negated(r.toks, said)
 
 
+def _keys_as_said(tokens: list[str], keys: list[str]) -> list[str]:
+    """A field's key words with a key word that holds a figure ("24h" of ``open_24h``) in the
+    claim's own two words where it writes them ("open 24 hours")."""
+    out: list[str] = []
+    for k in keys:
+        m = _KEY_FIGURE.fullmatch(k)
+        at = tokens.index(m[1]) if m and m[1] in tokens[:-1] else -1
+        said = _norm(tokens[at + 1]) if at >= 0 else ""
+        if m and said and (said == m[2] or (said[0] == m[2][0] and said in _TIME_LENGTHS)):
+            out += tokens[at : at + 2]
+        else:
+            out.append(k)
+    return out
+
+
 def _boolean(r: _Reading, f: _Field) -> FieldDecision | None:
     """A boolean field the claim names: stated in its polarity, or contradicted."""
-    mention = boolean_said(_unnamed(r), f.keys, f.context, r.lex)
+    tokens = _unnamed(r)
+    mention = boolean_said(tokens, _keys_as_said(tokens, f.keys), f.context, r.lex)
     if mention is None:
         return None
     said, naming = mention
@@ -3426,6 +3599,7 @@ _STEPS: tuple[Callable[[_Reading], FieldDecision | None], ...] = (
     _figured_terms,
     _summary_days,
     _comparisons,
+    _zero_amounts,  # before the figures: "no idle fee" is no slot for "about 21 euros"
     _figures,
     _none_of,
     _codes,
