@@ -62,6 +62,7 @@ def test_an_unknown_key_is_a_key_error() -> None:
 def test_the_tables_read_as_the_code_used_them() -> None:
     assert _lexicon.UNITS["kilo"] == "kg"
     assert _lexicon.MEASURES["kg"] == ("weight",)
+    assert _lexicon.UNIT_SCALES["km"] == ("length", 1000.0)
     assert NUMBER_WORDS["dozen"] == 12
     assert _lexicon.IRREGULAR_FORMS["began"] == "begin"
     assert "dozen" in _lexicon.table("number_words")
@@ -83,6 +84,18 @@ def test_a_unit_added_to_the_units_table_is_read(monkeypatch: pytest.MonkeyPatch
         "record.weight",
         "3 kg",
     )
+
+
+def test_a_unit_added_with_its_scale_converts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With its measure and size in "unit_scales" too, a figure in the new unit is read in
+    another unit of its measure: 3 stone is 19.05 kg."""
+    monkeypatch.setitem(_lexicon.UNITS, "stone", "st")
+    monkeypatch.setitem(_lexicon.UNIT_SCALES, "st", ("mass", 6.35029318))
+    monitor = HallucinationMonitor(embedder=HashingEmbedder())
+    record = ['{"item": "rucksack", "weight": "3 stone"}']
+    assert not monitor.verify_grounding("The rucksack weighs about 19 kg.", record).contradictions
+    (found,) = monitor.verify_grounding("The rucksack weighs 25 kg.", record).contradictions
+    assert found.contradiction.field == "record.weight"
 
 
 def test_number_words_and_scales_from_the_file_read_figures() -> None:

@@ -1,12 +1,14 @@
 """A figure in another unit of the field's measure ("140 metres" of ``distance_km``, "19°C" of
-``temperature_f``) is read in the field's unit, and a key word holding a figure ("24h" of
-``open_24h``) is the claim's "24 hours" (records written for these tests)."""
+``temperature_f``) is read in the field's unit, a key word holding a figure ("24h" of
+``open_24h``) is the claim's "24 hours", and a range of days is one however it is written
+("Mon-Sat", "Monday to Saturday") (records written for these tests)."""
 
 from __future__ import annotations
 
 import pytest
 
 from langchain_qgate.grounding.monitor import HallucinationMonitor
+from langchain_qgate.grounding.records._field_values import weekday_ranges, weekday_value
 from langchain_qgate.schemas import Grade
 from tests.unit_tests._records import field_monitor, one_verdict
 
@@ -88,3 +90,57 @@ def test_a_boolean_whose_key_holds_a_figure_is_read_by_the_claims_words(
     else:
         assert verdict.contradiction is not None, verdict.reason
         assert verdict.contradiction.field == "record.open_24h"
+
+
+PARKING = {"zone": "K", "controlledHours": {"days": "Mon-Sat", "from": "08:30", "to": "18:30"}}
+DATED = {"store": "CareWell", "date": "2026-12-03", "days": "Mon-Sat"}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Controls in zone K run Monday to Saturday.",
+        "Controls in zone K run from Monday through Saturday, 8:30 to 18:30.",
+        "Controls in zone K run Mon–Sat.",
+    ],
+)
+def test_a_range_of_days_is_stated_however_it_is_written(
+    monitor: HallucinationMonitor, reply: str
+) -> None:
+    verdict = one_verdict(monitor, reply, PARKING)
+    assert verdict.grade is Grade.GROUNDED, verdict.reason
+
+
+def test_another_range_of_days_is_not_stated(monitor: HallucinationMonitor) -> None:
+    verdict = one_verdict(monitor, "Controls in zone K run Monday to Friday.", PARKING)
+    assert verdict.grade is not Grade.GROUNDED
+
+
+def test_days_a_field_of_days_states_are_no_dates_weekday(monitor: HallucinationMonitor) -> None:
+    # the record's one date is a Thursday; "Monday to Saturday" is its days field's
+    verdict = one_verdict(monitor, "CareWell is open Monday to Saturday.", DATED)
+    assert verdict.contradiction is None, verdict.reason
+    verdict = one_verdict(monitor, "CareWell's date is on a Friday.", DATED)
+    assert verdict.contradiction is not None
+    assert verdict.contradiction.field == "record.date"
+
+
+@pytest.mark.parametrize(
+    ("value", "read"),
+    [
+        ("Mon-Sat", "monday-saturday"),
+        ("Mon to Sat", "monday-saturday"),
+        ("Sat & Sun", "saturday & sunday"),
+        ("sat down", "sat down"),  # a value not all days is left as it is
+        ("The sun", "The sun"),
+    ],
+)
+def test_a_value_of_days_alone_is_read_as_days(value: str, read: str) -> None:
+    assert weekday_value(value) == read
+
+
+def test_a_lowercase_abbreviation_in_a_claim_is_no_day() -> None:
+    assert weekday_ranges("I sat to sun") == "I sat to sun"
+    assert weekday_ranges("Open Mon-Fri and Saturday to Sunday") == (
+        "Open monday-friday and saturday-sunday"
+    )

@@ -20,7 +20,15 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from langchain_qgate.grounding.checks.checks import Quantity
 
-__all__ = ["bound_words", "bounds", "normalise_times", "normalise_value", "within_band"]
+__all__ = [
+    "bound_words",
+    "bounds",
+    "normalise_times",
+    "normalise_value",
+    "weekday_ranges",
+    "weekday_value",
+    "within_band",
+]
 
 _SHORT_MINUTES = re.compile(r"(?<![\d:.])(\d{1,2}):(\d)(?![\d:])")
 _MONEY_RANGE = re.compile(r"([£$€¥])(\d+(?:\.\d+)?)(\s?(?:-|–|to)\s?)(?=\d)")
@@ -105,6 +113,55 @@ _MORNING_CLOCK = re.compile(r"^\s*(1[01]:[0-5]\d)(?::[0-5]\d)?\s*$")
 def _date_and_clock(m: re.Match[str]) -> str:
     clock = m[2] + " am" if m[2].startswith(("10", "11")) else m[2]
     return f"{m[1]} {clock}"
+
+
+# The days of the week as records abbreviate them and people write them out ("Mon-Sat",
+# "Monday to Saturday"): both are read as "monday-saturday".
+_DAY = (
+    r"(mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?"
+    r"|sat(?:urday)?|sun(?:day)?)\.?"
+)
+_DAY_NAMES = {
+    "mon": "monday", "tue": "tuesday", "wed": "wednesday", "thu": "thursday",
+    "fri": "friday", "sat": "saturday", "sun": "sunday",
+}  # fmt: skip
+_DAY_RANGE = re.compile(
+    rf"(?<![\w-]){_DAY}\s*(?:-|\u2013|\u2014|\bto\b|\bthrough\b|\bthru\b|\btill\b|\buntil\b)\s*"
+    rf"{_DAY}(?![\w-])",
+    re.I,
+)
+_DAY_WORD = re.compile(_DAY, re.I)
+_DAY_TOKEN = re.compile(r"[A-Za-z]+\.?|[^\sA-Za-z]")
+_DAY_GLUE = frozenset({"-", "\u2013", "\u2014", ",", "&", "/", "and", "to"})
+
+
+def _day(abbreviation: str) -> str:
+    return _DAY_NAMES[abbreviation.lower()[:3]]
+
+
+def _range(m: re.Match[str]) -> str:
+    # an abbreviation in a claim is a day's only capitalised ("Sat"; "sat" may be the verb)
+    if any(len(d) <= 4 and not d[0].isupper() for d in (m[1], m[2])):
+        return m[0]
+    return f"{_day(m[1])}-{_day(m[2])}"
+
+
+def weekday_ranges(text: str) -> str:
+    """A range of days written out ("Monday to Saturday", "Mon–Sat") as ``monday-saturday``,
+    the way :func:`weekday_value` writes a record's."""
+    return _DAY_RANGE.sub(_range, text)
+
+
+def weekday_value(value: str) -> str:
+    """A field value that is only days of the week ("Mon-Sat", "Sat & Sun") with each day
+    written out ("monday-saturday", "saturday & sunday"); any other value unchanged ("sat"
+    may be a verb, "sun" a noun: only a value of days alone is read as days)."""
+    tokens = _DAY_TOKEN.findall(value)
+    days = [t for t in tokens if _DAY_WORD.fullmatch(t)]
+    if not days or any(t not in days and t.lower() not in _DAY_GLUE for t in tokens):
+        return value
+    days_out = _DAY_TOKEN.sub(lambda m: _day(m[0]) if _DAY_WORD.fullmatch(m[0]) else m[0], value)
+    return weekday_ranges(days_out)
 
 
 def normalise_value(value: str) -> str:

@@ -86,6 +86,8 @@ from langchain_qgate.grounding.records._field_values import (
     durations_in_words,
     normalise_times,
     normalise_value,
+    weekday_ranges,
+    weekday_value,
     within_band,
 )
 from langchain_qgate.grounding.records._record_words import (
@@ -450,7 +452,8 @@ def _table(index: EvidenceIndex) -> _Table | None:
         quantities = _scaled_by_key(quantities, keys)
         low = value.strip().lower()
         truth = True if low in _TRUE else False if low in _FALSE else None
-        items = _value_items(value)
+        said = weekday_value(value)  # "Mon-Sat": "monday-saturday", as a claim's are read
+        items = _value_items(said)
         f = _Field(
             chunk=i,
             id=fid,
@@ -460,7 +463,7 @@ def _table(index: EvidenceIndex) -> _Table | None:
             keys=keys,
             context=context,
             quantities=quantities,
-            words=_words(value),
+            words=_words(said),
             items=[it for it in items if it],
             truth=truth,
             numeric=_numeric(band, quantities),
@@ -1268,6 +1271,7 @@ def _reading(
     ``items``, an identifier of a list item (``_names_its_item``) names nothing."""
     text = ISO_DATETIME.sub(r"\1 \2", untokenise(text))  # "2024-11-08 19:55"
     text = normalise_times(durations_in_words(text))  # "PT37M": "37 minutes"
+    text = weekday_ranges(text)  # "Monday to Saturday": "monday-saturday"
     words = _words(text)
     word_set = set(words)
     # The records the claim names, else the one the previous claim was about.
@@ -3329,7 +3333,8 @@ def _siblings_value(r: _Reading, f: _Field) -> FieldDecision | None:
 def _stated_fields(r: _Reading) -> FieldDecision | None:
     """Whether any field states the claim; a weekday none holds; a field the record lacks."""
     out, scope, covered = r.out, r.scope, r.covered
-    wrong_day = _weekdays(r.word_set, scope, r.stated, covered)
+    # a day a field of days states ("Monday to Saturday" of ``"days": "Mon-Sat"``) is no date's
+    wrong_day = _weekdays(r.word_set - covered, scope, r.stated, covered)
     if wrong_day is not None and r.decided:
         (f, weekday), day = wrong_day
         shown = f"{f.value} (a {weekday.capitalize()})"
