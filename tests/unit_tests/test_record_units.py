@@ -1,7 +1,8 @@
 """A figure in another unit of the field's measure ("140 metres" of ``distance_km``, "19°C" of
 ``temperature_f``) is read in the field's unit, a key word holding a figure ("24h" of
 ``open_24h``) is the claim's "24 hours", and a range of days is one however it is written
-("Mon-Sat", "Monday to Saturday") (records written for these tests)."""
+("Mon-Sat", "Monday to Saturday"); a key written right before a figure is its slot
+(records written for these tests)."""
 
 from __future__ import annotations
 
@@ -144,3 +145,41 @@ def test_a_lowercase_abbreviation_in_a_claim_is_no_day() -> None:
     assert weekday_ranges("Open Mon-Fri and Saturday to Sunday") == (
         "Open monday-friday and saturday-sunday"
     )
+
+
+WALLET = {
+    "assets": [
+        {"symbol": "BTC", "balance": 0.0421, "price_eur": 74250.0, "value_eur": 3125.93},
+        {"symbol": "ETH", "balance": 1.85, "price_eur": 1980.4, "value_eur": 3663.74},
+    ]
+}
+SAILINGS = {
+    "sailings": [
+        {"departure": "07:30", "arrival": "09:30", "vessel": "Petar", "seats_left": 210},
+        {"departure": "10:15", "arrival": "11:20", "vessel": "Jelena", "seats_left": 12},
+    ]
+}
+SEEN = {"device": "Garage Camera", "online": False, "last_seen_at": "2025-02-01T06:12:00"}
+
+
+def test_a_key_written_right_before_a_figure_is_its_slot(monitor: HallucinationMonitor) -> None:
+    # "balance 0.0421, price 74,250.00 EUR, value 3,125.93 EUR": each key says its figure's field
+    reply = "BTC: balance 0.0421, price 74,250.00 EUR, value 3,125.93 EUR."
+    verdict = one_verdict(monitor, reply, WALLET)
+    assert verdict.grade is Grade.GROUNDED, verdict.reason
+    verdict = one_verdict(monitor, "BTC: balance 0.0521, price 74,250.00 EUR.", WALLET)
+    assert verdict.grade is not Grade.GROUNDED
+
+
+def test_a_key_before_another_figure_is_not_this_ones_slot(monitor: HallucinationMonitor) -> None:
+    # "arrival" is the key of 11:20, not the slot of 10:15
+    verdict = one_verdict(monitor, "10:15 Jelena: arrival 11:20, seats left 12.", SAILINGS)
+    assert verdict.grade is Grade.GROUNDED, verdict.reason
+
+
+def test_a_function_word_of_a_key_is_no_key_before_a_figure(
+    monitor: HallucinationMonitor,
+) -> None:
+    # "at" of ``last_seen_at`` before "6:12" says no field
+    verdict = one_verdict(monitor, "The Garage Camera was last seen at 6:12 am.", SEEN)
+    assert verdict.contradiction is None, verdict.reason

@@ -1512,7 +1512,16 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
     by_noun = [f for f in candidates if _counts_for(r.text, q, f)]  # "0 layovers"
     if by_noun:
         return candidates, by_noun
-    scored = [(_aligned(r, f), f) for f in candidates]
+    keyed = [f for f in candidates if _key_before(r.text, q, f)]  # "balance 0.0421"
+    if keyed:
+        return candidates, keyed
+    # a key written right before another figure is that figure's ("10:15 Jelena to Hvar Town:
+    # arrival 11:20": "arrival" is not the slot of 10:15)
+    others = [p for p in r.claim_qs if p is not q]
+    scored = [
+        (0 if any(_key_before(r.text, p, f) for p in others) else _aligned(r, f), f)
+        for f in candidates
+    ]
     best = max((s for s, _ in scored), default=0)
     if best > 0:
         top = [f for s, f in scored if s == best]
@@ -1525,6 +1534,21 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
     if q.kind in ("time", "date") and len(candidates) == 1:
         return candidates, candidates  # the record's one field of the figure's type
     return candidates, []
+
+
+_KEY_BEFORE = re.compile(r"([^\W_]+)\s*[:=]?\s*$")  # the word right before a figure
+
+
+def _key_before(text: str, q: Quantity, f: _Field) -> bool:
+    """Whether the claim writes the field's key right before the figure, as a list of keys
+    and values does ("balance 0.0421, price 74,250.00 EUR", "adult fare: 14.00 EUR"): its
+    last key word that is no unit or currency ("fare" of ``adult_fare_eur``)."""
+    m = _KEY_BEFORE.search(text, max(0, q.start - 24), q.start)
+    if m is None:
+        return False
+    keys = [k for k in f.keys if k not in _CURRENCY_KEYS and not _unit_word(k)]
+    # a function word of a key ("at" of ``seen_at``, "by" of ``due_by``) says no field
+    return bool(keys) and _counts(keys[-1]) and _norm(m[1]) == keys[-1]
 
 
 def _aligned(r: _Reading, f: _Field) -> int:
