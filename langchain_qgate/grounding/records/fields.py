@@ -452,8 +452,7 @@ def _table(index: EvidenceIndex) -> _Table | None:
         quantities = _scaled_by_key(quantities, keys)
         low = value.strip().lower()
         truth = True if low in _TRUE else False if low in _FALSE else None
-        said = weekday_value(value)  # "Mon-Sat": "monday-saturday", as a claim's are read
-        items = _value_items(said)
+        items = _value_items(said := weekday_value(value))  # "Mon-Sat": "monday-saturday"
         f = _Field(
             chunk=i,
             id=fid,
@@ -1892,9 +1891,10 @@ def _zero_amounts(r: _Reading) -> FieldDecision | None:
     """An amount of money the claim says is none. Named by a money field's key after "no"
     ("no restocking fee", "no tip"): stated where that field holds 0, a changed value where
     it is the one field so named and holds another amount. Said of no field ("no charge",
-    "free of charge", "costs nothing"): stated by an amount of 0 the claim's records hold,
-    unsupported where they hold none (never a contradiction: which amount is meant is not
-    said). "Free" alone ("it's free", "free with 4 spaces left") only supports: it also
+    "free of charge", "costs nothing"): stated by an amount of 0 of the claim's records that is
+    a price or that the claim names (``_priced``), unsupported where none is and nothing but
+    the record follows the words (``_said_of_all``; never a contradiction: which amount is
+    meant is not said). "Free" alone ("it's free", "free with 4 spaces left") only supports: it also
     means "not taken" ("none of the bays are free")."""
     money = [f for f in r.scope if f.money and f.quantities]
     if not money:
