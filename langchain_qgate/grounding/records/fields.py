@@ -994,7 +994,8 @@ def _value_match(text: str, q: Quantity, f: _Field) -> str:
     """``same``, ``unit`` (same figure, another unit or currency), ``bound`` (a bound that
     does not hold the field's band: unsupported) or ``differs``. A figure in another unit of
     the field's measure ("140 metres" of ``distance_km``) is read in the field's unit."""
-    q = _rounded(_in_unit(_for_field(q, f), _claim_unit(text, q), f.unit))
+    claim_unit = _claim_unit(text, q)
+    q = _rounded(_in_unit(_for_field(q, f), claim_unit, f.unit))
     if _day_only(q):  # "on the 21st" against a full date: the same day, or another
         return "same" if any(_same_day(q, e) for e in f.quantities) else "differs"
     if q.kind == "money" and len(f.quantities) == 2 and any(bounds(q, text)):
@@ -1003,7 +1004,6 @@ def _value_match(text: str, q: Quantity, f: _Field) -> str:
     if not any(quantities_match(q, e) and _close(q, e) for e in f.quantities):
         near = _near_clock(text, q, f) or _same_length(text, q, f)
         return "same" if near or within_band(q, f.band, f.quantities, text) else "differs"
-    claim_unit = _claim_unit(text, q)
     if claim_unit and f.unit and claim_unit != f.unit and _converter(claim_unit, f.unit) is None:
         return "unit"
     currency = _claim_currency(text, q)
@@ -1511,16 +1511,14 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
     by_noun = [f for f in candidates if _counts_for(r.text, q, f)]  # "0 layovers"
     if by_noun:
         return candidates, by_noun
-    keyed = [f for f in candidates if _key_before(r.text, q, f)]  # "balance 0.0421"
+    before = _word_before(r.text, q)
+    keyed = [f for f in candidates if before and _key_word(f) == before]  # "balance 0.0421"
     if keyed:
         return candidates, keyed
     # a key written right before another figure is that figure's ("10:15 Jelena to Hvar Town:
     # arrival 11:20": "arrival" is not the slot of 10:15)
-    others = [p for p in r.claim_qs if p is not q]
-    scored = [
-        (0 if any(_key_before(r.text, p, f) for p in others) else _aligned(r, f), f)
-        for f in candidates
-    ]
+    taken = {_word_before(r.text, p) for p in r.claim_qs if p is not q} - {""}
+    scored = [(0 if _key_word(f) in taken else _aligned(r, f), f) for f in candidates]
     best = max((s for s, _ in scored), default=0)
     if best > 0:
         top = [f for s, f in scored if s == best]
@@ -1538,16 +1536,25 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
 _KEY_BEFORE = re.compile(r"([^\W_]+)\s*[:=]?\s*$")  # the word right before a figure
 
 
-def _key_before(text: str, q: Quantity, f: _Field) -> bool:
-    """Whether the claim writes the field's key right before the figure, as a list of keys
-    and values does ("balance 0.0421, price 74,250.00 EUR", "adult fare: 14.00 EUR"): its
-    last key word that is no unit or currency ("fare" of ``adult_fare_eur``)."""
+def _word_before(text: str, q: Quantity) -> str:
+    """The word written right before a figure, as ``_norm`` spells it ("" for none): a key,
+    where the claim lists keys and values ("balance 0.0421, price 74,250.00 EUR", "adult
+    fare: 14.00 EUR")."""
     m = _KEY_BEFORE.search(text, max(0, q.start - 24), q.start)
-    if m is None:
-        return False
-    keys = [k for k in f.keys if k not in _CURRENCY_KEYS and not _unit_word(k)]
-    # a function word of a key ("at" of ``seen_at``, "by" of ``due_by``) says no field
-    return bool(keys) and _counts(keys[-1]) and _norm(m[1]) == keys[-1]
+    return "" if m is None else _norm(m[1])
+
+
+def _bare_keys(f: _Field) -> list[str]:
+    """A field's key words without its unit or currency ("tip" of ``tip_gbp``)."""
+    return [k for k in f.keys if k not in _CURRENCY_KEYS and not _unit_word(k)]
+
+
+def _key_word(f: _Field) -> str:
+    """The field's last key word that is no unit or currency ("fare" of ``adult_fare_eur``),
+    as a claim writes it before the figure; "" for a function word ("at" of ``seen_at``, "by"
+    of ``due_by``: it says no field)."""
+    keys = _bare_keys(f)
+    return keys[-1] if keys and _counts(keys[-1]) else ""
 
 
 def _aligned(r: _Reading, f: _Field) -> int:
@@ -1903,7 +1910,7 @@ def _zero_amounts(r: _Reading) -> FieldDecision | None:
     first = 1 if _ANSWER_NO.match(r.text) else 0  # "No, ..." says no amount
     named = []
     for f in money:
-        keys = [k for k in f.keys if k not in _CURRENCY_KEYS and not _unit_word(k)]  # "tip_gbp"
+        keys = _bare_keys(f)  # "tip" of ``tip_gbp``
         if not keys:
             continue
         key = keys if len(keys) > 1 and _contains(words, keys) >= 0 else keys[-1:]
@@ -1943,7 +1950,7 @@ def _priced(f: _Field, r: _Reading) -> bool:
     free" of ``parking_fee``; not "breakfast is free")."""
     if r.named and f.record not in r.named:
         return False
-    keys = [k for k in f.keys if k not in _CURRENCY_KEYS and not _unit_word(k)]
+    keys = _bare_keys(f)
     return all(k in _PRICE_KEYS for k in keys) or any(k in r.word_set for k in keys)
 
 
