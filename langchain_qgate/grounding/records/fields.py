@@ -54,6 +54,8 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from langchain_qgate.grounding.checks._lexicon import (
+    AUXILIARIES,
+    FUNCTION_WORDS,
     MEASURES,
     UNAPOSTROPHED_NEGATIONS,
     UNIT_SCALES,
@@ -445,11 +447,11 @@ def _table(index: EvidenceIndex) -> _Table | None:
         keys = _key_words(segments[-1]) if segments else []
         context = [w for s in segments[:-1] for w in _key_words(s)]
         band = normalise_value(value)
-        quantities = extract_quantities(band, days=False)
+        quantities = extract_quantities(band, days=False) or _signed_value(band)
         if set(keys) & _SCORE_WORDS:  # "score": "3-1" holds both
             quantities += _second_scores(band, quantities)
         quantities = _with_counts(quantities, value, [*context, *keys])
-        quantities = _scaled_by_key(quantities, keys)
+        quantities = _scaled_by_key(_minor_units(quantities, keys), keys)
         low = value.strip().lower()
         truth = True if low in _TRUE else False if low in _FALSE else None
         items = _value_items(said := weekday_value(value))  # "Mon-Sat": "monday-saturday"
@@ -593,6 +595,39 @@ def _scaled_by_key(quantities: list[Quantity], keys: list[str]) -> list[Quantity
     ]
 
 
+# A key's word that says its figures are hundredths of a currency (``unit_rate_p_per_kwh``:
+# 24.5 is 24.5p, ``amount_cents``: 1999 is 19.99).
+def _pence(keys: list[str]) -> bool:
+    """Whether a key says pence: "pence", or "p" before "per" or after a word of money
+    (``unit_rate_p_per_kwh``, ``price_p``; not ``p_value``)."""
+    return any(
+        k == "pence"
+        or (k == "p" and i > 0 and (keys[i - 1] in _MONEY_KEYS or keys[i + 1 : i + 2] == ["per"]))
+        for i, k in enumerate(keys)
+    )
+
+
+def _cents(keys: list[str]) -> bool:
+    """Whether a key says cents (``amount_cents``; not ``growth_per_cent``)."""
+    return any(k in ("cents", "cent") and keys[i - 1] != "per" for i, k in enumerate(keys) if i)
+
+
+def _minor_units(quantities: list[Quantity], keys: list[str]) -> list[Quantity]:
+    """Figures of a key in a currency's hundredths, read as money ("24.5p" of
+    ``unit_rate_p_per_kwh: 24.5``); the figure as written stays a second reading."""
+    if not (_pence(keys) or _cents(keys)):
+        return quantities
+    return [
+        replace(q, kind="money", value=float(q.raw) / 100, alt=float(q.raw))
+        if q.alt is None and q.kind in ("number", "date") and _PLAIN.fullmatch(q.raw)
+        else q
+        for q in quantities
+    ]
+
+
+_PLAIN = re.compile(r"\d{1,12}(?:\.\d{1,6})?")  # a figure as an API writes it: 1999, 24.5
+
+
 def _numeric(value: str, quantities: list[Quantity]) -> bool:
     """Whether the value is its figures (and units): "11:00-21:00", "3.6 million", "2.5 kg"."""
     if not quantities:
@@ -653,8 +688,10 @@ def _measures(f: _Field) -> bool:
 
 def _field_currency(f: _Field, record: list[_Field]) -> str:
     money = [q for q in f.quantities if q.kind == "money"]
-    if money:
+    if money and money[0].currency:
         return money[0].currency
+    if _pence(f.keys):
+        return "GBP"
     for k in f.keys:
         if k in _CURRENCY_KEYS:
             return _CURRENCY_KEYS[k]
@@ -809,6 +846,8 @@ def _state(r: _Reading, f: _Field, q: Quantity) -> None:
         m = re.match(r"\s*-?\s*([A-Za-z]+)", r.text[q.end :])
         if m is not None:
             r.covered.add(_norm(m[1].lower()))
+    if any(e.value < 0 for e in f.quantities if e.kind in ("number", "percent")):
+        r.covered.update(_direction_words(r.text, q) & _FELL)  # "down 4.1%" of ``-4.1``
 
 
 # the minutes after midnight each part of the day spans (the evening and the night overlap)
@@ -990,10 +1029,62 @@ def _for_field(q: Quantity, f: _Field) -> Quantity:
 _RANGE = re.compile(r"\d\s*[-\u2013]\s*\d")
 
 
+_NEGATIVE = re.compile(r"-\d{1,15}(?:\.\d{1,15})?")
+
+
+def _signed_value(value: str) -> list[Quantity]:
+    """A value that is a negative number alone ("-2.4"): the figure with its sign (a dash
+    before a figure in text is no sign, so the text reading leaves it out)."""
+    if not _NEGATIVE.fullmatch(value):
+        return []
+    digits = sum(c.isdigit() for c in value.lstrip("-0."))
+    return [Quantity("number", float(value), value, 0, len(value), max(1, digits))]
+
+
+# Words that say which way a change went, before its figure within three words ("down 4.1%",
+# "slipped 2.4%", "fell by 3") or right after it ("4.1% down", "3 points lower").
+_FELL = lexicon_words("fields.change_down")
+_ROSE = lexicon_words("fields.change_up")
+
+
+def _direction_words(text: str, q: Quantity) -> set[str]:
+    """The three words before a figure and the one after it, as ``_words`` spells them."""
+    before = _words(text[max(0, q.start - 40) : q.start])[-3:]
+    return {*before, *_words(text[q.end : q.end + 20])[:1]}
+
+
+def _change_sign(text: str, q: Quantity) -> int:
+    """-1 where the claim says its figure is a fall, 1 a rise, 0 neither."""
+    dash = q.start > 0 and text[q.start - 1] in "-\u2212"
+    if dash and text[max(0, q.start - 2) : q.start - 1].strip() == "":
+        return -1  # "-2.4%"
+    said = _direction_words(text, q)
+    fell, rose = bool(said & _FELL), bool(said & _ROSE)
+    return -1 if fell and not rose else 1 if rose and not fell else 0
+
+
+def _signed_match(text: str, q: Quantity, f: _Field) -> str:
+    """A figure read against a field that holds a negative number: the same size with no
+    direction said, or a fall ("down 4.1%" of ``-4.1``), is the value; a rise is another."""
+    q = _for_field(q, f)
+    sign = _change_sign(text, q)
+    if q.value < 0:  # "-2.4%" as written
+        q, sign = replace(q, value=-q.value), -1
+    for e in f.quantities:
+        if e.value >= 0 or not comparable(q, e):
+            continue
+        size = replace(e, value=-e.value, raw=e.raw.lstrip("-"))
+        if quantities_match(q, size) and sign <= 0:
+            return "same"
+    return "differs"
+
+
 def _value_match(text: str, q: Quantity, f: _Field) -> str:
     """``same``, ``unit`` (same figure, another unit or currency), ``bound`` (a bound that
     does not hold the field's band: unsupported) or ``differs``. A figure in another unit of
     the field's measure ("140 metres" of ``distance_km``) is read in the field's unit."""
+    if any(e.value < 0 for e in f.quantities if e.kind in ("number", "percent")):
+        return _signed_match(text, q, f)
     claim_unit = _claim_unit(text, q)
     q = _rounded(_in_unit(_for_field(q, f), claim_unit, f.unit))
     if _day_only(q):  # "on the 21st" against a full date: the same day, or another
@@ -1009,7 +1100,30 @@ def _value_match(text: str, q: Quantity, f: _Field) -> str:
     currency = _claim_currency(text, q)
     if currency and f.currency and currency != f.currency and not _any_dollar(q, f.currency):
         return "unit"
+    per, said = _rate_period(f.keys), _period_after(text, q)
+    if per and said and per != said:
+        return "unit"  # "54p a week" of ``standing_charge_p_per_day``
     return "same"
+
+
+_PERIODS = frozenset({"minute", "hour", "day", "night", "week", "month", "year"})
+# what a claim writes after a rate's figure: "a day", "per night", "/month", "each week"
+_PER_PERIOD = re.compile(r"\s*(?:per|a|an|each|every|/)\s*([a-z]+)\b", re.I)
+
+
+def _rate_period(keys: list[str]) -> str:
+    """The length of time a rate's key is per ("day" of ``standing_charge_p_per_day``)."""
+    for a, b in pairwise(keys):
+        if a == "per" and b in _PERIODS:
+            return b
+    return ""
+
+
+def _period_after(text: str, q: Quantity) -> str:
+    """The length of time the claim writes a figure per ("54p a day": "day")."""
+    m = _PER_PERIOD.match(text, q.end)
+    word = _norm(m[1]) if m else ""
+    return word if word in _PERIODS else ""
 
 
 def _rounded(q: Quantity) -> Quantity:
@@ -1118,8 +1232,12 @@ def _counts_for(text: str, q: Quantity, f: _Field, keys: list[str] | None = None
     return bool(counted) and any(_related(counted, k) for k in (f.keys if keys is None else keys))
 
 
+_GRAMMAR = FUNCTION_WORDS | AUXILIARIES  # key words that name no field ("in", "is")
+
+
 def _alignment(f: _Field, claim_words: set[str], synonyms: bool = True) -> int:
-    leaf = {k for k in f.keys if k not in _GENERIC_KEYS}
+    # a function word of a key says no field ("in" of ``check_in_closes``, "is" of ``is_open``)
+    leaf = {k for k in f.keys if k not in _GENERIC_KEYS and k not in _GRAMMAR}
     joined = "".join(f.keys)
     hits = len(leaf & claim_words) * 2
     if joined in claim_words and len(f.keys) > 1:
@@ -1131,7 +1249,7 @@ def _alignment(f: _Field, claim_words: set[str], synonyms: bool = True) -> int:
     else:
         if any(_related(w, k, synonyms, verbs=True) for k in leaf - _NAMING for w in claim_words):
             hits += 1  # "leaving" for ``departure``, "layovers" for ``stops``, "raining"
-    context = {k for k in f.context if k not in _GENERIC_KEYS}
+    context = {k for k in f.context if k not in _GENERIC_KEYS and k not in _GRAMMAR}
     hits += len(context & claim_words)
     if not hits and any(_related(w, k, synonyms) for k in context - _NAMING for w in claim_words):
         hits += 1  # "departs" for ``departure.scheduled``
@@ -1177,8 +1295,20 @@ def _claim_quantities(text: str) -> list[Quantity]:
     if days:  # "on the 21st": a day of the month, not a rank
         found = [q for q in found if not any(d.start < q.end and q.start < d.end for d in days)]
         found = sorted(found + days, key=lambda q: q.start)
+    taken = [(q.start, q.end) for q in found]
+    found += [  # "24h change -2.4%": a figure with its sign (the text reading leaves it out)
+        Quantity("percent" if m[2] else "number", -float(m[1]), m[0], m.start(), m.end())
+        for m in _NEGATIVE_FIGURE.finditer(text)
+        if not any(s < m.end() and m.start() < e for s, e in taken)
+    ]
     scored = set(_words(text)) & _SCORE_WORDS  # "won 2-1"; "open 10-6" is hours
     return found + _second_scores(text, found) if scored else found
+
+
+# a minus sign right before a figure, after a space, a bracket, a colon or the start
+_NEGATIVE_FIGURE = re.compile(
+    r"(?:(?<=[\s(:=])|^)[-\u2212](\d{1,15}(?:\.\d{1,15})?)(%?)(?![\w-]|\.\d)"
+)
 
 
 # A day of the month said alone after a word that sets a date ("on the 21st", "until the
@@ -1397,7 +1527,7 @@ def _text_with_figures(r: _Reading) -> FieldDecision | None:
         # the whole value, or a part of it with a figure ("Terminal 1" of "Lisbon Airport
         # (LIS) - Terminal 1")
         parts = [f.words] + [it for it in f.items if len(it) >= 2 and it != f.words]
-        said = [it for it in parts if _contains(r.words, it) >= 0]
+        said = [it for it in parts if _contains(r.words, it) >= 0 or _said_apart(r, it)]
         if f.words in said or any(w.isdigit() for it in said for w in it):
             r.stated.append(f)
             r.covered.update(w for it in said for w in it)
@@ -1420,6 +1550,18 @@ def _text_with_figures(r: _Reading) -> FieldDecision | None:
             if m is not None:
                 return _contradicted(r.out, f, r.index, "number", _original(r.text, m[0]))
     return None
+
+
+def _said_apart(r: _Reading, item: list[str]) -> bool:
+    """Whether the claim says a text value with a figure in its own words: each of its
+    words, and its figures as the claim writes them ("three months of payslips" for "3
+    months payslips")."""
+    digits = [w for w in item if w.isdigit()]
+    letters = [w for w in item if not w.isdigit() and _counts(w)]
+    if not digits or not letters or not set(letters) <= r.word_set:
+        return False
+    figures = {q.value for q in r.claim_qs if q.kind == "number"}
+    return all(float(d) in figures for d in digits)
 
 
 def _figured_terms(r: _Reading) -> FieldDecision | None:
@@ -1518,6 +1660,8 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
     # a key written right before another figure is that figure's ("10:15 Jelena to Hvar Town:
     # arrival 11:20": "arrival" is not the slot of 10:15)
     taken = {_word_before(r.text, p) for p in r.claim_qs if p is not q} - {""}
+    # what an amount includes or leaves out is not what it is ("£80 including VAT")
+    taken |= {_norm(m[1]) for m in _INCLUDED.finditer(r.text)}
     scored = [(0 if _key_word(f) in taken else _aligned(r, f), f) for f in candidates]
     best = max((s for s, _ in scored), default=0)
     if best > 0:
@@ -1530,9 +1674,26 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
         return candidates, measured
     if q.kind in ("time", "date") and len(candidates) == 1:
         return candidates, candidates  # the record's one field of the figure's type
-    return candidates, []
+    dated = _on_its_date(r, q, candidates)  # "2 pm on 2 December": the field of that day
+    return candidates, dated if len(dated) == 1 else []
 
 
+def _on_its_date(r: _Reading, q: Quantity, candidates: list[_Field]) -> list[_Field]:
+    """The fields of a clock that hold it with a date the claim writes ("at 2 pm on 2
+    December" of ``visitScheduled: 2026-12-02T10:00``): the day says which time is meant."""
+    if q.kind != "time":
+        return []
+    days = [d for d in r.claim_qs if d.kind == "date" and not _day_only(d)]
+    return [
+        f
+        for f in candidates
+        if any(e.kind == "date" and quantities_match(d, e) for d in days for e in f.quantities)
+    ]
+
+
+_INCLUDED = re.compile(
+    r"\b(?:including|incl\.?|inclusive\s+of|excluding|excl\.?|exclusive\s+of)\s+([^\W\d_]+)", re.I
+)
 _KEY_BEFORE = re.compile(r"([^\W_]+)\s*[:=]?\s*$")  # the word right before a figure
 
 
@@ -2445,7 +2606,10 @@ def _changed_figure(r: _Reading, q: Quantity, target: _Field, unit: bool) -> Fie
     if (claim_unit or said) and q.kind not in ("money", "time", "date"):
         shown = f"{q.raw} {r.text[q.end :].split()[0].strip('.,;')}"
     evidence_value = target.value
-    if unit and (target.unit or target.currency):
+    per, period = _rate_period(target.keys), _PER_PERIOD.match(r.text, q.end)
+    if unit and per and period is not None and _period_after(r.text, q):
+        shown, evidence_value = f"{q.raw}{period[0]}", f"{target.value} per {per}"
+    elif unit and (target.unit or target.currency):
         evidence_value = f"{target.value} {target.unit or target.currency}"
     return _contradicted(r.out, target, r.index, q.kind, shown, evidence_value=evidence_value)
 
@@ -3285,7 +3449,7 @@ def _boolean(r: _Reading, f: _Field) -> FieldDecision | None:
             said_none = said_after or _clause_after(_unnamed(r), naming)
             r.covered.update(w for w in map(_norm, said_none) if w.isalpha() and w not in names)
         return None
-    if r.decided and not _of_a_set(r.text, naming):
+    if r.decided and not _of_a_set(r.text, naming) and not _not_a_state(r.toks, naming):
         given = [w for w in _clause_after(r.toks, naming) if _value_like(w, {w})] if empty else []
         if given:  # "gate B12" of a null ``gate``: the value the claim gives it
             return _contradicted(r.out, f, r.index, "entity", _original(r.text, given[0]))
@@ -3294,6 +3458,24 @@ def _boolean(r: _Reading, f: _Field) -> FieldDecision | None:
 
 
 _CLAUSE_ENDS = frozenset({",", ";", ".", "and", "but", "or", "while", "though", "because", "so"})
+
+
+_MODALS = frozenset({"to", "will", "would", "can", "could", "should", "must", "may", "might"})
+_MEANS = frozenset({"by", "via", "through"})
+
+
+def _not_a_state(tokens: list[str], naming: Sequence[str]) -> bool:
+    """Whether the words that name a yes/no field say what is to happen or how, not what
+    holds: after a modal or "to" ("it's set up to be paid", "will be refunded") or before
+    the means ("paid by direct debit"). Not read as its value: unsupported at worst."""
+    low = [t.lower() for t in tokens]
+    for i, t in enumerate(low):
+        if t not in naming and tokens[i] not in naming:
+            continue
+        before = [w for w in low[max(0, i - 3) : i] if w not in ("be", "been", "not", "n't")]
+        if (before and before[-1] in _MODALS) or (low[i + 1 : i + 2] and low[i + 1] in _MEANS):
+            return True
+    return False
 
 
 def _clause_after(tokens: list[str], naming: Sequence[str]) -> list[str]:
@@ -3519,6 +3701,7 @@ def _coverage(r: _Reading) -> FieldDecision:
     # bikes": a word of no weight) is no fact the record states
     unpicked = "" if picked or not _has_items(r.table) else said_pick(r.text)
     read = {w for q in r.found_qs for w in _words(q.raw)} | covered
+    parts = _name_parts(r)  # "your Brightwire bill" of ``supplier: "Brightwire Energy"``
     for i, w in enumerate(words):
         if w.isdigit() and w not in read:
             return out  # a figure no value reading took ("-3 degrees"): unsupported
@@ -3536,7 +3719,13 @@ def _coverage(r: _Reading) -> FieldDecision:
         near = near or _averaged(words, i, measured, figures)
         # the dimension a figure is said in ("300 m away", "3 hours long", "4 years old")
         near = near or (w in _DIMENSIONS and i > 0 and _after_figure(words[i - 1], figures))
-        if w in covered or _filler(w, fillers) or near or _misspelt(w, covered, fillers):
+        if (
+            w in covered
+            or w in parts
+            or _filler(w, fillers)
+            or near
+            or _misspelt(w, covered, fillers)
+        ):
             got += weight
         elif "with" in words[max(0, i - 3) : i] and not _describes_field(words, i, figures, r.lex):
             added = True  # "... pub with a garden", "with live music"
@@ -3554,7 +3743,8 @@ def _coverage(r: _Reading) -> FieldDecision:
     out.renamed = _renamed_value(r, figures)
     # A value of its own no field holds (a name, another value of a field) is never grounded,
     # however few the claim's other words: the record does not state it.
-    held = {w for f in r.scope for w in f.words}  # "House" of the album "Summer House"
+    # "House" of the album "Summer House"; "VAT" of ``vat_gbp``: the record's own words
+    held = {w for f in r.scope for w in (*f.words, *f.keys)}
     valued = any(_value_like(w, names) and w not in held for w in unplaced)
     valued = valued or (out.renamed is not None and out.renamed[3] in unplaced)
     if r.computed and not valued:  # worked out, not stated: at best inferred
@@ -3571,6 +3761,22 @@ def _coverage(r: _Reading) -> FieldDecision:
         return out
     out.grounded = chunks
     return out
+
+
+def _name_parts(r: _Reading) -> set[str]:
+    """The claim's capitalised words that are words of a text value of two words or more
+    of the one record whose fields the claim states (a claim that states fields of two
+    items of a list gets none: which item "HDL" of "HDL Cholesterol" names is not read)."""
+    names = _names_in(r.text)
+    records = {f.record for f in r.stated}
+    if not names or len(records) != 1:
+        return set()
+    return names & {
+        w
+        for f in r.scope
+        if f.record in records and not f.numeric and len(f.words) >= 2
+        for w in f.words
+    }
 
 
 def _renamed_value(r: _Reading, figures: set[str]) -> tuple[int, str, str, str] | None:
