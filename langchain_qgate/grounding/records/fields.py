@@ -1558,7 +1558,9 @@ def _said_apart(r: _Reading, item: list[str]) -> bool:
     months payslips")."""
     digits = [w for w in item if w.isdigit()]
     letters = [w for w in item if not w.isdigit() and _counts(w)]
-    if not digits or not letters or not set(letters) <= r.word_set:
+    # the claim's words without the records' names ("Zephyr Book 16 Pro" names; its 16 is
+    # no figure of "16 GB")
+    if not digits or not letters or not set(letters) <= set(r.words):
         return False
     figures = {q.value for q in r.claim_qs if q.kind == "number"}
     return all(float(d) in figures for d in digits)
@@ -3460,20 +3462,20 @@ def _boolean(r: _Reading, f: _Field) -> FieldDecision | None:
 _CLAUSE_ENDS = frozenset({",", ";", ".", "and", "but", "or", "while", "though", "because", "so"})
 
 
-_MODALS = frozenset({"to", "will", "would", "can", "could", "should", "must", "may", "might"})
-_MEANS = frozenset({"by", "via", "through"})
+_MODALS = frozenset({"will", "would", "should", "must"})  # not "can": "you can sit outside"
 
 
 def _not_a_state(tokens: list[str], naming: Sequence[str]) -> bool:
     """Whether the words that name a yes/no field say what is to happen or how, not what
-    holds: after a modal or "to" ("it's set up to be paid", "will be refunded") or before
+    holds: after a modal or "to be" ("it's set up to be paid", "will be refunded") or before
     the means ("paid by direct debit"). Not read as its value: unsupported at worst."""
     low = [t.lower() for t in tokens]
     for i, t in enumerate(low):
         if t not in naming and tokens[i] not in naming:
             continue
         before = [w for w in low[max(0, i - 3) : i] if w not in ("be", "been", "not", "n't")]
-        if (before and before[-1] in _MODALS) or (low[i + 1 : i + 2] and low[i + 1] in _MEANS):
+        to_be = low[max(0, i - 2) : i] == ["to", "be"]  # "set up to be paid"; not "to bring"
+        if to_be or (before and before[-1] in _MODALS) or low[i + 1 : i + 2] in (["by"], ["via"]):
             return True
     return False
 
