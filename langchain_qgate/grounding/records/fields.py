@@ -595,8 +595,6 @@ def _scaled_by_key(quantities: list[Quantity], keys: list[str]) -> list[Quantity
     ]
 
 
-# A key's word that says its figures are hundredths of a currency (``unit_rate_p_per_kwh``:
-# 24.5 is 24.5p, ``amount_cents``: 1999 is 19.99).
 def _pence(keys: list[str]) -> bool:
     """Whether a key says pence: "pence", or "p" before "per" or after a word of money
     (``unit_rate_p_per_kwh``, ``price_p``; not ``p_value``)."""
@@ -846,7 +844,7 @@ def _state(r: _Reading, f: _Field, q: Quantity) -> None:
         m = re.match(r"\s*-?\s*([A-Za-z]+)", r.text[q.end :])
         if m is not None:
             r.covered.add(_norm(m[1].lower()))
-    if any(e.value < 0 for e in f.quantities if e.kind in ("number", "percent")):
+    if _negative(f):
         r.covered.update(_direction_words(r.text, q) & _FELL)  # "down 4.1%" of ``-4.1``
 
 
@@ -1032,6 +1030,11 @@ _RANGE = re.compile(r"\d\s*[-\u2013]\s*\d")
 _NEGATIVE = re.compile(r"-\d{1,15}(?:\.\d{1,15})?")
 
 
+def _negative(f: _Field) -> bool:
+    """Whether the field holds a negative figure ("-2.4": ``_signed_match`` reads it)."""
+    return any(e.value < 0 for e in f.quantities if e.kind in ("number", "percent"))
+
+
 def _signed_value(value: str) -> list[Quantity]:
     """A value that is a negative number alone ("-2.4"): the figure with its sign (a dash
     before a figure in text is no sign, so the text reading leaves it out)."""
@@ -1083,7 +1086,7 @@ def _value_match(text: str, q: Quantity, f: _Field) -> str:
     """``same``, ``unit`` (same figure, another unit or currency), ``bound`` (a bound that
     does not hold the field's band: unsupported) or ``differs``. A figure in another unit of
     the field's measure ("140 metres" of ``distance_km``) is read in the field's unit."""
-    if any(e.value < 0 for e in f.quantities if e.kind in ("number", "percent")):
+    if _negative(f):
         return _signed_match(text, q, f)
     claim_unit = _claim_unit(text, q)
     q = _rounded(_in_unit(_for_field(q, f), claim_unit, f.unit))
@@ -2609,7 +2612,7 @@ def _changed_figure(r: _Reading, q: Quantity, target: _Field, unit: bool) -> Fie
         shown = f"{q.raw} {r.text[q.end :].split()[0].strip('.,;')}"
     evidence_value = target.value
     per, period = _rate_period(target.keys), _PER_PERIOD.match(r.text, q.end)
-    if unit and per and period is not None and _period_after(r.text, q):
+    if unit and per and period is not None and _norm(period[1]) in _PERIODS:
         shown, evidence_value = f"{q.raw}{period[0]}", f"{target.value} per {per}"
     elif unit and (target.unit or target.currency):
         evidence_value = f"{target.value} {target.unit or target.currency}"
@@ -3462,20 +3465,16 @@ def _boolean(r: _Reading, f: _Field) -> FieldDecision | None:
 _CLAUSE_ENDS = frozenset({",", ";", ".", "and", "but", "or", "while", "though", "because", "so"})
 
 
-_MODALS = frozenset({"will", "would", "should", "must"})  # not "can": "you can sit outside"
-
-
 def _not_a_state(tokens: list[str], naming: Sequence[str]) -> bool:
     """Whether the words that name a yes/no field say what is to happen or how, not what
-    holds: after a modal or "to be" ("it's set up to be paid", "will be refunded") or before
-    the means ("paid by direct debit"). Not read as its value: unsupported at worst."""
+    holds: after "to be" ("it's set up to be paid"; not "to bring") or before the means
+    ("paid by direct debit"). Not read as its value: unsupported at worst. A modal is no such
+    cue ("it will be delayed" of ``delayed: false`` is a changed value)."""
     low = [t.lower() for t in tokens]
     for i, t in enumerate(low):
         if t not in naming and tokens[i] not in naming:
             continue
-        before = [w for w in low[max(0, i - 3) : i] if w not in ("be", "been", "not", "n't")]
-        to_be = low[max(0, i - 2) : i] == ["to", "be"]  # "set up to be paid"; not "to bring"
-        if to_be or (before and before[-1] in _MODALS) or low[i + 1 : i + 2] in (["by"], ["via"]):
+        if low[max(0, i - 2) : i] == ["to", "be"] or low[i + 1 : i + 2] in (["by"], ["via"]):
             return True
     return False
 
