@@ -2,8 +2,9 @@
 
 On an x86 CPU without VNNI, ONNX Runtime's uint8-by-int8 kernel adds two products in a
 saturating int16: ``[255, 255] @ [127, 127]`` gives 32,767, not 64,770. These tests compare
-ONNX Runtime's result with numpy's exact one after the rewrite; on such a CPU (the project's
-AMD EPYC machines) the unrewritten model fails the first of them.
+ONNX Runtime's result with numpy's exact one after the rewrite; on such a CPU (some of the
+project's AMD EPYC machines) the unrewritten model fails the first of them. Where the CPU sums
+exactly (VNNI), a probe says so and the model is read as it is, which must give the same outputs.
 """
 
 from __future__ import annotations
@@ -13,9 +14,15 @@ from pathlib import Path
 import numpy as np
 import onnx
 import onnxruntime as ort
+import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from langchain_qgate.grounding.verifier._int8 import exact_int8, exact_session_source
+from langchain_qgate.grounding.verifier import _int8
+from langchain_qgate.grounding.verifier._int8 import (
+    exact_int8,
+    exact_session_source,
+    native_sums_exact,
+)
 
 
 def _product(
@@ -92,9 +99,16 @@ def test_int8_activations_and_float_models_are_left_alone() -> None:
     assert exact_int8(helper.make_model(graph)) == 0
 
 
-def test_a_dynamically_quantised_model_is_rewritten_and_keeps_its_outputs(
-    tmp_path: Path,
-) -> None:
+def test_the_probe_says_whether_this_cpus_own_product_is_exact() -> None:
+    weight = np.full((64, 16), 127, np.int8)
+    a = np.full((4, 64), 255, np.uint8)
+    graph = _product(weight, np.zeros(16, np.int8))  # not rewritten: the CPU's own kernel
+    native = _run(graph, a).tolist() == _exact(a, weight, None).tolist()
+    assert native_sums_exact() is native
+
+
+def _dynamic_int8(tmp_path: Path) -> tuple[Path, np.ndarray]:
+    """A float product quantised by ``quantize_dynamic`` (int8 weights), and its weight."""
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     rng = np.random.default_rng(3)
@@ -112,7 +126,41 @@ def test_a_dynamically_quantised_model_is_rewritten_and_keeps_its_outputs(
     quantize_dynamic(
         tmp_path / "f32.onnx", tmp_path / "int8.onnx", weight_type=QuantType.QInt8, per_channel=True
     )
-    source = exact_session_source(str(tmp_path / "int8.onnx"))
+    return tmp_path / "int8.onnx", weight
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_the_model_is_rewritten_only_where_the_cpu_does_not_sum_exactly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, native: bool
+) -> None:
+    path, _ = _dynamic_int8(tmp_path)
+    monkeypatch.setattr(_int8, "native_sums_exact", lambda: native)
+    source = exact_session_source(str(path))
+    assert source == str(path) if native else isinstance(source, bytes)
+
+
+def test_on_a_cpu_that_sums_exactly_both_models_give_the_same_outputs(tmp_path: Path) -> None:
+    if not native_sums_exact():
+        pytest.skip("this CPU's uint8-by-int8 product saturates: only the rewrite is exact")
+    path, weight = _dynamic_int8(tmp_path)
+    model = onnx.load(path)
+    assert exact_int8(model) > 0
+    rng = np.random.default_rng(11)
+    x = rng.normal(size=(5, 64)).astype(np.float32)  # full range: pairs that would saturate
+    opts = {"providers": ["CPUExecutionProvider"]}
+    original = ort.InferenceSession(str(path), **opts).run(None, {"X": x})[0]
+    exact = ort.InferenceSession(model.SerializeToString(), **opts).run(None, {"X": x})[0]
+    assert original.tolist() == exact.tolist()
+    np.testing.assert_allclose(original, x @ weight, atol=0.5)
+
+
+def test_a_dynamically_quantised_model_is_rewritten_and_keeps_its_outputs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_int8, "native_sums_exact", lambda: False)
+    path, weight = _dynamic_int8(tmp_path)
+    rng = np.random.default_rng(5)
+    source = exact_session_source(str(path))
     assert isinstance(source, bytes)
     assert exact_session_source(str(tmp_path / "f32.onnx")) == str(tmp_path / "f32.onnx")
     # small activations never saturate: the rewritten model gives the original's outputs
