@@ -66,26 +66,31 @@ ISO_DATETIME = re.compile(
 )
 
 
-# An ISO 8601 duration as APIs write it ("PT37M", "PT3H15M", "P2D"): the whole value.
-_ISO_DURATION = re.compile(r"\s*P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?\s*")
-_DURATION_UNITS = ("days", "hours", "minutes", "seconds")
+# An ISO 8601 duration as APIs write it ("PT37M", "PT3H15M", "P2D", "P6M", "P1Y"): the whole
+# value. "M" before "T" is months, after it minutes.
+_ISO_DURATION = re.compile(
+    r"\s*P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?\s*"
+)
+_DURATION_UNITS = ("years", "months", "weeks", "days", "hours", "minutes", "seconds")
 
 
 def duration_in_words(value: str) -> str | None:
     """An ISO 8601 duration written as a reply says it ("PT3H15M": "3 hours 15 minutes (195
-    minutes)", the whole in minutes too when it has hours and minutes); None for any other
-    value."""
+    minutes)", the whole in minutes too when it has hours and minutes; "P6M": "6 months");
+    None for any other value."""
     m = _ISO_DURATION.fullmatch(value)
     if m is None or not any(m.groups()):
         return None
     parts = [(int(n), unit) for n, unit in zip(m.groups(), _DURATION_UNITS, strict=True) if n]
     text = " ".join(f"{n} {unit if n != 1 else unit[:-1]}" for n, unit in parts)
-    if m[2] and m[3] and not m[1]:
-        text += f" ({int(m[2]) * 60 + int(m[3])} minutes)"
+    if m[5] and m[6] and not any(m.groups()[:4]):
+        text += f" ({int(m[5]) * 60 + int(m[6])} minutes)"
     return text
 
 
-_ISO_DURATION_IN_TEXT = re.compile(r"\bP(?=\d|T\d)(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+S)?)?\b")
+_ISO_DURATION_IN_TEXT = re.compile(
+    r"\bP(?=\d|T\d)(?:\d+Y)?(?:\d+M)?(?:\d+W)?(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+S)?)?\b"
+)
 
 
 def durations_in_words(text: str) -> str:
@@ -96,12 +101,13 @@ def durations_in_words(text: str) -> str:
 
 
 def duration_minutes(value: str) -> float | None:
-    """An ISO 8601 duration in minutes ("PT1H5M": 65.0); None for any other value."""
+    """An ISO 8601 duration in minutes ("PT1H5M": 65.0, "P1W": 10080.0); None for any other
+    value and for years and months, whose length in minutes depends on the calendar."""
     m = _ISO_DURATION.fullmatch(value)
-    if m is None or not any(m.groups()):
+    if m is None or not any(m.groups()) or m[1] or m[2]:
         return None
-    days, hours, minutes, seconds = (int(n or 0) for n in m.groups())
-    return days * 1440.0 + hours * 60 + minutes + seconds / 60
+    weeks, days, hours, minutes, seconds = (int(n or 0) for n in m.groups()[2:])
+    return weeks * 10080.0 + days * 1440 + hours * 60 + minutes + seconds / 60
 
 
 # A record's clock is a 24-hour one: "11:30" alone, or in "2026-12-01T11:30:00", is before

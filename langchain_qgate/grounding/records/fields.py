@@ -486,7 +486,7 @@ def _table(index: EvidenceIndex) -> _Table | None:
         # unmarked holds no money whatever its key ("total": 2 bays beside "pricePerKwhGbp")
         marked = any(f.currency for f in fs)
         for f in fs:
-            f.money = bool(f.currency) or (not marked and any(k in _MONEY_KEYS for k in f.keys))
+            f.money = bool(f.currency) or (not marked and _money_keys(f.keys))
     names: dict[str, list[list[str]]] = {}
     item_names: dict[str, list[list[str]]] = {}  # by ``_names_its_item``
     naming = _item_naming(fields)
@@ -635,7 +635,13 @@ def _numeric(value: str, quantities: list[Quantity]) -> bool:
         rest = rest[: q.start] + " " + rest[q.end :]
     left = [w.lower() for w in tokens(rest) if not w.isdigit()]
     return (
-        all(w in _SCALE_WORDS or _norm(w) in UNITS or _norm(w) in _DURATION_KEYS for w in left)
+        all(
+            w in _SCALE_WORDS
+            or _norm(w) in UNITS
+            or _norm(w) in _DURATION_KEYS
+            or _norm(w) in _TIME_LENGTHS  # "6 months" of "P6M"
+            for w in left
+        )
         or len("".join(left)) <= 3
     )  # "3 hours 15 minutes (195 minutes)": a duration
 
@@ -667,6 +673,15 @@ _MONEY_KEYS = frozenset(
      "pay", "payment", "wage", "budget", "tax", "tip", "subtotal", "deposit", "refund",
      "revenue", "income", "usd", "eur", "gbp", "jpy", "chf"}
 )  # fmt: skip
+
+
+_PERCENT_KEYS = frozenset({"pct", "percent", "percentage"})
+
+
+def _money_keys(keys: list[str]) -> bool:
+    """Whether a field's key words say it holds money: a money word and no word of a share
+    (``charge_start_pct`` is a percentage, not a charge)."""
+    return any(k in _MONEY_KEYS for k in keys) and not _PERCENT_KEYS & set(keys)
 
 
 def _money_field(f: _Field) -> bool:
@@ -1628,7 +1643,26 @@ def _summary_days(r: _Reading) -> FieldDecision | None:
 
 
 # A length of time after a figure ("3 hours", "15 mins"): what a duration field takes
-_DURATION_SAID = re.compile(r"\s*(?:days?|hours?|hrs?|h|minutes?|mins?|seconds?|secs?)\b", re.I)
+_DURATION_SAID = re.compile(
+    r"[\s-]*(?:years?|yrs?|months?|weeks?|wks?|days?|hours?|hrs?|h|minutes?|mins?|seconds?|secs?)\b",
+    re.I,
+)
+"""A length of time's unit after its figure ("37 minutes", "6 months", "6-month": the figure
+of a duration field)."""
+
+
+def _holds_length(f: _Field) -> bool:
+    """Whether the field holds a length of time: a duration, minutes or hours, or a key word
+    of a unit of time that is no rate's period (``initial_period_months``, not
+    ``price_per_day``)."""
+    if f.duration or f.unit in ("min", "h"):
+        return True
+    return "per" not in f.keys and any(_norm(k) in _TIME_LENGTHS for k in f.keys)
+
+
+def _said_as_length(text: str, q: Quantity) -> bool:
+    """Whether the figure is said with a unit of time, after it or joined to it ("6-month")."""
+    return bool(_DURATION_SAID.match(text, q.end) or _DURATION_SAID.search(q.raw))
 
 
 def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field], list[_Field]]:
@@ -1642,7 +1676,7 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
         and any(
             comparable(_for_field(q, f), e) or _same_day(q, e) is not None for e in f.quantities
         )
-        and (not f.duration or _DURATION_SAID.match(r.text, q.end))
+        and (not f.duration or _said_as_length(r.text, q))
         and (
             f not in r.stated
             or len({e.raw for e in f.quantities}) > 1  # a range holds two figures
@@ -1655,6 +1689,14 @@ def _slot(r: _Reading, numeric: list[_Field], q: Quantity) -> tuple[list[_Field]
         if len(money) == 1:
             return money, money  # the record's only amount is the slot
         candidates = money
+    if q.kind == "number" and _said_as_length(r.text, q):
+        # "a two-year tracker", "in 37 minutes": the field of a length of time that holds it
+        # (24 months, "PT37M"); one that does not is no reason to read another field's figure
+        # as changed
+        timed = [f for f in candidates if _holds_length(f)]
+        held = [f for f in timed if _value_match(r.text, q, f) == "same"]
+        if held:
+            return held, held
     by_noun = [f for f in candidates if _counts_for(r.text, q, f)]  # "0 layovers"
     if by_noun:
         return candidates, by_noun
@@ -2301,7 +2343,8 @@ def _items_of_kind(r: _Reading, q: Quantity) -> dict[str, list[tuple[_Field, Qua
         if money and currency and q.currency and currency != q.currency:
             continue  # "£54" is no sum of dollars
         for e in f.quantities:
-            if e.kind == q.kind or (money and e.kind == "number"):  # ``price_gbp: 18.0``
+            bare = q.kind == "percent" and e.kind == "number" and not (f.unit or f.currency)
+            if e.kind == q.kind or (money and e.kind == "number") or bare:  # ``price_gbp: 18.0``
                 if f.record not in items and len(items) >= _MAX_ITEMS:
                     continue
                 pairs = items.setdefault(f.record, [])
@@ -2314,15 +2357,19 @@ def _computed(r: _Reading, q: Quantity) -> bool:
     """Whether a figure no field holds is worked out from the record's: the difference of two
     figures of one item that share a key word or are both money ("beat them by 15 points",
     "£12,000 more than you asked for"), the sum of two amounts of one item ("£19.50 with the
-    booking fee"), or a few times one amount ("two £45 permits come to £90", and the "two"
-    itself). The claim is then at best inferred (``_Reading.computed``); a wrong sum stays
-    unsupported, never a changed value."""
-    if q.hedged or q.kind not in ("number", "money"):
+    booking fee"), the total of one field over every item of a list ("7 absences in total"
+    over five courses), or a few times one amount ("two £45 permits come to £90", and the
+    "two" itself). The claim is then at best inferred (``_Reading.computed``); a wrong sum
+    stays unsupported, never a changed value. A hedged figure ("almost 12 points higher") is
+    a sum or a difference within ``_APPROXIMATE`` of it, never a product; a percentage is
+    only a difference ("66 percentage points" from 14% to 80%)."""
+    if q.kind not in ("number", "money", "percent"):
         return False
     every = _items_of_kind(r, q)
     operands: list[_Field] = []
     if r.cued is None:
         r.cued = bool(set(r.toks) & _ARITHMETIC_CUES)  # once a claim
+    near = _APPROXIMATE * abs(q.value) + _SAME if q.hedged else _SAME
     # a sum or a difference is said as one ("more", "by", "in total"); a product by its count
     items = every if r.cued else {}
     for pairs in items.values():
@@ -2330,10 +2377,19 @@ def _computed(r: _Reading, q: Quantity) -> bool:
             for g, b in pairs[i + 1 :]:
                 shared = ({*f.keys} & {*g.keys}) - _GENERIC_KEYS - _COUNT_KEYS
                 if (shared or q.kind == "money") and f is not g:
-                    apart = abs(abs(a.value - b.value) - q.value) < _SAME
-                    summed = q.kind == "money" and abs(a.value + b.value - q.value) < _SAME
+                    apart = abs(abs(a.value - b.value) - q.value) < near
+                    summed = q.kind == "money" and abs(a.value + b.value - q.value) < near
                     if apart or summed:  # "£12,000 more", "£19.50 with the booking fee"
                         operands = operands or [f, g]
+    if not operands and r.cued:
+        operands = _apart_items(r, q, every, near)
+    if not operands and r.cued and q.kind != "percent":
+        operands = _list_total(r, q, near)
+    if q.hedged or q.kind == "percent":  # no count or product of one
+        if operands:
+            r.stated.extend(operands)
+            r.computed = True
+        return bool(operands)
     if not operands and q.kind == "money":
         times = {
             c.value
@@ -2362,6 +2418,47 @@ def _computed(r: _Reading, q: Quantity) -> bool:
         r.stated.extend(operands)
         r.computed = True
     return bool(operands)
+
+
+_APPROXIMATE = 0.05  # a hedged figure worked out: within this share of it ("almost 12": 11.7)
+
+
+def _apart_items(
+    r: _Reading, q: Quantity, every: dict[str, list[tuple[_Field, Quantity]]], near: float
+) -> list[_Field]:
+    """The same field of two items the claim names, the figure apart ("12 points higher in
+    World History than in Chemistry" for their ``percent``)."""
+    named = [rec for rec in every if rec in r.named]
+    for i, a in enumerate(named):
+        for b in named[i + 1 :]:
+            for f, x in every[a]:
+                for g, y in every[b]:
+                    if f.keys == g.keys and abs(abs(x.value - y.value) - q.value) < near:
+                        return [f, g]
+    return []
+
+
+def _list_total(r: _Reading, q: Quantity, near: float) -> list[_Field]:
+    """The fields of one key, one in every item of a list, whose values add up to the figure
+    ("7 absences in total" over five courses, "€397.40 so far" over four months)."""
+    money = q.kind == "money"
+    for items in _lists(r.table).values():
+        if not 1 < len(items) <= _MAX_ITEMS:
+            continue
+        by_key: dict[tuple[str, ...], list[_Field]] = {}
+        for fields in items.values():
+            for f in fields:
+                if not f.numeric or money != _money_field(f) or not f.quantities:
+                    continue
+                if money and f.currency and q.currency and f.currency != q.currency:
+                    continue
+                by_key.setdefault(tuple(f.keys), []).append(f)
+        for group in by_key.values():
+            if len(group) != len(items) or len({f.record for f in group}) != len(items):
+                continue  # one figure in every item, or no total of the list
+            if abs(sum(f.quantities[0].value for f in group) - q.value) < near:
+                return group
+    return []
 
 
 _HYPHENED_UNIT = re.compile(r"-([A-Za-z]+)$")
@@ -2458,12 +2555,17 @@ def _heads(f: _Field) -> list[str]:
 _FUNCTION_KEYS = frozenset({"at", "on", "in", "of", "by", "for", "to", "from", "the", "a"})
 
 
+def _lasts(f: _Field, unit: str) -> bool:
+    """Whether a length of time in ``unit`` ("min", "h") is the field's measure: a duration
+    (``"PT37M"``) or a key naming one."""
+    return unit in ("min", "h") and (f.duration or bool(_DURATION_KEYS & f.key_set))
+
+
 def _duration_of_another(r: _Reading, q: Quantity, f: _Field) -> bool:
     """Whether a duration ("in 37 minutes") meets a field that holds no duration (a price per
     kWh): another measure, unsupported."""
-    return _claim_unit(r.text, q) in ("min", "h") and not (
-        _DURATION_KEYS & f.key_set or f.unit in ("min", "h")
-    )
+    unit = _claim_unit(r.text, q)
+    return unit in ("min", "h") and not (_lasts(f, unit) or f.unit in ("min", "h"))
 
 
 def _denied_key(r: _Reading, f: _Field) -> bool:
