@@ -1,11 +1,11 @@
 """Figures a reply works out from a tool result: totals over a list, differences between two
-items, differences of percentages, approximate differences, and a length of time beside
-another measure.
+items, differences of percentages, approximate differences, counts of nights or days between
+two dates, and a length of time beside another measure.
 
 A worked-out figure is at best INFERRED (the record states its parts, not it), never
 contradicted, and counts as a figure the record accounts for (``quantities_ok`` 1); a wrong
 total or difference stays a figure the record does not hold. Hand-written records and
-sentences (a sales ledger, a fitness log, a battery, test scores, a parcel route), not taken
+sentences (a sales ledger, a fitness log, a battery, test scores, a hotel stay), not taken
 from any data set. The field matcher decides these claims, so a hashing embedder and no pair
 model give the decisions the shipped models give.
 """
@@ -118,3 +118,24 @@ def test_a_length_of_time_is_read_against_the_duration_beside_another_measure(
     changed = one_verdict(monitor, "Jo ran 12.4 km in 52 minutes, climbing 310 m.", RUN)
     assert changed.grade is Grade.FABRICATED, changed.reason
     assert changed.contradiction is None or changed.contradiction.field == "record.duration"
+
+
+STAY = {"hotel": "Hotel Lux", "check_in": "2025-05-02", "check_out": "2025-05-05"}
+
+
+@pytest.mark.parametrize(
+    ("reply", "worked_out"),
+    [
+        ("Your three-night stay at Hotel Lux starts on 2 May.", True),
+        ("You stay 3 nights at Hotel Lux.", True),
+        ("Your four-night stay at Hotel Lux starts on 2 May.", False),
+        ("You stay 2 weeks at Hotel Lux.", False),
+    ],
+)
+def test_a_count_of_nights_or_days_between_two_dates_is_worked_out(
+    monitor: HallucinationMonitor, reply: str, worked_out: bool
+) -> None:
+    verdict = one_verdict(monitor, reply, STAY)
+    assert (verdict.signals["quantities_ok"] == 1.0) is worked_out, verdict.reason
+    assert verdict.grade is not Grade.GROUNDED
+    assert verdict.contradiction is None

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import datetime
 import itertools
+import math
 import re
 import weakref
 from collections import Counter
@@ -2358,13 +2359,19 @@ def _computed(r: _Reading, q: Quantity) -> bool:
     figures of one item that share a key word or are both money ("beat them by 15 points",
     "£12,000 more than you asked for"), the sum of two amounts of one item ("£19.50 with the
     booking fee"), the total of one field over every item of a list ("7 absences in total"
-    over five courses), or a few times one amount ("two £45 permits come to £90", and the
+    over five courses), the days or nights between two dates of one item ("a three-night
+    stay", ``_days_between``), or a few times one amount ("two £45 permits come to £90", and the
     "two" itself). The claim is then at best inferred (``_Reading.computed``); a wrong sum
     stays unsupported, never a changed value. A hedged figure ("almost 12 points higher") is
     a sum or a difference within ``_APPROXIMATE`` of it, never a product; a percentage is
     only a difference ("66 percentage points" from 14% to 80%)."""
     if q.kind not in ("number", "money", "percent"):
         return False
+    between = _days_between(r, q)
+    if between:  # "a three-night stay" from check-in to check-out
+        r.stated.extend(between)
+        r.computed = True
+        return True
     every = _items_of_kind(r, q)
     operands: list[_Field] = []
     if r.cued is None:
@@ -2421,6 +2428,45 @@ def _computed(r: _Reading, q: Quantity) -> bool:
 
 
 _APPROXIMATE = 0.05  # a hedged figure worked out: within this share of it ("almost 12": 11.7)
+
+
+_DAYS_IN = {"day": 1, "days": 1, "night": 1, "nights": 1, "week": 7, "weeks": 7}
+"""Units of a count of days between two dates ("a three-night stay", "two days before")."""
+_MAX_DATES = 20  # dates of one item read in pairs for a count of days between them
+
+
+def _days_between(r: _Reading, q: Quantity) -> list[_Field]:
+    """Two full dates of one item the figure counts the days (or nights, or weeks) between
+    ("a three-night stay" of ``check_in``/``check_out``, "two days before pickup")."""
+    if q.kind != "number" or q.hedged or q.value <= 0 or not float(q.value).is_integer():
+        return []
+    m = _HYPHENED_UNIT.search(q.raw) or _TIME_UNIT_AFTER.match(r.text, q.end)
+    per = _DAYS_IN.get(m[1].lower()) if m else None
+    if per is None:
+        return []
+    days: dict[str, list[tuple[_Field, int]]] = {}
+    for f in r.scope:
+        for e in f.quantities:
+            day = _day_number(e)
+            item = days.setdefault(f.record, [])
+            if day is not None and len(item) < _MAX_DATES:
+                item.append((f, day))
+    for item in days.values():
+        for (f, a), (g, b) in itertools.combinations(item, 2):
+            if f is not g and abs(a - b) == q.value * per:
+                return [f, g]
+    return []
+
+
+def _day_number(e: Quantity) -> int | None:
+    """A full date's day number (``date.toordinal``); None for anything else."""
+    if e.kind != "date" or not math.isfinite(e.value):
+        return None
+    v = int(e.value)
+    try:
+        return datetime.date(v // 10_000, v // 100 % 100, v % 100).toordinal()
+    except ValueError:  # a year or a month alone, or no such day
+        return None
 
 
 def _apart_items(
