@@ -375,3 +375,32 @@ def test_the_term_index_finds_every_place_a_word_by_word_reading_finds(
     tokens = claim.split()
     assert _Spots(tokens).at_spelt(term, values) == places
     assert _at_spelt_word_by_word(tokens, term, values) == places
+
+
+def test_a_term_is_found_where_it_stands_and_nowhere_else() -> None:
+    """``_at`` and ``_Spots.at_spelt`` answer at once for a term whose first word the claim
+    lacks; where it has it, every start of the whole term, in order."""
+    from langchain_qgate.grounding.records._record_words import _at, _Spots
+
+    tokens = claim_tokens("in transit now, still in transit, in the van")
+    assert _at(tokens, ["in", "transit"]) == [0, 5]  # "," is a token
+    assert _at(tokens, ["transit", "van"]) == []
+    assert _at(tokens, ["parcel"]) == []
+    assert _at(tokens, []) == list(range(len(tokens) + 1))  # an empty term is everywhere
+    spots = _Spots(claim_tokens("a fine Chines place, chinese food"))
+    assert spots.at_spelt(["chinese"], frozenset()) == [2, 5]  # misspelt by one letter too
+    assert spots.at_spelt(["chinese"], frozenset({"chines"})) == [5]  # a value's own word
+    assert spots.at_spelt(["thai"], frozenset()) == []
+    assert spots.at_spelt(["fine", "chinese"], frozenset()) == [1]
+
+
+def test_a_word_names_a_key_word_by_its_stem_or_a_misspelling_and_the_answer_is_kept() -> None:
+    from langchain_qgate.grounding.records._record_words import _stem_match
+
+    assert _stem_match("delivers", "delivery")
+    assert _stem_match("freindly", "friendly")
+    assert not _stem_match("take", "takeout")
+    assert not _stem_match("overstory", "overdue")
+    before = _stem_match.cache_info().hits
+    assert _stem_match("delivers", "delivery")
+    assert _stem_match.cache_info().hits == before + 1

@@ -597,6 +597,16 @@ def test_a_currency_beside_a_figure_makes_it_money(monitor) -> None:
     assert _one(monitor, "Order A-7 gets a refund of €250.", order).contradiction is None
 
 
+def test_a_currency_field_marks_the_amounts_of_its_own_record_wherever_it_stands(monitor) -> None:
+    """Found once a record (a wide record was read field by field, quadratic in its width)."""
+    wide = {"order": "A-7", **{f"note_{i}": f"line {i}" for i in range(300)}}
+    wide.update({"refund": 250, "currency": "EUR"})
+    _names(_one(monitor, "Order A-7 gets a refund of €300.", wide), "record.refund")
+    assert _one(monitor, "Order A-7 gets a refund of €250.", wide).contradiction is None
+    v = _one(monitor, "Order A-7 gets a refund of $250.", wide)  # a dollar is no euro
+    assert v.grade is not Grade.GROUNDED, v.reason
+
+
 def test_nothing_denies_what_follows_it(monitor) -> None:
     scan = {"scan": "S-3", "critical_finding": False}
     v = _one(monitor, "Nothing was flagged as a critical finding.", scan)

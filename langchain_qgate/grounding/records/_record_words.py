@@ -152,7 +152,10 @@ def negator(tok: str, after: str = "") -> bool:
     return tok in _NEGATORS or tok.endswith("n't") or tok in UNAPOSTROPHED_NEGATIONS
 
 
+@lru_cache(maxsize=1 << 16)
 def _stem_match(tok: str, word: str) -> bool:
+    """Whether ``tok`` names ``word`` (one stem, a plural, a misspelling); kept, as every
+    word of a claim meets every key word of a record."""
     if tok == word or tok.rstrip("s") == word or spelt_alike(tok, word):  # "freindly"
         return True
     n = max(4, len(word) - 3)
@@ -751,6 +754,8 @@ def _class_of(vocab: _Vocabulary, value: str) -> int:
 
 def _at(tokens: list[str], term: list[str]) -> list[int]:
     n = len(term)
+    if n and term[0] not in tokens:
+        return []  # the usual case: every term of every vocabulary meets every claim
     return [i for i in range(len(tokens) - n + 1) if tokens[i : i + n] == term]
 
 
@@ -774,6 +779,8 @@ class _Spots:
     def at_spelt(self, term: list[str], values: frozenset[str] | set[str]) -> list[int]:
         """Where ``term`` starts in the claim, in order."""
         tokens, n, first = self.tokens, len(term), term[0]
+        if len(first) < 5 and first not in self.exact:
+            return []  # the usual case: a short word is found only as it is spelt
         starts = set(self.exact.get(first, ()))
         if len(first) >= 5:
             head = first[:1].lower()
@@ -1109,13 +1116,16 @@ def unlisted_term(
         for cls in vocab.classes:
             for term in cls:
                 words = _term_tokens(term)
+                found = _at(tokens, words)
+                if not found:
+                    continue  # the usual case, and the cheapest test
                 if term in vocab.soft and (serves(vocab) or any(term in k for k in present)):
                     continue
                 if term not in vocab.ambiguous and all(w.rstrip("s") in stated for w in words):
                     continue  # an anchored band ("average priced") is no other field's word
                 if all(w in keyed for w in words):
                     continue  # a key says it ("upscale" for ``Ambience.upscale``)
-                for at in _at(tokens, words):
+                for at in found:
                     if term in vocab.ambiguous and not (
                         _anchors(tokens, at, len(words), vocab)
                         and _owns(tokens, at, term, vocab, values.vocabulary)

@@ -480,14 +480,7 @@ def _table(index: EvidenceIndex) -> _Table | None:
     by_record: dict[str, list[_Field]] = {}
     for f in fields:
         by_record.setdefault(f.record, []).append(f)
-    for f in fields:  # money: the record's currency field, or the key's currency suffix
-        f.currency = _field_currency(f, by_record.get(f.record, []))
-    for fs in by_record.values():
-        # a record that marks its amounts with a currency marks them all: a field it leaves
-        # unmarked holds no money whatever its key ("total": 2 bays beside "pricePerKwhGbp")
-        marked = any(f.currency for f in fs)
-        for f in fs:
-            f.money = bool(f.currency) or (not marked and _money_keys(f.keys))
+    _mark_money(by_record)
     names: dict[str, list[list[str]]] = {}
     item_names: dict[str, list[list[str]]] = {}  # by ``_names_its_item``
     naming = _item_naming(fields)
@@ -700,7 +693,24 @@ def _measures(f: _Field) -> bool:
     )
 
 
-def _field_currency(f: _Field, record: list[_Field]) -> str:
+def _mark_money(by_record: dict[str, list[_Field]]) -> None:
+    """Sets each field's ``currency`` and ``money``: its own currency, its key's, or its
+    record's ``currency`` field (found once a record: read per field, a wide record was
+    quadratic)."""
+    for fs in by_record.values():
+        currencies = [f for f in fs if "".join(f.keys) == "currency"]
+        for f in fs:
+            f.currency = _field_currency(f, currencies)
+        # a record that marks its amounts with a currency marks them all: a field it leaves
+        # unmarked holds no money whatever its key ("total": 2 bays beside "pricePerKwhGbp")
+        marked = any(f.currency for f in fs)
+        for f in fs:
+            f.money = bool(f.currency) or (not marked and _money_keys(f.keys))
+
+
+def _field_currency(f: _Field, currencies: list[_Field]) -> str:
+    """The currency of the field's amount: its own, its key's, or that of a ``currency``
+    field of its record (``currencies``, in record order)."""
     money = [q for q in f.quantities if q.kind == "money"]
     if money and money[0].currency:
         return money[0].currency
@@ -709,10 +719,10 @@ def _field_currency(f: _Field, record: list[_Field]) -> str:
     for k in f.keys:
         if k in _CURRENCY_KEYS:
             return _CURRENCY_KEYS[k]
-    for other in record:
+    for other in currencies:
         # the record's currency, or one beside the figure (``"salary": {"min": 60000,
         # "currency": "USD"}``)
-        if "".join(other.keys) == "currency" and other.context in ([], f.context):
+        if other.context in ([], f.context):
             return other.value.strip().upper()[:3]
     return ""
 
