@@ -42,6 +42,7 @@ __all__ = [
     "conflicting",
     "content_stems",
     "coverage",
+    "date_parts",
     "extract_entities",
     "extract_quantities",
     "has_negation",
@@ -697,13 +698,13 @@ def comparable(claim: Quantity, evidence: Quantity) -> bool:
     if claim.kind == "date" or evidence.kind == "date":
         if claim.kind != evidence.kind:
             return False
-        return _share_a_part(_date_parts(claim.value), _date_parts(evidence.value))
+        return _share_a_part(date_parts(claim.value), date_parts(evidence.value))
     if (claim.kind == "time") != (evidence.kind == "time") or claim.ordinal != evidence.ordinal:
         return False
     return (claim.kind == "percent") == (evidence.kind == "percent")
 
 
-def _date_parts(value: float) -> tuple[int, int, int]:
+def date_parts(value: float) -> tuple[int, int, int]:
     """A date value's year, month and day (``year * 10_000 + month * 100 + day``; 0 unknown)."""
     v = int(value)
     return v // 10_000, v // 100 % 100, v % 100
@@ -727,7 +728,7 @@ def conflicting(claim: Quantity, evidence: Quantity) -> bool:
         return False
     if claim.kind != "date":
         return True
-    (ay, am, ad), (by, bm, bd) = _date_parts(claim.value), _date_parts(evidence.value)
+    (ay, am, ad), (by, bm, bd) = date_parts(claim.value), date_parts(evidence.value)
     return bool(ay) == bool(by) or _apart(am, bm) or _apart(ad, bd)
 
 
@@ -754,7 +755,7 @@ def quantities_match(claim: Quantity, evidence: Quantity) -> bool:
     if claim.kind == "date" or evidence.kind == "date":
         if claim.kind != evidence.kind:
             return False  # a date against a number (which may be past a float): never
-        a, b = _date_parts(claim.value), _date_parts(evidence.value)
+        a, b = date_parts(claim.value), date_parts(evidence.value)
         if not _share_a_part(a, b):
             return False
         if a[0] and a[0] != b[0]:

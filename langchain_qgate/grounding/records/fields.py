@@ -71,6 +71,7 @@ from langchain_qgate.grounding.checks.checks import (
     _NUMBER_WORD_VALUES,
     Quantity,
     comparable,
+    date_parts,
     extract_quantities,
     has_negation,
     quantities_match,
@@ -2458,8 +2459,7 @@ def _days_between(r: _Reading, q: Quantity) -> list[_Field]:
     for f in r.scope:
         for e in f.quantities:
             day = _day_number(e)
-            item = days.setdefault(f.record, [])
-            if day is not None and len(item) < _MAX_DATES:
+            if day is not None and len(item := days.setdefault(f.record, [])) < _MAX_DATES:
                 item.append((f, day))
     for item in days.values():
         for (f, a), (g, b) in itertools.combinations(item, 2):
@@ -2472,9 +2472,8 @@ def _day_number(e: Quantity) -> int | None:
     """A full date's day number (``date.toordinal``); None for anything else."""
     if e.kind != "date" or not math.isfinite(e.value):
         return None
-    v = int(e.value)
     try:
-        return datetime.date(v // 10_000, v // 100 % 100, v % 100).toordinal()
+        return datetime.date(*date_parts(e.value)).toordinal()
     except ValueError:  # a year or a month alone, or no such day
         return None
 
@@ -4037,9 +4036,8 @@ def _dated(scope: list[_Field]) -> list[tuple[_Field, str]]:
         dates = [int(q.value) for q in f.quantities if q.kind == "date"]
         if len(dates) != 1:
             continue
-        year, month, day = dates[0] // 10_000, dates[0] // 100 % 100, dates[0] % 100
         try:
-            out.append((f, WEEKDAYS[datetime.date(year, month, day).weekday()]))
+            out.append((f, WEEKDAYS[datetime.date(*date_parts(dates[0])).weekday()]))
         except ValueError:  # a year or a day missing, or no such day
             continue
     return out
