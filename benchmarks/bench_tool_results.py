@@ -20,6 +20,9 @@ Two sets, graded by the default ``HallucinationMonitor()`` (bundled model and ve
 5. ``tests/data/tool_results_dev2.jsonl`` (always): 160 replies (100 faithful, 60 with one
    changed value, wrong pick or added fact) of 10 more services, written the same way on
    2026-11-30 and read while building from its first reading on (a second development set).
+6. ``tests/data/tool_results_dev3.jsonl`` (always): 160 more of 10 other services, the same mix
+   as the second, written the same way on 2026-12-02; its first reading is recorded in
+   BENCHMARKS.md, and it is read while building from then on (a third development set).
 
 Run from the project root:
 
@@ -52,6 +55,7 @@ WRITTEN = ROOT / "tests" / "data" / "tool_results_written.jsonl"
 HELDOUT = ROOT / "tests" / "data" / "tool_results_heldout.jsonl"
 DEV = ROOT / "tests" / "data" / "tool_results_dev.jsonl"  # faithful only, read while building
 DEV2 = ROOT / "tests" / "data" / "tool_results_dev2.jsonl"  # both labels, read while building
+DEV3 = ROOT / "tests" / "data" / "tool_results_dev3.jsonl"  # the same, from its first reading on
 
 
 def _read(report: GroundingReport) -> dict[str, bool]:
@@ -136,7 +140,13 @@ def main() -> int:
             f"{res['faithful_contradicted']:.1%}; changed flagged {res['changed_flagged']:.1%}, "
             f"named {res['changed_named']:.1%}; AUROC {res['auroc']:.3f}"
         )
-    sets = (("written", WRITTEN), ("heldout", HELDOUT), ("dev", DEV), ("dev2", DEV2))
+    sets = (
+        ("written", WRITTEN),
+        ("heldout", HELDOUT),
+        ("dev", DEV),
+        ("dev2", DEV2),
+        ("dev3", DEV3),
+    )
     for name, path in sets:
         written = run_written(monitor, path)
         out[name] = written

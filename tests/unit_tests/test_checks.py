@@ -403,3 +403,36 @@ def test_a_bare_figure_after_the_names_a_thing_and_is_never_a_count() -> None:
     assert [(q.raw, q.reference) for q in qs] == [("100", True), ("200", True), ("three", False)]
     (count,) = extract_quantities("Acme hired the 40 engineers.")
     assert not count.reference
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("six and a half hours", 6.5),
+        ("2 and a quarter miles", 2.25),
+        ("one and a half days", 1.5),
+        ("ten and three quarters", 10.75),
+    ],
+)
+def test_a_figure_with_a_fraction_in_words_is_read_whole(text: str, value: float) -> None:
+    (q,) = extract_quantities(text)
+    assert q.value == value
+    assert q.raw.startswith(text.split(" and ", maxsplit=1)[0])
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "same"),
+    [
+        ("two and a half hours", "150 minutes", True),
+        ("2 weeks", "14 days", True),
+        ("1.5 hours", "90 min", True),
+        ("a year and", "12 months", False),  # "a year" is no figure
+        ("3 hours", "150 minutes", False),  # rounded in its own unit: no conversion
+    ],
+)
+def test_a_length_of_time_matches_the_same_length_in_another_unit(
+    claim: str, evidence: str, same: bool
+) -> None:
+    claimed = extract_quantities(claim)
+    found = extract_quantities(evidence)
+    assert any(quantities_match(c, e) for c in claimed for e in found) is same

@@ -84,7 +84,7 @@ def test_the_default_domains_are_the_bundled_files_in_file_order() -> None:
         "order status", "carrier", "cuisine", "venue type", "area", "price band", "rating",
         "travel status", "review status", "collection status", "run status", "test result",
         "reference flag",
-        "account status", "open status",
+        "account status", "booking status", "payment status", "availability", "open status",
     ]  # fmt: skip
     assert [v.name for v in record_vocabulary(("ratings", "orders")).vocabularies] == [
         "order status", "carrier", "rating"

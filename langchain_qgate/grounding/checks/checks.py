@@ -34,6 +34,7 @@ from langchain_qgate.grounding.checks._lexicon import (
 )
 
 __all__ = [
+    "TIME_LENGTHS",
     "Quantity",
     "QuantityKind",
     "blank_references",
@@ -85,6 +86,9 @@ class Quantity:
             place, so it can be found in evidence but never disagrees with another value.
         exact: The exact value of a number past a float (over 1.8e308; ``value`` is then
             ``inf``), compared instead of ``value``; None for every other number.
+        length: A length of time in the smallest unit of its kind, for a figure written
+            with a unit of time ("2.5 hours": ``("minutes", 150.0)``), else None: "two and a
+            half hours" states the "150 minutes" of the evidence.
     """
 
     kind: QuantityKind
@@ -99,6 +103,7 @@ class Quantity:
     hedged: bool = False
     reference: bool = False
     exact: Decimal | None = None
+    length: tuple[str, float] | None = None
 
     def values(self) -> tuple[float, ...]:
         """The value and its alternative reading, if any."""
@@ -232,6 +237,9 @@ _NUMBER = re.compile(
     re.I,
 )
 
+
+_AND_A_PART = re.compile(r"\s+and\s+(?P<part>a\s+half|a\s+quarter|three\s+quarters)\b", re.I)
+_PARTS = {"half": 0.5, "quarter": 0.25, "quarters": 0.75}
 
 _AGE_BAND = re.compile(r"\b(?:under|over)[\s-](\d{1,3})s\b", re.I)
 
@@ -617,7 +625,11 @@ def _number(m: re.Match[str], text: str) -> Quantity | None:
     value = _words_value(num) if is_word else float(digits)
     if value is None:
         return None
-    alt = None if is_word else _second_reading(num, digits)
+    # "six and a half hours", "2 and a quarter miles": the fraction is the figure's
+    frac = None if m["scale"] or m["pct"] or m["curw"] else _AND_A_PART.match(text, m.end("num"))
+    if frac is not None:
+        value += _PARTS[frac["part"].lower().split()[-1]]
+    alt = None if is_word or frac else _second_reading(num, digits)
     scale_word = _scale_of(m, is_word)
     scale = _SCALES.get(scale_word, 1.0)
     exact = None
@@ -627,7 +639,7 @@ def _number(m: re.Match[str], text: str) -> Quantity | None:
         if exact is None:
             return None
         alt = None
-    end = m.end("scale") if scale_word else m.end("num")
+    end = m.end("scale") if scale_word else (frac.end() if frac else m.end("num"))
     start = m.start("num")
     currency = ""
     if m["cur"]:
@@ -642,13 +654,13 @@ def _number(m: re.Match[str], text: str) -> Quantity | None:
     shown_end = unit.end() if unit and not m["pct"] and not m["curw"] else end
     if not is_word and text[m.end("num") : m.end("num") + 1] == "s":
         return None  # "1990s", "80s": a span of values, not one value
-    suffix = None if is_word else _ORDINAL_SUFFIX.match(text, m.end("num"))
+    suffix = None if is_word or frac else _ORDINAL_SUFFIX.match(text, m.end("num"))
     if suffix is not None and not (scale_word or currency or m["pct"]):
         # "15th", "2nd": a rank, not an amount.
         stop = suffix.end()
         return Quantity("number", value, text[start:stop], start, stop, ordinal=True)
     kind: QuantityKind
-    cents = None if currency or m["pct"] or scale_word else _cents(m, text, value, start)
+    cents = None if currency or m["pct"] or scale_word or frac else _cents(m, text, value, start)
     if cents is not None:
         return cents
     if m["pct"]:
@@ -672,13 +684,32 @@ def _number(m: re.Match[str], text: str) -> Quantity | None:
         text[start:shown_end].strip(),
         start,
         end,
-        2 if is_word else _sig_digits(num),
+        len(str(int(value))) + 1 if frac else (2 if is_word else _sig_digits(num)),
         currency,
         alt=alt * scale if alt is not None else None,
         hedged=_HEDGE_BEFORE.search(text[max(0, start - 24) : start]) is not None,
         exact=exact,
         reference=kind == "number" and _named_number(text, start, end, num),
+        length=_length(text, end, value * scale) if kind == "number" else None,
     )
+
+
+TIME_LENGTHS: dict[str, tuple[str, float]] = {
+    w: (kind, float(n)) for w, (kind, n) in table("time_lengths").items()
+}
+"""A unit of time and its size in the smallest unit of its kind: years and months convert
+exactly to months, weeks, days, hours and minutes to minutes; years to days do not."""
+_UNIT_AFTER = re.compile(r"[\s-]*([A-Za-z]+)")
+
+
+def _length(text: str, end: int, value: float) -> tuple[str, float] | None:
+    """The figure as a length of time where a unit of time follows it ("90 minutes")."""
+    m = _UNIT_AFTER.match(text, end)
+    if m is None:
+        return None
+    word = m[1].lower()
+    unit = TIME_LENGTHS.get(word) or TIME_LENGTHS.get(word.removesuffix("s"))
+    return None if unit is None else (unit[0], value * unit[1])
 
 
 def _round_sig(x: float, digits: int) -> float:
@@ -766,11 +797,20 @@ def quantities_match(claim: Quantity, evidence: Quantity) -> bool:
     digits = min(claim.precision, evidence.precision)
     if claim.exact is not None or evidence.exact is not None:
         return exact_matches(claim.exact, evidence.exact, digits)  # past a float: exactly
+    if _same_length(claim, evidence):
+        return True  # "two and a half hours" and "150 minutes"
     return any(
         a == b or _round_sig(a, digits) == _round_sig(b, digits)
         for a in claim.values()
         for b in evidence.values()
     )
+
+
+def _same_length(claim: Quantity, evidence: Quantity) -> bool:
+    """Two lengths of time of one kind in other units, exactly equal in the smaller unit (a
+    rounded figure is rounded in its own unit: "3 hours" is no "150 minutes")."""
+    a, b = claim.length, evidence.length
+    return a is not None and b is not None and a[0] == b[0] and a[1] == b[1]
 
 
 _NEGATION = re.compile(

@@ -18,16 +18,21 @@ import re
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from langchain_qgate.grounding.checks.checks import Quantity
 
 __all__ = [
     "bound_words",
     "bounds",
+    "held_zones",
     "normalise_times",
     "normalise_value",
+    "read_zones",
     "weekday_ranges",
     "weekday_value",
     "within_band",
+    "zone_minutes",
 ]
 
 _SHORT_MINUTES = re.compile(r"(?<![\d:.])(\d{1,2}):(\d)(?![\d:])")
@@ -63,6 +68,76 @@ def normalise_times(text: str) -> str:
 # and the time of day, each read as such (the offset says which zone, not another value).
 ISO_DATETIME = re.compile(
     r"\b(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?\b"
+)
+
+
+# The zone a reply writes after a clock: "17:45 (+01:00)", "17:45 UTC+1", "08:14 GMT", "17:45
+# +01:00" (a bare offset only with its plus sign: "09:00-17:00" is a range), "08:14Z"; never
+# "06:10 (+1)", the next day of an itinerary.
+_CLOCK_ZONE = re.compile(
+    r"(?:(?<=\d:\d\d)|(?<=\dam)|(?<=\dpm)|(?<=\d\sam)|(?<=\d\spm))"
+    r"(?:\s?\(\s?(?P<paren>(?:utc|gmt)\s?[+-]\d{1,2}(?::?\d\d)?|[+-]\d\d:?\d\d|utc|gmt|z)\s?\)"
+    r"|\s?(?P<named>(?:utc|gmt)(?:\s?[+-]\d{1,2}(?::?\d\d)?)?)\b"
+    r"|\s?(?P<plus>\+\d\d:?\d\d)\b|(?P<z>z)\b)",
+    re.I,
+)
+_OFFSET = re.compile(r"([+-])(\d{1,2})(?::?(\d\d))?")
+_HELD_ZONE = re.compile(r"\d\d:\d\d(?::\d\d(?:\.\d+)?)?(z|[+-]\d\d:?\d\d)\b", re.I)
+
+
+def zone_minutes(zone: str) -> int | None:
+    """A zone as minutes east of UTC ("Z", "UTC", "GMT": 0; "+01:00", "UTC+1", "-0530":
+    60, 60, -330); None for anything else or an offset past 14 hours."""
+    zone = zone.strip().lower()
+    if zone in ("z", "utc", "gmt"):
+        return 0
+    m = _OFFSET.search(zone)
+    if m is None or zone[: m.start()].strip() not in ("", "utc", "gmt"):
+        return None
+    minutes = int(m[2]) * 60 + int(m[3] or 0)
+    return None if minutes > 14 * 60 else (minutes if m[1] == "+" else -minutes)
+
+
+def held_zones(values: Iterable[str]) -> frozenset[int]:
+    """The zones of the datetimes among a record's values ("...T17:45:00+01:00": 60)."""
+    out = {zone_minutes(m[1]) for v in values for m in _HELD_ZONE.finditer(v)}
+    return frozenset(z for z in out if z is not None)
+
+
+def read_zones(text: str, held: frozenset[int]) -> tuple[str, str]:
+    """A claim's ISO datetimes as a date and a clock ("2024-09-18 17:45"), and the zones it
+    writes after a clock left out where the record holds that zone (it says which clock, not
+    another value); also the first zone written that the record does not hold ("" if none):
+    "17:45 (+03:00)" against ``"...T17:45:00+01:00"`` states a time the record does not give.
+    """
+    unheld = ""
+
+    def iso(m: re.Match[str]) -> str:
+        nonlocal unheld
+        zone = m[3] or ""
+        if zone and zone_minutes(zone) not in held and not unheld:
+            unheld = zone
+        return f"{m[1]} {m[2]}"
+
+    def written(m: re.Match[str]) -> str:
+        nonlocal unheld
+        zone = next(z for z in m.groups() if z)
+        minutes = zone_minutes(zone)
+        if minutes is None:
+            return m[0]  # "UTC+27": no zone, left as it is written
+        if minutes not in held and not unheld:
+            unheld = zone
+        return ""
+
+    text = ISO_ZONED.sub(iso, text)
+    if ":" in text or "m" in text.lower():
+        text = _CLOCK_ZONE.sub(written, text)
+    return text, unheld
+
+
+# As ``ISO_DATETIME``, with the zone as a group of its own.
+ISO_ZONED = re.compile(
+    r"\b(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?\b"
 )
 
 

@@ -59,6 +59,13 @@ __all__ = [
 
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?|[.,;:!?]")
 _GENERIC = lexicon_words("record_words.generic")
+# "X's" for "X is" before a word that says a thing is had or not ("parking's not included");
+# a possessive ("the cafe's prices") is left as it is written.
+_IS_BEFORE_PREDICATE = re.compile(
+    r"\b([a-z]+)'s\s+(?=(?:not\s+|also\s+|only\s+|still\s+)?(?:"
+    + "|".join(sorted(lexicon_words("record_words.predicates") | {"included", "free", "extra"}))
+    + r")\b)"
+)
 # A predicate with its negation inside the word ("a family unfriendly pub").
 _UN_PREDICATES = lexicon_words("record_words.un_predicates")
 _NEGATORS = lexicon_words("record_words.negators")
@@ -85,6 +92,8 @@ def claim_tokens(text: str) -> list[str]:
     "3/5" is "3 out of 5")."""
     text = _OUT_OF.sub(r"\1 out of \2", _WIFI.sub("wifi", text.lower().replace("’", "'")))
     text = TO_BOOT.sub("too", text)
+    if "'s " in text:  # "parking's included": the key word and its predicate
+        text = _IS_BEFORE_PREDICATE.sub(r"\1 is ", text)
     return _TOKEN.findall(_ASIDE.sub(" , ", _MORE_THAN_WELCOME.sub("welcome", text)))
 
 
@@ -228,6 +237,8 @@ def _negated(tokens: list[str], start: int, end: int, *, predicate: bool = False
             continue  # "non family-friendly pub": "non" governs its compound only
         if tok == "friendly" and j > 0 and tokens[j - 1] in _FAMILY:
             break  # "not a children friendly English coffee shop": it governs the compound
+        if _answer(tokens, j):
+            break  # "No, it's still pending", "Not quite - ...": an answer, no denial of it
         if negator(tok, tokens[j + 1]):
             # "not cheap, kid friendly", "isn't adults only, a family-friendly café": the
             # negated predicate ends at the comma. The words' own: "not, sadly, kid friendly",
@@ -253,6 +264,24 @@ def _negated(tokens: list[str], start: int, end: int, *, predicate: bool = False
             # "a coffee shop on the riverside is not family-friendly", "a rating of 3 is not
             # suitable for children": a new predicate's negation, not the term's
             return not (after in _FAMILY or after == "friendly" or after in _PREDICATE_STARTS)
+    return False
+
+
+_ANSWER_WORDS = lexicon_words("record_words.answer_words")
+
+
+def _answer(tokens: list[str], j: int) -> bool:
+    """Whether the negation at ``tokens[j]`` opens the claim as an answer to a question ("No,
+    ...", "Not quite - ...", "Not yet, ..."): it, a word or two of the answer, then a comma."""
+    if tokens[j] not in ("no", "not", "nope", "nah") or any(
+        t not in _ANSWER_WORDS for t in tokens[:j]
+    ):
+        return False
+    for t in tokens[j + 1 : j + 4]:
+        if t == ",":
+            return True
+        if t not in _ANSWER_WORDS:
+            return False
     return False
 
 

@@ -69,6 +69,7 @@ from langchain_qgate.grounding.checks._word_relations import is_lemma, kin, kind
 from langchain_qgate.grounding.checks.checks import (
     _MONTHS,
     _NUMBER_WORD_VALUES,
+    TIME_LENGTHS,
     Quantity,
     comparable,
     date_parts,
@@ -83,13 +84,14 @@ from langchain_qgate.grounding.checks.checks import (
 from langchain_qgate.grounding.evidence._flatten import EMPTY
 from langchain_qgate.grounding.evidence.structured import field_info
 from langchain_qgate.grounding.records._field_values import (
-    ISO_DATETIME,
     bound_words,
     bounds,
     duration_in_words,
     durations_in_words,
+    held_zones,
     normalise_times,
     normalise_value,
+    read_zones,
     weekday_ranges,
     weekday_value,
     within_band,
@@ -387,6 +389,7 @@ class _Table:
     own: dict[str, frozenset[str]] | None = None  # ``_own_words``, once read
     item_names: dict[str, list[list[str]]] = field(default_factory=dict)  # an item's own word
     naming: frozenset[int] = frozenset()  # chunks of the fields ``_names_its_item`` holds true
+    zones: frozenset[int] | None = None  # ``_zones``, once read
 
 
 @dataclass
@@ -975,6 +978,53 @@ def _close(q: Quantity, e: Quantity) -> bool:
 _NEXT_WORD = re.compile(r"\s*([A-Za-z]+)")
 
 
+_CLOCK_NEXT = FUNCTION_WORDS | AUXILIARIES | lexicon_words("fields.after_clock")
+_AT_HOUR = re.compile(r"\b(?:from|at|until|till|til|by|after|before|around|past)\s+$", re.I)
+
+
+def _unsupported(r: _Reading) -> FieldDecision:
+    """No field states the claim's figure: unsupported (the record's, where the claim is
+    about known records)."""
+    r.out.structured = r.out.structured or r.decided
+    return r.out
+
+
+def _state_hours(r: _Reading, numeric: list[_Field]) -> bool:
+    """States the fields of the hours the claim says alone ("check in from eight"); False
+    when one is no clock of the record: unsupported, never named (a faithful reply of the
+    hand-written set was contradicted when the one clock its words name was: an hour said
+    alone is too loose a reading to name a field by)."""
+    for q in list(r.free):
+        hour = _bare_hour(r, numeric, q)
+        if hour is None:
+            continue
+        if not isinstance(hour, _Field):
+            return False
+        r.free.remove(q)
+        _state(r, hour, q)
+    return True
+
+
+def _bare_hour(r: _Reading, numeric: list[_Field], q: Quantity) -> _Field | bool | None:
+    """A whole figure from 1 to 12 said as a clock ("check in from eight", "open until 6"),
+    where the record holds clocks: the field whose clock is that hour (the first), False when
+    none is (a clock is never another field's figure), None when the figure is no such
+    hour."""
+    if q.kind != "number" or not float(q.value).is_integer() or not 1 <= q.value <= 12:
+        return None
+    if not _AT_HOUR.search(r.text[max(0, q.start - 8) : q.start]):
+        return None
+    after = _NEXT_WORD.match(r.text, q.end)  # "from ten until ...", "at eleven is free"
+    if after is not None and after.start(1) == q.end + 1 and _norm(after[1]) not in _CLOCK_NEXT:
+        return None  # "at 5 stars", "from 3 stops"
+    clocks = [f for f in numeric if any(e.kind == "time" for e in f.quantities)]
+    if not clocks:
+        return None
+    hours = {int(q.value) * 60 % 720, int(q.value) * 60 % 720 + 720}
+    held = [f for f in clocks if any(e.kind == "time" and e.value in hours for e in f.quantities)]
+    return held[0] if held else False
+
+
 def _counted_noun(text: str, q: Quantity) -> str:
     """The word written right after a figure ("0 *layovers*", "3 *bedrooms*"), as ``_words``
     spells it; empty for a unit, a time or a date, or none."""
@@ -1203,6 +1253,10 @@ def _any_dollar(q: Quantity, currency: str) -> bool:
 def _loose_money(text: str, q: Quantity, f: _Field) -> bool:
     """A bare figure ("a 5 star place") read against a money field: no currency says so."""
     money = any(e.kind == "money" for e in f.quantities)
+    if f.money and not money and q.kind == "number" and "per" in f.keys:
+        # "four seats" against ``price_per_seat_gbp``: a count of what the rate is of
+        per = f.keys[f.keys.index("per") + 1 :]
+        money = any(_related(w, k, synonyms=False) for w in _next_words(text, q) for k in per)
     return money and q.kind != "money" and not _claim_currency(text, q)
 
 
@@ -1259,7 +1313,13 @@ def _counts_for(text: str, q: Quantity, f: _Field, keys: list[str] | None = None
     """Whether what the figure counts names field ``f`` ("0 *layovers*": ``number_stops``),
     by one of ``keys`` (its key words by default)."""
     counted = _counted_noun(text, q)
-    return bool(counted) and any(_related(counted, k) for k in (f.keys if keys is None else keys))
+    if not counted:
+        return False
+    keys = f.keys if keys is None else keys
+    # the words after "per" name what a rate is of, never what a figure of it counts ("three
+    # seats" is no ``price_per_seat``)
+    keys = keys[: keys.index("per")] if "per" in keys else keys
+    return any(_related(counted, k) for k in keys)
 
 
 _GRAMMAR = FUNCTION_WORDS | AUXILIARIES  # key words that name no field ("in", "is")
@@ -1412,6 +1472,7 @@ class _Reading:
     unheld: list[Quantity] | None = None  # ``_unheld_amounts``, once read
     alignments: dict[int, int] = field(default_factory=dict)  # ``_aligned``: chunk -> hits
     unnamed: list[str] | None = None  # ``_unnamed``, once read
+    unheld_zone: str = ""  # a zone the claim writes that no datetime of the record has
 
 
 _OTHERS = lexicon_words("fields.other_items")
@@ -1428,7 +1489,8 @@ def _reading(
 ) -> _Reading | FieldDecision:
     """The claim's words, figures and the fields in scope; a decision when none is. Without
     ``items``, an identifier of a list item (``_names_its_item``) names nothing."""
-    text = ISO_DATETIME.sub(r"\1 \2", untokenise(text))  # "2024-11-08 19:55"
+    # "2024-11-08 19:55"; a zone written that the record does not hold: unsupported
+    text, unheld_zone = read_zones(untokenise(text), _zones(table))
     text = normalise_times(durations_in_words(text))  # "PT37M": "37 minutes"
     text = weekday_ranges(text)  # "Monday to Saturday": "monday-saturday"
     words = _words(text)
@@ -1493,7 +1555,15 @@ def _reading(
         found_qs=found_qs,
         claim_qs=claim_qs,
         covered=covered,
+        unheld_zone=unheld_zone,
     )
+
+
+def _zones(table: _Table) -> frozenset[int]:
+    """The zones of the record's datetimes (``held_zones``), once a table."""
+    if table.zones is None:
+        table.zones = held_zones(f.value for f in table.fields)
+    return table.zones
 
 
 def _named_records(
@@ -2003,6 +2073,8 @@ def _figures(r: _Reading) -> FieldDecision | None:
         r.free.remove(q)  # "your five courses": the length of the record's list of courses
     _state_held(r, numeric)
     _state_wholes(r, numeric)
+    if not _state_hours(r, numeric):  # "from nine" where no clock says nine: unsupported
+        return _unsupported(r)
     for q in r.free:
         candidates, top = _slot(r, numeric, q)
         if not candidates and _computed(r, q):
@@ -2253,7 +2325,26 @@ def _counts_a_list(r: _Reading, q: Quantity) -> bool:
         if keys and _related(noun, keys[-1], synonyms=False) and len(items) == q.value:
             r.covered.update((noun, keys[-1]))
             return True
+    # a list of values, read as one field: "your three (adult) seats" of F11, F12, F13
+    nouns = _next_words(r.text, q)
+    for f in r.scope:
+        if len(f.items) == q.value > 1 and not f.numeric and f.keys:
+            said = [w for w in nouns if _related(w, f.keys[-1], synonyms=False)]
+            if said:
+                r.covered.update((said[0], f.keys[-1]))  # not "child" of "two child seats"
+                r.stated.append(f)
+                return True
     return False
+
+
+_TWO_WORDS = re.compile(r"\s*([A-Za-z]+)(?:[\s-]+([A-Za-z]+))?")
+
+
+def _next_words(text: str, q: Quantity) -> list[str]:
+    """The one or two words right after a figure, as ``_words`` spells them ("three *adult
+    seats*"): what it counts, a word that describes it first."""
+    m = _TWO_WORDS.match(text, q.end)
+    return [w for w in (_norm(m[1].lower()), _norm((m[2] or "").lower())) if w] if m else []
 
 
 def _lists(table: _Table) -> dict[str, dict[str, list[_Field]]]:
@@ -2519,7 +2610,7 @@ def _list_total(r: _Reading, q: Quantity, near: float) -> list[_Field]:
 _HYPHENED_UNIT = re.compile(r"-([A-Za-z]+)$")
 # A length of time in a unit, in the smallest unit of its kind: years and months convert
 # exactly to months, weeks to minutes; years to days do not (``lexicon.json``).
-_TIME_LENGTHS = {w: (kind, float(n)) for w, (kind, n) in lexicon_table("time_lengths").items()}
+_TIME_LENGTHS = TIME_LENGTHS
 _TIME_UNIT_AFTER = re.compile(r"[\s-]*([A-Za-z]+)")
 
 
@@ -2567,7 +2658,9 @@ def _held_elsewhere(r: _Reading, q: Quantity, f: _Field, candidates: list[_Field
     """Whether another field of the figure's type holds it exactly ("the next 42 bus" about
     ``"route": "42"``, the key word ``next`` naming ``next_arrivals_min``): the figure may
     be that field's, so it is unsupported, never a changed value of ``f``."""
-    if _counts_for(r.text, q, f, _heads(f)) or (_headed(r, f) and not _included(r, f)):
+    if _counts_for(r.text, q, f, _heads(f)) or (
+        _headed(r, f) and _head_near(r, f, q) and not _included(r, f)
+    ):
         # "1 layover" (a unit or currency counts nothing: "0.25 ETH"), "a market cap of
         # $131.20": the field is named as the slot; "about £80 including VAT" is no VAT
         return False
@@ -2578,6 +2671,23 @@ _INCLUDING = frozenset(
     {"including", "incl", "inc", "excluding", "excl", "ex", "plus", "before", "after", "with",
      "without"}
 )  # fmt: skip
+
+
+_CLAUSE_BREAK = re.compile(r"[,;:()\u2013\u2014]|\s-\s")
+_HEAD_REACH = 40  # characters between a figure and its field's head key word in one clause
+
+
+def _head_near(r: _Reading, f: _Field, q: Quantity) -> bool:
+    """Whether the field's head key word stands near the figure, in its clause ("used one
+    credit, leaving you four": ``used`` is not the slot of "four")."""
+    head = _heads(f)[-1]
+    for m in re.finditer(r"[A-Za-z]+", r.text):
+        if _norm(m[0].lower()) != head and not _related(_norm(m[0].lower()), head):
+            continue
+        lo, hi = (m.end(), q.start) if m.end() <= q.start else (q.end, m.start())
+        if hi - lo <= _HEAD_REACH and not _CLAUSE_BREAK.search(r.text, lo, hi):
+            return True
+    return False
 
 
 def _included(r: _Reading, f: _Field) -> bool:
@@ -3499,6 +3609,22 @@ def _state_boolean(r: _Reading, f: _Field) -> FieldDecision | None:
     return _contradicted(r.out, f, r.index, kind, _original(r.text, term.term))
 
 
+_YES_NO = frozenset({"true", "false", "yes", "no", "y", "n", "1", "0", "on", "off"})
+
+
+def _status_said(r: _Reading, f: _Field) -> FieldDecision | None:
+    """A status of a known vocabulary that also reads as yes or no ("available"), said in
+    another class of its vocabulary ("fully booked"): contradicted before its polarity is
+    read ("Forge is fully booked" names nothing as yes or no)."""
+    if f.value.strip().lower() in _YES_NO or not in_vocabulary(f.keys, f.value, r.lex):
+        return None
+    term = vocabulary_term(r.toks, f.keys, f.value, r.record_values)
+    if term is None or not term.contradicts or not r.decided:
+        return None
+    kind: ContradictionKind = "negation" if term.denies else "entity"
+    return _contradicted(r.out, f, r.index, kind, _original(r.text, term.term))
+
+
 def _said_in_words(r: _Reading) -> FieldDecision | None:
     """Booleans by polarity, closed vocabularies by class, lists by item, other text by
     words."""
@@ -3512,9 +3638,14 @@ def _said_in_words(r: _Reading) -> FieldDecision | None:
                 if term is not None and term.agrees:
                     r.covered.update(_words(" ".join(term.words)))
             continue
+        status = _status_said(r, f) if f.truth is not None else None
+        if status is not None:
+            return status
         if f.truth is not None or (f.value.lower() in ("free", "paid") and f.keys):
             said = _boolean(r, f)
-            if said is None and f.truth is not None:
+            if said is None and f.truth is not None and f not in r.stated:
+                # a key that is a state ("paid": false) the claim has not said as it holds
+                # ("paid is false" is read by ``_boolean``: stated, and no state's term)
                 said = _state_boolean(r, f)
             if said is not None:
                 return said
@@ -3594,6 +3725,8 @@ def _boolean(r: _Reading, f: _Field) -> FieldDecision | None:
         return None
     said, naming = mention
     empty = f.value == EMPTY and f.truth is False  # a null: the record holds no value
+    if empty and f.keys[-1] in _WHEN_KEYS:
+        return None  # "Pic Blanc is closed" says nothing of a null ``closesAt``: a clock's slot
     said_after = _denied_after(_unnamed(r), naming) if empty and said else None
     if said_after is not None:  # "the gate for BA175 hasn't been announced"
         said = False
@@ -3619,6 +3752,7 @@ def _boolean(r: _Reading, f: _Field) -> FieldDecision | None:
     return None
 
 
+_WHEN_KEYS = frozenset({"at", "on", "by", "time", "date", "until", "from"})
 _CLAUSE_ENDS = frozenset({",", ";", ".", "and", "but", "or", "while", "though", "because", "so"})
 
 
@@ -3696,6 +3830,9 @@ def _siblings_value(r: _Reading, f: _Field) -> FieldDecision | None:
                 and _contains(r.words, it) >= 0
                 and not any(_contains(it, mine) >= 0 for mine in f.items)
                 and not any(_contains(g.words, it) >= 0 for g in r.scope if g is not f)
+                # "Bellows isn't available", "no available slots" of ``fully_booked``: the
+                # sibling's value denied says nothing against this one
+                and not value_negated(r.toks, claim_tokens(" ".join(it)))
             ):
                 return _contradicted(r.out, f, r.index, "entity", _original(r.text, " ".join(it)))
     return None
@@ -3968,13 +4105,23 @@ def _decide(
         return r
     decision = _steps(r, reply_words)
     if decision.grounded or decision.partial or decision.contradiction is not None:
-        return decision
+        return _zone_held(r, decision)
     if not any(rec in table.item_names for rec in r.named):
         return decision
     # a claim about the item it names by its identifier that the item's fields leave
     # unsupported may state other items' values too: read as if it named no item
     wide = _reading(text, table, carried, index, lex, items=False)
-    return decision if isinstance(wide, FieldDecision) else _steps(wide, reply_words)
+    return decision if isinstance(wide, FieldDecision) else _zone_held(r, _steps(wide, reply_words))
+
+
+def _zone_held(r: _Reading, decision: FieldDecision) -> FieldDecision:
+    """Unsupported where the claim writes a zone no datetime of the record has (the clock
+    is the record's, the zone after it no value of it): "17:45 (+03:00)" beside
+    ``"2024-09-18T17:45:00+01:00"``."""
+    if r.unheld_zone and (decision.grounded or decision.partial):
+        decision.grounded, decision.partial, decision.loose = [], [], False
+        decision.unplaced = [r.unheld_zone]
+    return decision
 
 
 def _steps(r: _Reading, reply_words: frozenset[str]) -> FieldDecision:
