@@ -15,7 +15,11 @@ from __future__ import annotations
 import pytest
 
 from langchain_qgate.grounding.monitor import HallucinationMonitor
-from langchain_qgate.grounding.records._field_values import read_zones, zone_minutes
+from langchain_qgate.grounding.records._field_values import (
+    compound_lengths,
+    read_zones,
+    zone_minutes,
+)
 from langchain_qgate.schemas import Grade
 from tests.unit_tests._records import field_monitor, one_verdict
 
@@ -308,3 +312,59 @@ def test_a_state_said_against_the_record_is_named(
     verdict = one_verdict(monitor, reply, record)
     assert verdict.contradiction is not None, verdict.reason
     assert verdict.contradiction.field == field
+
+
+PET = {"animal": "Skye", "ageMonths": 52, "runtimeMinutes": 128}
+MUSEUM = {
+    "events": [
+        {"title": "Family Dig Pit", "start": "11:00", "bookingRequired": False},
+        {"title": "Fossil Tour", "start": "14:00", "bookingRequired": True},
+    ]
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ("four years and four months old", "52 months old"),
+        ("runs 2 hours 8 minutes", "runs 128 minutes"),
+        ("1 hour, 5 mins", "65 minutes"),
+        ("3 weeks and 2 days", "23 days"),
+        ("2 hours 10 days", "2 hours 10 days"),  # no one length
+        ("four years old", "four years old"),
+    ],
+)
+def test_a_length_said_in_two_units_is_read_in_the_smaller(text: str, written: str) -> None:
+    assert compound_lengths(text) == written
+
+
+def test_a_length_in_two_units_meets_the_field_that_holds_it(
+    monitor: HallucinationMonitor,
+) -> None:
+    verdict = one_verdict(monitor, "Skye is four years and four months old.", PET)
+    assert verdict.grade is Grade.GROUNDED, verdict.reason
+    changed = one_verdict(monitor, "Skye is four years and five months old.", PET)
+    assert changed.contradiction is not None
+    assert changed.contradiction.field == "record.ageMonths"
+    assert changed.contradiction.claim_value == "four years and five months"  # as said
+
+
+@pytest.mark.parametrize(
+    ("reply", "holds"),
+    [
+        ("There's no need to book the Family Dig Pit.", True),
+        ("No booking needed for the Family Dig Pit.", True),
+        ("You need to book the Fossil Tour.", True),
+        ("You'll need to book the Family Dig Pit in advance.", False),
+        ("You don't need to book the Fossil Tour.", False),
+    ],
+)
+def test_a_need_to_book_reads_a_booking_required_key(
+    monitor: HallucinationMonitor, reply: str, holds: bool
+) -> None:
+    verdict = one_verdict(monitor, reply, MUSEUM)
+    if holds:
+        assert verdict.grade is Grade.GROUNDED, verdict.reason
+    else:
+        assert verdict.contradiction is not None, verdict.reason
+        assert verdict.contradiction.field.endswith("bookingRequired")

@@ -1175,7 +1175,7 @@ def test_an_iso_duration_is_read_as_the_length_of_time_a_reply_says(monitor) -> 
         assert v.grade is not Grade.FABRICATED, (reply, v.reason)
     v = _one(monitor, "The crossing takes 4 hours 15 minutes.", CROSSING)
     _names(v, "record.sailing.duration")
-    assert v.contradiction.claim_value == "4 hours"
+    assert v.contradiction.claim_value == "4 hours 15 minutes"  # read as 255 minutes
     # a figure of no length of time is never the duration's ("take 3 bags")
     _names(_one(monitor, "You can take 3 bags on the crossing.", CROSSING), "record.bags_allowed")
     # a reply that copies the record's duration as the record writes it

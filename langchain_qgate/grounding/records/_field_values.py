@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from langchain_qgate.grounding.checks.checks import NUMBER_WORDS
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
 __all__ = [
     "bound_words",
     "bounds",
+    "compound_lengths",
     "held_zones",
     "normalise_times",
     "normalise_value",
@@ -166,6 +169,37 @@ def duration_in_words(value: str) -> str | None:
 _ISO_DURATION_IN_TEXT = re.compile(
     r"\bP(?=\d|T\d)(?:\d+Y)?(?:\d+M)?(?:\d+W)?(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+S)?)?\b"
 )
+
+
+_LENGTH_PAIRS = {"year": ("month", 12), "hour": ("minute", 60), "week": ("day", 7)}
+_LENGTH_WORD = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_COMPOUND_LENGTH = re.compile(
+    rf"\b(\d{{1,3}}|{_LENGTH_WORD})\s+(year|hour|week)s?,?\s+(?:and\s+)?"
+    rf"(\d{{1,3}}|{_LENGTH_WORD})\s+(month|minute|min|day)s?\b",
+    re.I,
+)
+
+
+def compound_lengths(text: str, said: dict[str, str] | None = None) -> str:
+    """A length of time said in two units written in the smaller one ("four years and four
+    months": "52 months", "2 hours 8 minutes": "128 minutes", "a week" not read), so it meets a
+    field that holds it (``ageMonths: 52``, ``runtimeMinutes: 128``). ``said`` collects each
+    written length with the words the claim said it in (a contradiction quotes those)."""
+    if not any(u in text.lower() for u in ("year", "hour", "week")):
+        return text
+
+    def whole(m: re.Match[str]) -> str:
+        small = "minute" if m[4].lower() == "min" else m[4].lower()
+        unit, size = _LENGTH_PAIRS[m[2].lower()]
+        a, b = (int(x) if x.isdigit() else NUMBER_WORDS.get(x.lower()) for x in (m[1], m[3]))
+        if small != unit or a is None or b is None:
+            return m[0]  # "2 hours 10 days": no one length
+        written = f"{a * size + b} {unit}s"
+        if said is not None:  # the figure alone too: a contradiction may quote only it
+            said[written] = said[str(a * size + b)] = m[0]
+        return written
+
+    return _COMPOUND_LENGTH.sub(whole, text)
 
 
 def durations_in_words(text: str) -> str:

@@ -86,6 +86,7 @@ from langchain_qgate.grounding.evidence.structured import field_info
 from langchain_qgate.grounding.records._field_values import (
     bound_words,
     bounds,
+    compound_lengths,
     duration_in_words,
     durations_in_words,
     held_zones,
@@ -1473,6 +1474,7 @@ class _Reading:
     alignments: dict[int, int] = field(default_factory=dict)  # ``_aligned``: chunk -> hits
     unnamed: list[str] | None = None  # ``_unnamed``, once read
     unheld_zone: str = ""  # a zone the claim writes that no datetime of the record has
+    said_as: dict[str, str] = field(default_factory=dict)  # "52 months": "four years and ..."
 
 
 _OTHERS = lexicon_words("fields.other_items")
@@ -1489,10 +1491,7 @@ def _reading(
 ) -> _Reading | FieldDecision:
     """The claim's words, figures and the fields in scope; a decision when none is. Without
     ``items``, an identifier of a list item (``_names_its_item``) names nothing."""
-    # "2024-11-08 19:55"; a zone written that the record does not hold: unsupported
-    text, unheld_zone = read_zones(untokenise(text), _zones(table))
-    text = normalise_times(durations_in_words(text))  # "PT37M": "37 minutes"
-    text = weekday_ranges(text)  # "Monday to Saturday": "monday-saturday"
+    text, unheld_zone, said_as = _prepared(text, table)
     words = _words(text)
     word_set = set(words)
     # The records the claim names, else the one the previous claim was about.
@@ -1556,7 +1555,19 @@ def _reading(
         claim_qs=claim_qs,
         covered=covered,
         unheld_zone=unheld_zone,
+        said_as=said_as,
     )
+
+
+def _prepared(text: str, table: _Table) -> tuple[str, str, dict[str, str]]:
+    """The claim's text as the steps read it, the first zone it writes that the record does
+    not hold ("" if none), and the lengths it says in two units as it says them."""
+    # "2024-11-08 19:55"; a zone written that the record does not hold: unsupported
+    text, unheld_zone = read_zones(untokenise(text), _zones(table))
+    text = normalise_times(durations_in_words(text))  # "PT37M": "37 minutes"
+    said_as: dict[str, str] = {}
+    text = compound_lengths(text, said_as)  # "four years and four months": "52 months"
+    return weekday_ranges(text), unheld_zone, said_as  # "Monday to Saturday": "monday-saturday"
 
 
 def _zones(table: _Table) -> frozenset[int]:
@@ -4117,10 +4128,14 @@ def _decide(
 def _zone_held(r: _Reading, decision: FieldDecision) -> FieldDecision:
     """Unsupported where the claim writes a zone no datetime of the record has (the clock
     is the record's, the zone after it no value of it): "17:45 (+03:00)" beside
-    ``"2024-09-18T17:45:00+01:00"``."""
+    ``"2024-09-18T17:45:00+01:00"``. A contradiction quotes a length as the claim said it
+    ("4 hours 15 minutes", read as "255 minutes")."""
     if r.unheld_zone and (decision.grounded or decision.partial):
         decision.grounded, decision.partial, decision.loose = [], [], False
         decision.unplaced = [r.unheld_zone]
+    c = decision.contradiction
+    if c is not None and c.claim_value in r.said_as:
+        decision.contradiction = c.model_copy(update={"claim_value": r.said_as[c.claim_value]})
     return decision
 
 
