@@ -20,6 +20,7 @@ from langchain_qgate.grounding.records._field_values import (
     read_zones,
     zone_minutes,
 )
+from langchain_qgate.grounding.records._record_words import claim_tokens
 from langchain_qgate.schemas import Grade
 from tests.unit_tests._records import field_monitor, one_verdict
 
@@ -368,3 +369,18 @@ def test_a_need_to_book_reads_a_booking_required_key(
     else:
         assert verdict.contradiction is not None, verdict.reason
         assert verdict.contradiction.field.endswith("bookingRequired")
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("Parking's included.", ["parking", "is", "included", "."]),
+        ("Wifi's free for guests", ["wifi", "is", "free", "for", "guests"]),
+        ("The hotel's free parking", ["the", "hotel's", "free", "parking"]),  # a possessive
+        ("the cafe's prices", ["the", "cafe's", "prices"]),
+    ],
+)
+def test_an_s_before_a_predicate_that_ends_its_clause_is_read_as_is(
+    text: str, tokens: list[str]
+) -> None:
+    assert claim_tokens(text) == tokens

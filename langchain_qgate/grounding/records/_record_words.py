@@ -59,12 +59,13 @@ __all__ = [
 
 _TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?|[.,;:!?]")
 _GENERIC = lexicon_words("record_words.generic")
-# "X's" for "X is" before a word that says a thing is had or not ("parking's not included");
-# a possessive ("the cafe's prices") is left as it is written.
+# "X's" for "X is" before a word that says a thing is had or not, ending its clause ("parking's
+# not included", "wifi's free for guests"); a possessive ("the cafe's prices", "the hotel's
+# free parking") is left as it is written.
 _IS_BEFORE_PREDICATE = re.compile(
     r"\b([a-z]+)'s\s+(?=(?:not\s+|also\s+|only\s+|still\s+)?(?:"
     + "|".join(sorted(lexicon_words("record_words.predicates") | {"included", "free", "extra"}))
-    + r")\b)"
+    + r")(?:\s*[.,;:!?]|\s*$|\s+(?:for|at|in|on|to|with|too|as|here|there|today|now)\b))"
 )
 # A predicate with its negation inside the word ("a family unfriendly pub").
 _UN_PREDICATES = lexicon_words("record_words.un_predicates")
