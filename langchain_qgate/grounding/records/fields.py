@@ -238,7 +238,7 @@ def _of_a_key(text: str, q: Quantity, scope: list[_Field]) -> bool:
             if (
                 m
                 and m[1] == raw
-                and (word == m[2] or (word[0] == m[2][0] and word in _TIME_LENGTHS))
+                and (word == m[2] or (word[0] == m[2][0] and word in TIME_LENGTHS))
             ):
                 return True
     return False
@@ -638,7 +638,7 @@ def _numeric(value: str, quantities: list[Quantity]) -> bool:
             w in _SCALE_WORDS
             or _norm(w) in UNITS
             or _norm(w) in _DURATION_KEYS
-            or _norm(w) in _TIME_LENGTHS  # "6 months" of "P6M"
+            or _norm(w) in TIME_LENGTHS  # "6 months" of "P6M"
             for w in left
         )
         or len("".join(left)) <= 3
@@ -1750,7 +1750,7 @@ def _holds_length(f: _Field) -> bool:
     ``price_per_day``)."""
     if f.duration or f.unit in ("min", "h"):
         return True
-    return "per" not in f.keys and any(_norm(k) in _TIME_LENGTHS for k in f.keys)
+    return "per" not in f.keys and any(_norm(k) in TIME_LENGTHS for k in f.keys)
 
 
 def _said_as_length(text: str, q: Quantity) -> bool:
@@ -2619,9 +2619,6 @@ def _list_total(r: _Reading, q: Quantity, near: float) -> list[_Field]:
 
 
 _HYPHENED_UNIT = re.compile(r"-([A-Za-z]+)$")
-# A length of time in a unit, in the smallest unit of its kind: years and months convert
-# exactly to months, weeks to minutes; years to days do not (``lexicon.json``).
-_TIME_LENGTHS = TIME_LENGTHS
 _TIME_UNIT_AFTER = re.compile(r"[\s-]*([A-Za-z]+)")
 
 
@@ -2633,8 +2630,8 @@ def _same_length(text: str, q: Quantity, f: _Field) -> bool:
         return False
     m = _HYPHENED_UNIT.search(q.raw) or _TIME_UNIT_AFTER.match(text, q.end)
     word = m[1].lower() if m else ""
-    said = _TIME_LENGTHS.get(word) or _TIME_LENGTHS.get(word.removesuffix("s"))
-    held = next((_TIME_LENGTHS[k] for k in reversed(f.keys) if k in _TIME_LENGTHS), None)
+    said = TIME_LENGTHS.get(word) or TIME_LENGTHS.get(word.removesuffix("s"))
+    held = next((TIME_LENGTHS[k] for k in reversed(f.keys) if k in TIME_LENGTHS), None)
     if said is None or held is None or said[0] != held[0] or said[1] == held[1]:
         return False
     return any(
@@ -3721,7 +3718,7 @@ def _keys_as_said(tokens: list[str], keys: list[str]) -> list[str]:
         m = _KEY_FIGURE.fullmatch(k)
         at = tokens.index(m[1]) if m and m[1] in tokens[:-1] else -1
         said = _norm(tokens[at + 1]) if at >= 0 else ""
-        if m and said and (said == m[2] or (said[0] == m[2][0] and said in _TIME_LENGTHS)):
+        if m and said and (said == m[2] or (said[0] == m[2][0] and said in TIME_LENGTHS)):
             out += tokens[at : at + 2]
         else:
             out.append(k)
