@@ -476,6 +476,8 @@ def boolean_said(
     if span is None:
         at = _antonym_at(tokens, leaf)  # "unlocked" of ``locked``, "offline" of ``online``
         if at is None:
+            at = _predicate_opposite(tokens, leaf)  # "it's optional" of ``compulsory``
+        if at is None:
             return _opposite_said(tokens, leaf, synonyms)
         return _negated(tokens, at, at, predicate=True), [tokens[at]]
     named = [t for t in tokens[span[0] : span[1] + 1] if t not in _NEGATORS]
@@ -523,6 +525,46 @@ def _opposite_said(
     return None
 
 
+def _predicate_opposite(tokens: list[str], leaf: list[str]) -> int | None:
+    """Where the claim says of its record a word opposite to a one-word key
+    (``leaf_opposites``), as the predicate of a verb "be" ("it's optional", "the module is
+    not optional" of ``compulsory``): the word says the field is false. Not with a time
+    after it ("closed on Sundays" of ``open``)."""
+    opposites = _LEAF_OPPOSITES.get(leaf[0]) if len(leaf) == 1 else None
+    if not opposites:
+        return None
+    for i, tok in enumerate(tokens):
+        if tok not in opposites:
+            continue
+        j = i - 1
+        while j >= 0 and (negator(tokens[j], "") or tokens[j] in _BE_ADVERBS):
+            j -= 1
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if after in WHEN_AFTER:
+            continue  # "closed on Sundays" of ``open``: when, not whether
+        if j >= 0 and (tokens[j] in _BE or tokens[j].endswith(("'s", "’s"))):
+            return i
+    return None
+
+
+WHEN_AFTER = frozenset(
+    {"on", "in", "from", "between", "during", "every", "after", "before", "at", "over", "each",
+     "most", "some", "weekends", "weekdays"}
+)  # fmt: skip
+"""Words after a state that say when it holds, not whether it does ("closed on Sundays",
+"open at weekends"; "closed until further notice" is closed)."""
+
+
+def said_when(tokens: list[str], words: Sequence[str]) -> bool:
+    """Whether the claim writes a time after the last of ``words`` ("closed on Sundays")."""
+    return bool(words) and any(
+        t == words[-1] and i + 1 < len(tokens) and tokens[i + 1] in WHEN_AFTER
+        for i, t in enumerate(tokens)
+    )
+
+
+_BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "isn't", "aren't", "wasn't"})
+_BE_ADVERBS = frozenset({"completely", "entirely", "fully", "totally", "strictly", "still", "now"})
 _NEGATIVE_PREFIXES = lexicon_words("record_words.negative_prefixes")
 _ANTONYM_STEM = 4  # letters of the key word an antonym keeps after its prefix
 

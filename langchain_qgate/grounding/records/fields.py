@@ -108,6 +108,7 @@ from langchain_qgate.grounding.records._record_words import (
     negator,
     ordered_vocabulary,
     record_vocabulary,
+    said_when,
     summary_days,
     unlisted_term,
     value_is_term,
@@ -154,6 +155,7 @@ _SPELLINGS = {
     "costumer": "customer",  # the common misspelling
     "nr": "near", "n": "and",  # as people type them ("nr the bridge", "cheap n cheerful")
     "does": "do",  # a function word, not the plural of "doe"
+    "till": "until", "til": "until",  # "from eleven till half twelve"
     **UNAPOSTROPHED_NEGATIONS,  # "isnt" is "isn't"
 }  # fmt: skip
 _COVERED = 0.8  # share of the claim's content weight the record must account for
@@ -313,9 +315,8 @@ def _value_like(word: str, names: set[str]) -> bool:
 _RANKS = lexicon_words("fields.ranks")  # "third" on: "first", "second" say much else
 # "the lower rate", "the cheapest fare": a comparison of the record's values, never another
 # value of the field it stands before
-_COMPARED = lexicon_words("fields.comparatives") | frozenset(
-    p for p in lexicon_table("superlatives") if " " not in p
-)
+_COMPARATIVES = lexicon_words("fields.comparatives")
+_COMPARED = _COMPARATIVES | frozenset(p for p in lexicon_table("superlatives") if " " not in p)
 
 
 _ITEM_GENERIC = frozenset({"bar", "restaurant", "shop", "place", "store", "house", "food"})
@@ -545,7 +546,19 @@ def _names_its_item(f: _Field, values: Counter[tuple[str, str]]) -> bool:
     one = _norm(listed[-1])
     if f.keys in ([one], [one, "code"], ["item"]):  # "item": what an entry of any list is
         return True
-    return len(f.keys) == 2 and f.keys[1] in _ITEM_NAMING and f.keys[0] not in _GENERIC_KEYS
+    if len(f.keys) == 2 and f.keys[1] in _ITEM_NAMING and f.keys[0] not in _GENERIC_KEYS:
+        return True
+    return _proper_name(f.value)
+
+
+_PROPER_NAME = re.compile(r"[A-Z][a-z'’&.-]*[a-z](?: (?:[A-Z][a-z'’&.-]*[a-z]|&|of|the|on|upon))+")
+
+
+def _proper_name(value: str) -> bool:
+    """A value written as a name of two words or more, each capitalised ("Millbrook
+    Autocentre", "Harley Street"): a list item's only such value names the item as a
+    ``name`` would, whatever its key (``garage``, ``station``)."""
+    return _PROPER_NAME.fullmatch(value.strip()) is not None
 
 
 _DATE_KEY_STEMS = (
@@ -662,8 +675,14 @@ def _field_unit(f: _Field) -> str:
     for i in range(len(f.keys) - 1, -1, -1):
         if f.keys[i] in UNITS:
             # a unit after "per" is a rate's (``co2_g_per_km``: "92 g/km"): no unit of ours
-            return "" if i > 0 and f.keys[i - 1] == "per" else UNITS[f.keys[i]]
+            before = f.keys[i - 1] if i > 0 else ""
+            if before in _SQUARE and UNITS[f.keys[i]] + "2" in UNIT_SCALES:
+                return UNITS[f.keys[i]] + "2"  # ``area_sq_ft``, ``square_feet``: an area
+            return "" if before == "per" else UNITS[f.keys[i]]
     return ""
+
+
+_SQUARE = frozenset({"sq", "square"})
 
 
 # Key words of an amount of money, in any domain (a field's type from its key: ``"fare": "35"``).
@@ -2019,9 +2038,10 @@ def _decided(r: _Reading, f: _Field, q: Quantity) -> bool:
     known records, or ``f`` is outside every list of the one tool result read (a nested
     object's field has one path, so no other record holds the claim's figure for it) and the
     claim ties the figure to it by its type (a clock, a date), its unit ("8.6 km" of
-    ``distanceKm``) or the field's own key word ("£11.30 in booking fees" of ``fees_gbp``)."""
-    if r.decided:
-        return True
+    ``distanceKm``) or the field's own key word ("£11.30 in booking fees" of ``fees_gbp``);
+    or the figure is a clock the claim writes with the date of ``f``'s datetime."""
+    if r.decided or _on_its_date(r, q, [f]):
+        return True  # "on 16 December at two" of the one datetime holding that day
     if "[" in f.id or len(r.table.tops) != 1 or r.table.prose:
         return False
     unit = _claim_unit(r.text, q)
@@ -2133,21 +2153,29 @@ def _figures(r: _Reading) -> FieldDecision | None:
             # a figure about the record ("a range of up to 150 km") is not the prose's to ground
             out.structured = out.structured or r.decided
             return out
-        if (
-            (unit and target.band != target.value)
-            or _loose_money(r.text, q, target)
-            or _rate_of_another(r, q, target)
-            or _held_elsewhere(r, q, target, candidates)
-            or _denied_key(r, target)
-            or _duration_of_another(r, q, target)
-            or _OFFSET.match(r.text, q.end)
-            or _modifier_of_another(q, target)
-        ):
-            # a band in another currency, a bare figure against money, a rate against a
-            # total: unsupported
+        if _another_figure(r, q, target, candidates, bool(unit)):
             return out
         return _changed_figure(r, q, target, bool(unit))
     return None
+
+
+def _another_figure(
+    r: _Reading, q: Quantity, target: _Field, candidates: list[_Field], unit: bool
+) -> bool:
+    """Whether a figure the one slot ``target`` holds otherwise may be no value of it: a band
+    in another currency, a bare figure against money, a rate against a total, another
+    field's figure, a difference ("$7.80 more than"): unsupported, never a changed value."""
+    return bool(
+        (unit and target.band != target.value)
+        or _loose_money(r.text, q, target)
+        or _rate_of_another(r, q, target)
+        or _held_elsewhere(r, q, target, candidates)
+        or _denied_key(r, target)
+        or _duration_of_another(r, q, target)
+        or _OFFSET.match(r.text, q.end)
+        or _modifier_of_another(q, target)
+        or _difference_said(r.text, q)
+    )
 
 
 _NONE = frozenset({"no", "zero"})
@@ -2349,6 +2377,14 @@ def _counts_a_list(r: _Reading, q: Quantity) -> bool:
 
 
 _TWO_WORDS = re.compile(r"\s*([A-Za-z]+)(?:[\s-]+([A-Za-z]+))?")
+
+
+def _difference_said(text: str, q: Quantity) -> bool:
+    """Whether the figure is said as a difference: a comparative within the three words
+    after it ("$7.80 more than the Budget car", "20 minutes later"). What it is the
+    difference of may be another item's value: never a changed value of this one."""
+    tail = _words(text[q.end : q.end + 40])[:3]
+    return any(w in _COMPARATIVES for w in tail)
 
 
 def _next_words(text: str, q: Quantity) -> list[str]:
@@ -3605,6 +3641,8 @@ def _state_boolean(r: _Reading, f: _Field) -> FieldDecision | None:
     term = vocabulary_term(r.toks, ["status"], state, r.record_values, r.lex)
     if term is None or not (term.agrees or term.contradicts):
         return None
+    if said_when(r.toks, term.words):
+        return None  # "closed on Sundays" of ``open``: when it holds, not whether
     holds = term.agrees and not term.denies
     if holds == f.truth and (holds or term.denies):
         r.stated.append(f)

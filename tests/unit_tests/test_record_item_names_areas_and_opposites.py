@@ -1,0 +1,248 @@
+"""A list item named by a name-like value under any key ("Millbrook Autocentre" of
+``"garage"``), areas in keys (``living_area_sq_ft``), a figure said as a difference, a clock
+said with the date of one datetime of a list, and a one-word key said false by its opposite
+("it's optional" of ``compulsory``); and what none of them may be read as.
+
+Hand-written records and sentences (garage quotes, house listings, car hire results, vet
+slots, a module enrolment, a coworking room), not taken from any data set. The field matcher
+decides these claims, so a hashing embedder and no pair model give the decisions the shipped
+models give.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from langchain_qgate.grounding.checks.checks import extract_quantities
+from langchain_qgate.grounding.monitor import HallucinationMonitor
+from langchain_qgate.grounding.records.fields import _difference_said, _proper_name
+from langchain_qgate.schemas import Grade
+from tests.unit_tests._records import field_monitor, one_verdict
+
+GARAGES = {
+    "vehicle": "Vauxhall Astra",
+    "quotes": [
+        {"garage": "Millbrook Autocentre", "distance_miles": 1.2, "price_gbp": 189.0,
+         "courtesy_car": "Y"},
+        {"garage": "Halton Tyre Centre", "distance_miles": 3.4, "price_gbp": 149.99,
+         "courtesy_car": "N"},
+        {"garage": "Eastgate Motors", "distance_miles": 5.0, "price_gbp": 210.0,
+         "courtesy_car": "N"},
+    ],
+}  # fmt: skip
+HOUSES = {
+    "listings": [
+        {"street": "Maple Court", "beds": 3, "living_area_sq_ft": 1850, "price_usd": 450000},
+        {"street": "Oak Lane", "beds": 2, "living_area_sq_ft": 1200, "price_usd": 380000},
+    ]
+}
+FLATS = {
+    "listings": [
+        {"street": "Harbour View", "beds": 2, "area_sqm": 74, "rent_gbp": 1450},
+        {"street": "Mill Yard", "beds": 1, "area_sqm": 48, "rent_gbp": 1100},
+    ]
+}
+CARS = {
+    "results": [
+        {"supplier": "Hertz", "model": "Kia Rio", "dailyRateUsd": 41.5, "totalUsd": 124.5},
+        {"supplier": "Budget", "model": "Nissan Versa", "dailyRateUsd": 38.9, "totalUsd": 116.7},
+    ]
+}
+SLOTS = {
+    "results": [
+        {"vet": "Dr Amy Lowe", "startsAt": "2026-12-14T11:15:00+00:00", "priceGbp": 38.0},
+        {"vet": "Dr Amy Lowe", "startsAt": "2026-12-15T09:00:00+00:00", "priceGbp": 38.0},
+        {"vet": "Dr Sam Patel", "startsAt": "2026-12-16T13:00:00+00:00", "priceGbp": 45.0},
+    ]
+}
+MODULE = {"enrolment": {"module": "CHEM2041", "compulsory": "yes", "credits": 20}}
+ELECTIVE = {"enrolment": {"module": "HIST1102", "compulsory": "no", "credits": 10}}
+ROOM = {"room": {"name": "Forge", "open": True, "capacity": 6}}
+
+
+@pytest.fixture(scope="module")
+def monitor() -> HallucinationMonitor:
+    return field_monitor()
+
+
+@pytest.mark.parametrize(
+    ("value", "name"),
+    [
+        ("Millbrook Autocentre", True),
+        ("Dr Sam Patel", True),
+        ("Bank of England", True),
+        ("Kia Rio", True),
+        ("Hertz", False),  # one word: a brand, a city, a kind as often as a name
+        ("CONFIRMED", False),
+        ("ON HOLD", False),  # a status written in capitals
+        ("annual vaccination booster", False),
+        ("12 Maple Court", False),  # an address: its number is a figure of its own
+        ("Curator Talk: Ichthyosaurs", False),
+    ],
+)
+def test_a_value_written_as_a_name_of_two_words_or_more_is_a_name(value: str, name: bool) -> None:
+    assert _proper_name(value) is name
+
+
+@pytest.mark.parametrize(
+    ("reply", "field"),
+    [
+        ("Millbrook Autocentre is just 1.2 km away.", "record.quotes[0].distance_miles"),
+        ("Millbrook Autocentre quotes £189 but can't offer a courtesy car.",
+         "record.quotes[0].courtesy_car"),
+        ("Millbrook Autocentre quotes £199 for the service.", "record.quotes[0].price_gbp"),
+    ],
+)  # fmt: skip
+def test_an_item_named_by_a_name_under_any_key_has_its_changed_values_named(
+    monitor: HallucinationMonitor, reply: str, field: str
+) -> None:
+    verdict = one_verdict(monitor, reply, GARAGES)
+    assert verdict.contradiction is not None, verdict.reason
+    assert verdict.contradiction.field == field
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Millbrook Autocentre is just 1.2 miles away.",
+        "Millbrook Autocentre quotes £189 and can offer a courtesy car.",
+        "Halton Tyre Centre is the cheapest at £149.99.",
+    ],
+)
+def test_an_item_named_by_a_name_under_any_key_grounds_its_own_values(
+    monitor: HallucinationMonitor, reply: str
+) -> None:
+    verdict = one_verdict(monitor, reply, GARAGES)
+    assert verdict.contradiction is None, verdict.reason
+    assert verdict.grade is Grade.GROUNDED, verdict.reason
+
+
+def test_a_name_two_items_share_names_neither(monitor: HallucinationMonitor) -> None:
+    # "Dr Amy Lowe" has two slots: the claim's clock is either's, so no slot's clock is changed
+    verdict = one_verdict(monitor, "Dr Amy Lowe has a slot at 10:30.", SLOTS)
+    assert verdict.contradiction is None, verdict.reason
+    assert verdict.grade is not Grade.GROUNDED
+
+
+@pytest.mark.parametrize(
+    ("text", "difference"),
+    [
+        ("just $7.80 more than the Budget car", True),
+        ("leaves 20 minutes later", True),
+        ("it is £5 cheaper", True),
+        ("costs $7.80 in total", False),
+        ("at $7.80, the cheapest", False),
+    ],
+)
+def test_a_figure_with_a_comparative_after_it_is_a_difference(text: str, difference: bool) -> None:
+    q = next(q for q in extract_quantities(text) if q.kind in ("money", "number"))
+    assert _difference_said(text, q) is difference
+
+
+def test_a_difference_from_another_item_is_never_a_changed_value_of_the_named_one(
+    monitor: HallucinationMonitor,
+) -> None:
+    reply = "The Kia Rio is $124.50 in total, just $7.80 more than the Budget car."
+    verdict = one_verdict(monitor, reply, CARS)
+    assert verdict.contradiction is None, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("reply", "record", "grounded"),
+    [
+        ("Maple Court has 1,850 sq ft.", HOUSES, True),
+        ("Harbour View is 74 square metres.", FLATS, True),
+        ("Harbour View is 74 sq m.", FLATS, True),
+    ],
+)
+def test_an_area_key_holds_square_units(
+    monitor: HallucinationMonitor, reply: str, record: dict, grounded: bool
+) -> None:
+    verdict = one_verdict(monitor, reply, record)
+    assert verdict.contradiction is None, verdict.reason
+    assert (verdict.grade is Grade.GROUNDED) is grounded, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("reply", "record", "field"),
+    [
+        ("Maple Court has 1,580 sq ft.", HOUSES,
+         "listings[0].living_area_sq_ft"),
+        ("Maple Court has 1,850 square metres.", HOUSES,
+         "listings[0].living_area_sq_ft"),
+        ("Harbour View is 74 sq ft.", FLATS, "listings[0].area_sqm"),
+    ],
+)  # fmt: skip
+def test_an_area_in_another_unit_or_changed_is_named(
+    monitor: HallucinationMonitor, reply: str, record: dict, field: str
+) -> None:
+    verdict = one_verdict(monitor, reply, record)
+    assert verdict.contradiction is not None, verdict.reason
+    assert verdict.contradiction.field == field
+
+
+def test_a_clock_said_with_the_date_of_one_datetime_is_that_datetimes(
+    monitor: HallucinationMonitor,
+) -> None:
+    changed = one_verdict(monitor, "There's a slot on 16 December at two in the afternoon.", SLOTS)
+    assert changed.contradiction is not None, changed.reason
+    assert changed.contradiction.field == "results[2].startsAt"
+    reply = "Dr Sam Patel starts at one in the afternoon on 16 December."
+    held = one_verdict(monitor, reply, SLOTS)
+    assert held.contradiction is None, held.reason
+    assert held.grade is Grade.GROUNDED, held.reason
+
+
+def test_a_clock_said_with_a_date_no_datetime_holds_is_not_named(
+    monitor: HallucinationMonitor,
+) -> None:
+    verdict = one_verdict(monitor, "There's a slot on 18 December at two in the afternoon.", SLOTS)
+    assert verdict.contradiction is None, verdict.reason
+    assert verdict.grade is not Grade.GROUNDED
+
+
+@pytest.mark.parametrize(
+    ("reply", "record", "named"),
+    [
+        ("CHEM2041 is optional.", MODULE, True),
+        ("No, it's optional for you.", MODULE, True),
+        ("CHEM2041 is not optional.", MODULE, False),
+        ("CHEM2041 is compulsory.", MODULE, False),
+        ("HIST1102 is optional.", ELECTIVE, False),
+        ("HIST1102 is not optional.", ELECTIVE, True),
+    ],
+)
+def test_a_one_word_key_is_said_false_by_its_opposite_as_a_predicate(
+    monitor: HallucinationMonitor, reply: str, record: dict, named: bool
+) -> None:
+    verdict = one_verdict(monitor, reply, record)
+    assert (verdict.contradiction is not None) is named, verdict.reason
+    if named:
+        assert verdict.contradiction is not None
+        assert verdict.contradiction.field == "enrolment.compulsory"
+
+
+def test_an_opposite_with_a_time_after_it_says_when_not_whether(
+    monitor: HallucinationMonitor,
+) -> None:
+    verdict = one_verdict(monitor, "Forge is closed on Sundays.", ROOM)
+    assert verdict.contradiction is None, verdict.reason
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Sadly, CHEM2041 is compulsory.",
+        "Yep, CHEM2041 is compulsory.",
+        "Good news: CHEM2041 is worth 20 credits.",
+    ],
+)
+def test_a_discourse_marker_is_no_fact(monitor: HallucinationMonitor, reply: str) -> None:
+    verdict = one_verdict(monitor, reply, MODULE)
+    assert verdict.grade is Grade.GROUNDED, verdict.reason
+
+
+def test_till_is_until(monitor: HallucinationMonitor) -> None:
+    record = {"room": {"name": "Anvil", "available_from": "11:00", "available_until": "12:30"}}
+    verdict = one_verdict(monitor, "Anvil is available from eleven till half twelve.", record)
+    assert verdict.grade is Grade.GROUNDED, verdict.reason
