@@ -246,3 +246,45 @@ def test_till_is_until(monitor: HallucinationMonitor) -> None:
     record = {"room": {"name": "Anvil", "available_from": "11:00", "available_until": "12:30"}}
     verdict = one_verdict(monitor, "Anvil is available from eleven till half twelve.", record)
     assert verdict.grade is Grade.GROUNDED, verdict.reason
+
+
+SHOWINGS = {
+    "film": "The Long Tide",
+    "showtimes": [
+        {"time": "18:20", "screen": 3, "seats_available": 0, "capacity": 120, "price_gbp": 9.5},
+        {"time": "19:10", "screen": 5, "seats_available": 31, "capacity": 80, "price_gbp": 11.5},
+        {"time": "20:45", "screen": 7, "seats_available": 12, "capacity": 60, "price_gbp": 11.5},
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "The quarter to nine showing on screen 7 has 60 seats left.",  # the capacity as seats left
+        "The 20:45 showing on screen 7 has 14 seats left.",
+    ],
+)
+def test_a_value_of_the_one_item_the_other_figures_single_out_is_named(
+    monitor: HallucinationMonitor, reply: str
+) -> None:
+    verdict = one_verdict(monitor, reply, SHOWINGS)
+    assert verdict.contradiction is not None, verdict.reason
+    assert verdict.contradiction.field == "record.showtimes[2].seats_available"
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "The 20:45 showing on screen 7 has 12 seats left.",
+        # one figure besides: which showing is meant is not read from a price two share
+        "The £11.50 showing has 14 seats left.",
+        # the other figures are of two showings: no one item is singled out
+        "The 20:45 showing on screen 5 has 14 seats left.",
+    ],
+)
+def test_no_item_singled_out_by_the_other_figures_no_value_named(
+    monitor: HallucinationMonitor, reply: str
+) -> None:
+    verdict = one_verdict(monitor, reply, SHOWINGS)
+    assert verdict.contradiction is None, verdict.reason

@@ -2128,7 +2128,8 @@ def _figures(r: _Reading) -> FieldDecision | None:
             return out  # "under £20" against "£20-25": unsupported, never contradicted
         unit = [f for f, m in matches if m == "unit" and f in top]
         values = {f.value for f in top}
-        target = unit[0] if unit else (top[0] if len(values) == 1 else None)
+        singled = None if unit or len(values) == 1 else _singled(r, q, top)
+        target = unit[0] if unit else (top[0] if len(values) == 1 else singled)
         if target is not None and not unit and _nearer_figure(r, q, target):
             # "trading at $131.20, ... for a market cap of $3.2 trillion": the key word is
             # the other figure's; this one is stated by a field holding it, or unsupported
@@ -2145,7 +2146,7 @@ def _figures(r: _Reading) -> FieldDecision | None:
             return clock
         if (
             target is None
-            or not _decided(r, target, q)
+            or not (target is singled or _decided(r, target, q))
             or (q.hedged and not _far_off(r, q, target))
             or _named_by_synonym(r.text, q, target, unit, r.word_set)
         ):
@@ -2157,6 +2158,24 @@ def _figures(r: _Reading) -> FieldDecision | None:
             return out
         return _changed_figure(r, q, target, bool(unit))
     return None
+
+
+def _singled(r: _Reading, q: Quantity, top: list[_Field]) -> _Field | None:
+    """The one of ``top`` (a key of every item of a list) in the only item that holds every
+    other figure of the claim, two or more ("the 20:45 showing on screen 7 has 60 seats
+    left": the seats left of the showing at 20:45 on screen 7)."""
+    others = [c for c in r.claim_qs if c is not q][:_MAX_COUNTS]
+    if len(others) < 2 or len(top) > _MAX_ITEMS or any("[" not in f.record for f in top):
+        return None
+    fits = [
+        f
+        for f in top
+        if all(
+            any(_value_match(r.text, c, g) == "same" for g in r.table.by_record.get(f.record, []))
+            for c in others
+        )
+    ]
+    return fits[0] if len(fits) == 1 else None
 
 
 def _another_figure(
@@ -2725,8 +2744,10 @@ def _head_near(r: _Reading, f: _Field, q: Quantity) -> bool:
     """Whether the field's head key word stands near the figure, in its clause ("used one
     credit, leaving you four": ``used`` is not the slot of "four")."""
     head = _heads(f)[-1]
+    said = {_norm(s) for s in _SYNONYMS.get(head, ())}  # "seats left" of ``seats_available``
     for m in re.finditer(r"[A-Za-z]+", r.text):
-        if _norm(m[0].lower()) != head and not _related(_norm(m[0].lower()), head):
+        word = _norm(m[0].lower())
+        if word != head and word not in said and not _related(word, head):
             continue
         lo, hi = (m.end(), q.start) if m.end() <= q.start else (q.end, m.start())
         if hi - lo <= _HEAD_REACH and not _CLAUSE_BREAK.search(r.text, lo, hi):
