@@ -288,3 +288,41 @@ def test_no_item_singled_out_by_the_other_figures_no_value_named(
 ) -> None:
     verdict = one_verdict(monitor, reply, SHOWINGS)
     assert verdict.contradiction is None, verdict.reason
+
+
+GYM = {"membership": {"member": "Ana Ruiz", "towel_included": True, "guest_passes": 2}}
+PAYSLIP = {
+    "payslip": {
+        "overtime": {"hours": 6, "amount_gbp": 144.0},
+        "deductions": {"income_tax_gbp": 482.6, "student_loan_gbp": 96.0},
+        "total_deductions_gbp": 578.6,
+    }
+}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["No problem, a towel is included.", "No worries, a towel is included."],
+)
+def test_no_and_a_word_of_its_own_before_a_comma_answers_and_denies_nothing_after(
+    monitor: HallucinationMonitor, reply: str
+) -> None:
+    verdict = one_verdict(monitor, reply, GYM)
+    assert verdict.contradiction is None, verdict.reason
+    assert verdict.grade is Grade.GROUNDED, verdict.reason
+
+
+@pytest.mark.parametrize("reply", ["No parking, sadly.", "No parking, but there is wifi."])
+def test_a_denial_of_the_key_before_a_comma_still_denies_it(
+    monitor: HallucinationMonitor, reply: str
+) -> None:
+    verdict = one_verdict(monitor, reply, {"hotel": {"name": "Lux", "parking": True}})
+    assert verdict.contradiction is not None, verdict.reason
+    assert verdict.contradiction.field == "hotel.parking"
+
+
+def test_a_verb_after_an_amount_counts_nothing(monitor: HallucinationMonitor) -> None:
+    # "came" is no noun naming ``amount`` or ``total``: the key words say the student loan
+    verdict = one_verdict(monitor, "£96 came off for your student loan.", PAYSLIP)
+    assert verdict.contradiction is None, verdict.reason
+    assert verdict.grade is not Grade.FABRICATED, verdict.reason

@@ -238,7 +238,7 @@ def _negated(tokens: list[str], start: int, end: int, *, predicate: bool = False
             continue  # "non family-friendly pub": "non" governs its compound only
         if tok == "friendly" and j > 0 and tokens[j - 1] in _FAMILY:
             break  # "not a children friendly English coffee shop": it governs the compound
-        if _answer(tokens, j):
+        if _answer(tokens, j, start):
             break  # "No, it's still pending", "Not quite - ...": an answer, no denial of it
         if negator(tok, tokens[j + 1]):
             # "not cheap, kid friendly", "isn't adults only, a family-friendly café": the
@@ -271,9 +271,10 @@ def _negated(tokens: list[str], start: int, end: int, *, predicate: bool = False
 _ANSWER_WORDS = lexicon_words("record_words.answer_words")
 
 
-def _answer(tokens: list[str], j: int) -> bool:
+def _answer(tokens: list[str], j: int, start: int) -> bool:
     """Whether the negation at ``tokens[j]`` opens the claim as an answer to a question ("No,
-    ...", "Not quite - ...", "Not yet, ..."): it, a word or two of the answer, then a comma."""
+    ...", "Not quite - ...", "Not yet, ...", "No problem, ..."): it, a word or two of the
+    answer (or one word of its own after "no"), then a comma, before ``start``."""
     if tokens[j] not in ("no", "not", "nope", "nah") or any(
         t not in _ANSWER_WORDS for t in tokens[:j]
     ):
@@ -282,8 +283,10 @@ def _answer(tokens: list[str], j: int) -> bool:
         if t == ",":
             return True
         if t not in _ANSWER_WORDS:
-            return False
-    return False
+            break
+    # "No problem, ...", "No worries, ...": "no", one word of its own, then a comma, all
+    # before the words read ("No towel, I'm afraid" denies the towel)
+    return tokens[j] == "no" and j + 2 < start and tokens[j + 2] == "," and tokens[j + 1].isalpha()
 
 
 _RELATIVE = lexicon_words("record_words.relative")

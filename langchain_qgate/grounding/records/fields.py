@@ -58,6 +58,7 @@ from langchain_qgate.grounding.checks._lexicon import (
     AUXILIARIES,
     FUNCTION_WORDS,
     MEASURES,
+    STRONG_VERBS,
     UNAPOSTROPHED_NEGATIONS,
     UNIT_SCALES,
     UNITS,
@@ -1047,14 +1048,16 @@ def _bare_hour(r: _Reading, numeric: list[_Field], q: Quantity) -> _Field | bool
 
 def _counted_noun(text: str, q: Quantity) -> str:
     """The word written right after a figure ("0 *layovers*", "3 *bedrooms*"), as ``_words``
-    spells it; empty for a unit, a time or a date, or none."""
+    spells it; empty for a unit, a time or a date, a verb, or none."""
     if q.kind in ("date", "time"):
         return ""
     m = _NEXT_WORD.match(text, q.end)
     if m is None:
         return ""
     word = _norm(m[1])
-    return "" if word in UNITS or word_weight(word) <= 0 else word
+    if word in UNITS or word_weight(word) <= 0 or m[1].lower() in STRONG_VERBS:
+        return ""  # a unit, a function word or a verb ("£96 came off") counts nothing
+    return word
 
 
 # An id or code as APIs write them: letters and digits together ("B12", "LH431", "14C").
