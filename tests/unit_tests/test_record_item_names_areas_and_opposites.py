@@ -15,7 +15,11 @@ import pytest
 
 from langchain_qgate.grounding.checks.checks import extract_quantities
 from langchain_qgate.grounding.monitor import HallucinationMonitor
-from langchain_qgate.grounding.records.fields import _difference_said, _proper_name
+from langchain_qgate.grounding.records.fields import (
+    _difference_said,
+    _months_named,
+    _proper_name,
+)
 from langchain_qgate.schemas import Grade
 from tests.unit_tests._records import field_monitor, one_verdict
 
@@ -326,3 +330,60 @@ def test_a_verb_after_an_amount_counts_nothing(monitor: HallucinationMonitor) ->
     verdict = one_verdict(monitor, "£96 came off for your student loan.", PAYSLIP)
     assert verdict.contradiction is None, verdict.reason
     assert verdict.grade is not Grade.FABRICATED, verdict.reason
+
+
+BILLS = {
+    "account": "GS-22",
+    "history": [
+        {"month": "2026-09", "amount": 31.1, "paid": True, "estimated": True},
+        {"month": "2026-10", "amount": 58.72, "paid": True, "estimated": False},
+        {"month": "2026-11", "amount": 86.05, "paid": False, "estimated": True},
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("reply", "field"),
+    [
+        ("Your November bill is £68.05.", "record.history[2].amount"),
+        ("Your November bill is paid.", "record.history[2].paid"),
+        ("Your October bill was estimated.", "record.history[1].estimated"),
+    ],
+)
+def test_the_one_item_of_a_month_the_claim_names_has_its_changed_values_named(
+    monitor: HallucinationMonitor, reply: str, field: str
+) -> None:
+    verdict = one_verdict(monitor, reply, BILLS)
+    assert verdict.contradiction is not None, verdict.reason
+    assert verdict.contradiction.field == field
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Your November bill is £86.05.",
+        "Your October bill is paid.",
+        # two months named: no one item is singled out
+        "Your bill went from £31.10 in September to £58.72 in October.",
+        # the month of a date is the date's, no item's
+        "The bill was paid on 3 November.",
+    ],
+)
+def test_a_month_singles_out_no_changed_value_where_none_is_changed(
+    monitor: HallucinationMonitor, reply: str
+) -> None:
+    verdict = one_verdict(monitor, reply, BILLS)
+    assert verdict.contradiction is None, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("text", "months"),
+    [
+        ("October's pay went in on 23 October.", {10}),
+        ("You may pay in May or June.", {5, 6}),
+        ("Paid on 3 November.", set()),
+    ],
+)
+def test_months_are_read_by_their_full_names_outside_dates(text: str, months: set[int]) -> None:
+    dates = [q for q in extract_quantities(text) if q.kind == "date"]
+    assert _months_named(text, dates) == months

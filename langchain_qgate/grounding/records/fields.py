@@ -1497,6 +1497,7 @@ class _Reading:
     unnamed: list[str] | None = None  # ``_unnamed``, once read
     unheld_zone: str = ""  # a zone the claim writes that no datetime of the record has
     said_as: dict[str, str] = field(default_factory=dict)  # "52 months": "four years and ..."
+    month_item: str | None = None  # ``_month_item``, once read ("" for none)
 
 
 _OTHERS = lexicon_words("fields.other_items")
@@ -2166,19 +2167,61 @@ def _figures(r: _Reading) -> FieldDecision | None:
 def _singled(r: _Reading, q: Quantity, top: list[_Field]) -> _Field | None:
     """The one of ``top`` (a key of every item of a list) in the only item that holds every
     other figure of the claim, two or more ("the 20:45 showing on screen 7 has 60 seats
-    left": the seats left of the showing at 20:45 on screen 7)."""
-    others = [c for c in r.claim_qs if c is not q][:_MAX_COUNTS]
-    if len(others) < 2 or len(top) > _MAX_ITEMS or any("[" not in f.record for f in top):
+    left": the seats left of the showing at 20:45 on screen 7), or else the only item of a
+    month the claim names alone ("your November gas bill" of the item whose ``month`` is
+    ``2026-11``)."""
+    if len(top) > _MAX_ITEMS or any("[" not in f.record for f in top):
         return None
-    fits = [
-        f
-        for f in top
-        if all(
-            any(_value_match(r.text, c, g) == "same" for g in r.table.by_record.get(f.record, []))
-            for c in others
-        )
-    ]
+    others = [c for c in r.claim_qs if c is not q][:_MAX_COUNTS]
+    if len(others) >= 2:
+        fits = [f for f in top if all(_holds_figure(r, f.record, c) for c in others)]
+    else:
+        months = _months_named(r.text, [q])
+        if len(months) != 1:
+            return None
+        fits = [f for f in top if months <= _item_months(r.table, f.record)]
     return fits[0] if len(fits) == 1 else None
+
+
+def _holds_figure(r: _Reading, record: str, c: Quantity) -> bool:
+    return any(_value_match(r.text, c, g) == "same" for g in r.table.by_record.get(record, []))
+
+
+_FULL_MONTHS = {m: n for m, n in _MONTHS.items() if len(m) > 3}
+_YEAR_MONTH = re.compile(r"\d{4}-(\d{2})(?:-\d{2})?")
+
+
+def _months_named(text: str, figures: Sequence[Quantity]) -> set[int]:
+    """The months a claim names by their full names outside ``figures`` ("October's pay ...
+    on 23 October": October, read outside the date); "May" only capitalised."""
+    named = set()
+    for m in re.finditer(r"[A-Za-z]+", text):
+        if any(q.start <= m.start() < q.end for q in figures):
+            continue
+        word = m[0].lower()
+        if word in _FULL_MONTHS or m[0] == "May":
+            named.add(_MONTHS[word])
+    return named
+
+
+def _month_item(r: _Reading) -> str:
+    """The only list item of the one month the claim names outside its dates ("September's
+    payslip" of the item whose ``period`` is ``2026-09``), "" for none (read once a claim)."""
+    if r.month_item is None:
+        months = _months_named(r.text, [q for q in r.found_qs if q.kind == "date"])
+        items = {f.record for f in r.table.fields if "[" in f.record} if len(months) == 1 else ()
+        held = [rec for rec in items if months <= _item_months(r.table, rec)]
+        r.month_item = held[0] if len(held) == 1 else ""
+    return r.month_item
+
+
+def _item_months(table: _Table, record: str) -> set[int]:
+    """The months of an item's ISO dates and year-months ("2026-11", "2026-10-30")."""
+    return {
+        int(m[1])
+        for f in table.by_record.get(record, [])
+        if (m := _YEAR_MONTH.match(f.value.strip())) is not None
+    }
 
 
 def _another_figure(
@@ -3801,6 +3844,9 @@ def _boolean(r: _Reading, f: _Field) -> FieldDecision | None:
     if said_after is not None:  # "the gate for BA175 hasn't been announced"
         said = False
     truth = f.truth if f.truth is not None else True
+    month = _month_item(r)
+    if month and "[" in f.record and f.record != month:
+        return None  # "September's payslip included a bonus": another month's item says nothing
     if said == truth:
         r.stated.append(f)
         r.covered.update(f.keys)
@@ -3814,7 +3860,8 @@ def _boolean(r: _Reading, f: _Field) -> FieldDecision | None:
             said_none = said_after or _clause_after(_unnamed(r), naming)
             r.covered.update(w for w in map(_norm, said_none) if w.isalpha() and w not in names)
         return None
-    if r.decided and not _of_a_set(r.text, naming) and not _not_a_state(r.toks, naming):
+    decided = r.decided or f.record == month
+    if decided and not _of_a_set(r.text, naming) and not _not_a_state(r.toks, naming):
         given = [w for w in _clause_after(r.toks, naming) if _value_like(w, {w})] if empty else []
         if given:  # "gate B12" of a null ``gate``: the value the claim gives it
             return _contradicted(r.out, f, r.index, "entity", _original(r.text, given[0]))
