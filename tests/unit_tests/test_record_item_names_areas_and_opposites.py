@@ -387,3 +387,50 @@ def test_a_month_singles_out_no_changed_value_where_none_is_changed(
 def test_months_are_read_by_their_full_names_outside_dates(text: str, months: set[int]) -> None:
     dates = [q for q in extract_quantities(text) if q.kind == "date"]
     assert _months_named(text, dates) == months
+
+
+ORDER = {
+    "order_id": "MUS-88",
+    "visit_date": "2027-01-09",
+    "tickets": [
+        {"type": "adult", "qty": 2, "unit_price_gbp": 16.0},
+        {"type": "child", "qty": 2, "unit_price_gbp": 8.5},
+        {"type": "under_5", "qty": 1, "unit_price_gbp": 0},
+    ],
+    "total_gbp": 49.0,
+    "order_status": "confirmed",
+}
+
+
+def test_a_count_of_a_lists_noun_is_the_sum_of_its_items_quantities(
+    monitor: HallucinationMonitor,
+) -> None:
+    verdict = one_verdict(monitor, "It's £49 for five tickets.", ORDER)
+    assert verdict.contradiction is None, verdict.reason
+    assert verdict.grade is Grade.GROUNDED, verdict.reason
+    wrong = one_verdict(monitor, "It's £49 for six tickets.", ORDER)
+    assert wrong.grade is not Grade.GROUNDED, wrong.reason
+
+
+def test_children_is_the_plural_of_child(monitor: HallucinationMonitor) -> None:
+    verdict = one_verdict(monitor, "Two children at £8.50 each.", ORDER)
+    assert verdict.contradiction is None, verdict.reason
+    assert verdict.grade is Grade.GROUNDED, verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("reply", "named"),
+    [
+        ("Your order is still awaiting payment.", True),
+        ("Your order is confirmed.", False),
+        # no word of the key: a status of something else ("your refund")
+        ("Your refund is still awaiting payment.", False),
+    ],
+)
+def test_a_status_of_the_one_record_is_named_when_the_claim_says_its_key(
+    monitor: HallucinationMonitor, reply: str, named: bool
+) -> None:
+    verdict = one_verdict(monitor, reply, ORDER)
+    assert (verdict.contradiction is not None) is named, verdict.reason
+    if verdict.contradiction is not None:
+        assert verdict.contradiction.field == "record.order_status"

@@ -47,7 +47,7 @@ import math
 import re
 import weakref
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
 from functools import cache, lru_cache
@@ -157,6 +157,7 @@ _SPELLINGS = {
     "nr": "near", "n": "and",  # as people type them ("nr the bridge", "cheap n cheerful")
     "does": "do",  # a function word, not the plural of "doe"
     "till": "until", "til": "until",  # "from eleven till half twelve"
+    "children": "child", "women": "woman", "men": "man",  # plurals no "-s" undoes
     **UNAPOSTROPHED_NEGATIONS,  # "isnt" is "isn't"
 }  # fmt: skip
 _COVERED = 0.8  # share of the claim's content weight the record must account for
@@ -2426,8 +2427,10 @@ def _counts_a_list(r: _Reading, q: Quantity) -> bool:
         return False
     for path, items in _lists(r.table).items():
         keys = _key_words(path.rsplit(".", 1)[-1].split("[")[0])
-        if keys and _related(noun, keys[-1], synonyms=False) and len(items) == q.value:
-            r.covered.update((noun, keys[-1]))
+        if not keys or not _related(noun, keys[-1], synonyms=False):
+            continue
+        if len(items) == q.value or _summed_count(items.values()) == q.value:
+            r.covered.update((noun, keys[-1]))  # "five tickets": 2 adult, 2 child, 1 under-5
             return True
     # a list of values, read as one field: "your three (adult) seats" of F11, F12, F13
     nouns = _next_words(r.text, q)
@@ -2441,6 +2444,19 @@ def _counts_a_list(r: _Reading, q: Quantity) -> bool:
     return False
 
 
+def _summed_count(items: Iterable[list[_Field]]) -> float | None:
+    """The sum over a list's items of their one count field (``qty``, ``quantity``), None
+    where an item has none or more than one."""
+    total = 0.0
+    for fields in items:
+        counts = [f for f in fields if f.numeric and set(f.keys) & _QUANTITY_KEYS]
+        if len(counts) != 1 or not counts[0].quantities:
+            return None
+        total += counts[0].quantities[0].value
+    return total
+
+
+_QUANTITY_KEYS = frozenset({"qty", "quantity", "count"})
 _TWO_WORDS = re.compile(r"\s*([A-Za-z]+)(?:[\s-]+([A-Za-z]+))?")
 
 
@@ -3769,7 +3785,7 @@ def _said_in_words(r: _Reading) -> FieldDecision | None:
             r.covered.update(_words(" ".join(term.words)))
             r.covered.update(f.keys)
             continue
-        if term is not None and term.contradicts and r.decided:
+        if term is not None and term.contradicts and (r.decided or _the_records(r, f)):
             kind: ContradictionKind = "negation" if term.denies else "entity"
             return _contradicted(r.out, f, r.index, kind, _original(r.text, term.term))
         r.blocked = r.blocked or term is not None  # a neighbouring band: unsupported
@@ -3793,6 +3809,15 @@ def _said_in_words(r: _Reading) -> FieldDecision | None:
             if sibling is not None:
                 return sibling
     return None
+
+
+def _the_records(r: _Reading, f: _Field) -> bool:
+    """Whether a claim that names no record is about ``f`` all the same: ``f`` is outside
+    every list of the one tool result read and the claim says its key's own word ("your
+    order" of ``order_status``)."""
+    if "[" in f.id or len(r.table.tops) != 1 or r.table.prose:
+        return False
+    return bool({k for k in f.keys if k not in _GENERIC_KEYS | _NAMING} & r.word_set)
 
 
 def _unsaid_term(r: _Reading, f: _Field) -> bool:
