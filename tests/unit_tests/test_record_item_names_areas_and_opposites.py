@@ -434,3 +434,13 @@ def test_a_status_of_the_one_record_is_named_when_the_claim_says_its_key(
     assert (verdict.contradiction is not None) is named, verdict.reason
     if verdict.contradiction is not None:
         assert verdict.contradiction.field == "record.order_status"
+
+
+def test_a_count_of_people_is_no_amount_of_money(monitor: HallucinationMonitor) -> None:
+    # "24 people" is not stated by a rate of £24 (the verdict may still rest on other reads)
+    record = {"rooms": [{"room": "Forge", "capacity": 6, "hourly_rate_gbp": 24.0}]}
+    verdict = one_verdict(monitor, "Forge holds 24 people.", record)
+    assert "hourly_rate_gbp" not in verdict.reason, verdict.reason
+    priced = one_verdict(monitor, "Forge costs 24 pounds an hour.", record)
+    assert priced.grade is Grade.GROUNDED, priced.reason
+    assert "hourly_rate_gbp" in priced.reason, priced.reason

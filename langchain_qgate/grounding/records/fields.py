@@ -1999,6 +1999,9 @@ def _range_like(f: _Field) -> bool:
     )
 
 
+_NOT_COUNTED = frozenset(UNITS) | frozenset(_CURRENCY_WORDS) | {"pounds", "percent", "per"}
+
+
 def _state_held(r: _Reading, numeric: list[_Field]) -> None:
     """First the figures their best-aligned field holds exactly, so a field they state is not
     taken as the slot of another figure ("the 2020 report lists 1234 employees")."""
@@ -2008,8 +2011,15 @@ def _state_held(r: _Reading, numeric: list[_Field]) -> None:
         by_noun = bool(top) and _counts_for(r.text, q, top[0])  # "1 layover" is no passenger
         if not same and top and _alignment(top[0], r.word_set) < _KEY_NAMED and not by_noun:
             # aligned only through a related word ("weather" for ``wind``): a field holding
-            # the figure itself says more
-            same = [f for f in candidates if _value_match(r.text, q, f) == "same"]
+            # the figure itself says more, unless it is money and the figure counts a thing
+            # ("holds 24 people" is no rate of £24)
+            after = _next_words(r.text, q)[:1]
+            counts = q.kind == "number" and bool(after) and after[0] not in _NOT_COUNTED
+            same = [
+                f
+                for f in candidates
+                if _value_match(r.text, q, f) == "same" and not (counts and _money_field(f))
+            ]
         if same:
             _state(r, same[0], q)
             r.free.remove(q)
