@@ -444,3 +444,48 @@ def test_a_count_of_people_is_no_amount_of_money(monitor: HallucinationMonitor) 
     priced = one_verdict(monitor, "Forge costs 24 pounds an hour.", record)
     assert priced.grade is Grade.GROUNDED, priced.reason
     assert "hourly_rate_gbp" in priced.reason, priced.reason
+
+
+FLIGHT = {"flight": {"number": "BA117", "delayed": False, "gate": "B12"}}
+
+
+@pytest.mark.parametrize(
+    ("reply", "record", "field"),
+    [
+        ("Forge is closed at the moment.", ROOM, "room.open"),
+        ("BA117 is delayed at Heathrow.", FLIGHT, "flight.delayed"),
+    ],
+)
+def test_a_place_or_now_after_a_state_still_says_whether_it_holds(
+    monitor: HallucinationMonitor, reply: str, record: dict, field: str
+) -> None:
+    verdict = one_verdict(monitor, reply, record)
+    assert verdict.contradiction is not None, verdict.reason
+    assert verdict.contradiction.field == field
+
+
+@pytest.mark.parametrize(
+    "reply", ["Forge is closed every Monday.", "Forge is closed on the weekend."]
+)
+def test_a_time_after_a_state_says_when_it_holds(monitor: HallucinationMonitor, reply: str) -> None:
+    verdict = one_verdict(monitor, reply, ROOM)
+    assert verdict.contradiction is None, verdict.reason
+
+
+def test_a_comparative_in_the_next_clause_makes_no_difference_of_a_figure() -> None:
+    text = "It costs £45, more than the other one."
+    q = next(q for q in extract_quantities(text) if q.kind == "money")
+    assert _difference_said(text, q) is False
+
+
+def test_a_status_written_as_a_name_names_no_item(monitor: HallucinationMonitor) -> None:
+    record = {
+        "showings": [
+            {"time": "18:20", "status": "Sold Out", "seats": 0},
+            {"time": "19:10", "status": "Seats Left", "seats": 31},
+        ]
+    }
+    # "sold out" is the first showing's status, not its name: the 19:10 claim is not read
+    # as about the first showing, whose time it would then change ("says 18:20, not 19:10")
+    verdict = one_verdict(monitor, "The 19:10 showing is sold out.", record)
+    assert verdict.contradiction is None, verdict.reason

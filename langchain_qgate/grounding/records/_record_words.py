@@ -542,31 +542,48 @@ def _predicate_opposite(tokens: list[str], leaf: list[str]) -> int | None:
         j = i - 1
         while j >= 0 and (negator(tokens[j], "") or tokens[j] in _BE_ADVERBS):
             j -= 1
-        after = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if after in WHEN_AFTER:
+        if _time_after(tokens, i + 1):
             continue  # "closed on Sundays" of ``open``: when, not whether
         if j >= 0 and (tokens[j] in _BE or tokens[j].endswith(("'s", "’s"))):
             return i
     return None
 
 
-WHEN_AFTER = frozenset(
-    {"on", "in", "from", "between", "during", "every", "after", "before", "at", "over", "each",
-     "most", "some", "weekends", "weekdays"}
+_WHEN_ALONE = frozenset({"every", "during", "between", "weekends", "weekdays", "overnight"})
+_WHEN_PREPOSITIONS = frozenset(
+    {"on", "at", "in", "over", "from", "after", "before", "most", "some"}
+)
+_TIMES = frozenset(
+    {"weekend", "weekends", "weekday", "weekdays", "night", "nights", "holiday", "holidays",
+     "christmas", "winter", "summer", "spring", "autumn", "evening", "evenings", "morning",
+     "mornings", "afternoon", "afternoons", "lunchtime", "noon", "midnight", "bank", "public",
+     "certain", "some"}
 )  # fmt: skip
-"""Words after a state that say when it holds, not whether it does ("closed on Sundays",
-"open at weekends"; "closed until further notice" is closed)."""
+_PLURAL_DAYS = frozenset(d + "s" for d in WEEKDAYS)
 
 
 def said_when(tokens: list[str], words: Sequence[str]) -> bool:
-    """Whether the claim writes a time after the last of ``words`` ("closed on Sundays")."""
+    """Whether the claim writes a time right after the last of ``words``: when a state holds,
+    not whether it does ("closed on Sundays", "open at weekends", "shut every Monday";
+    "delayed at Heathrow" and "closed until further notice" say whether)."""
     return bool(words) and any(
-        t == words[-1] and i + 1 < len(tokens) and tokens[i + 1] in WHEN_AFTER
-        for i, t in enumerate(tokens)
+        t == words[-1] and _time_after(tokens, i + 1) for i, t in enumerate(tokens)
     )
 
 
-_BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "isn't", "aren't", "wasn't"})
+def _time_after(tokens: list[str], i: int) -> bool:
+    if i >= len(tokens):
+        return False
+    if tokens[i] in _WHEN_ALONE:
+        return True
+    k = i + 2 if tokens[i + 1 : i + 2] == ["the"] else i + 1  # "on the weekend"
+    after = tokens[k] if k < len(tokens) else ""
+    return tokens[i] in _WHEN_PREPOSITIONS and (
+        after in _TIMES or after in WEEKDAYS or after in _PLURAL_DAYS or after[:1].isdigit()
+    )
+
+
+_BE = BE_FORMS | {"isn't", "aren't", "wasn't", "weren't"}
 _BE_ADVERBS = frozenset({"completely", "entirely", "fully", "totally", "strictly", "still", "now"})
 _NEGATIVE_PREFIXES = lexicon_words("record_words.negative_prefixes")
 _ANTONYM_STEM = 4  # letters of the key word an antonym keeps after its prefix

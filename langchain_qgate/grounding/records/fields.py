@@ -550,7 +550,10 @@ def _names_its_item(f: _Field, values: Counter[tuple[str, str]]) -> bool:
         return True
     if len(f.keys) == 2 and f.keys[1] in _ITEM_NAMING and f.keys[0] not in _GENERIC_KEYS:
         return True
-    return _proper_name(f.value)
+    return _proper_name(f.value) and not set(f.keys) & _STATE_KEYS  # "Sold Out" names nothing
+
+
+_STATE_KEYS = frozenset({"status", "state", "availability", "result", "outcome"})
 
 
 _PROPER_NAME = re.compile(r"[A-Z][a-z'’&.-]*[a-z](?: (?:[A-Z][a-z'’&.-]*[a-z]|&|of|the|on|upon))+")
@@ -2474,8 +2477,11 @@ def _difference_said(text: str, q: Quantity) -> bool:
     """Whether the figure is said as a difference: a comparative within the three words
     after it ("$7.80 more than the Budget car", "20 minutes later"). What it is the
     difference of may be another item's value: never a changed value of this one."""
-    tail = _words(text[q.end : q.end + 40])[:3]
+    tail = _words(_CLAUSE_END.split(text[q.end : q.end + 40], 1)[0])[:3]
     return any(w in _COMPARATIVES for w in tail)
+
+
+_CLAUSE_END = re.compile(r"[,;:.()]")  # "£45, more than ...": the comparative is another clause's
 
 
 def _next_words(text: str, q: Quantity) -> list[str]:
