@@ -489,3 +489,30 @@ def test_a_status_written_as_a_name_names_no_item(monitor: HallucinationMonitor)
     # as about the first showing, whose time it would then change ("says 18:20, not 19:10")
     verdict = one_verdict(monitor, "The 19:10 showing is sold out.", record)
     assert verdict.contradiction is None, verdict.reason
+
+
+MATCH = {
+    "match_id": 4418270,
+    "home": {"team": "Bristol City", "score": 2},
+    "away": {"team": "Norwich City", "score": 1},
+    "var_used": True,
+}
+
+
+@pytest.mark.parametrize(
+    ("reply", "named"),
+    [
+        ("There was no VAR.", True),  # was GROUNDED: "no" read as a word of no weight
+        ("No VAR in this one.", True),
+        ("VAR was used.", False),
+        # a compound: "no VAR decisions" says nothing of whether VAR was used
+        ("No VAR decisions went against them.", False),
+    ],
+)
+def test_none_of_the_thing_a_yes_no_key_is_a_state_of_says_it_false(
+    monitor: HallucinationMonitor, reply: str, named: bool
+) -> None:
+    verdict = one_verdict(monitor, reply, MATCH)
+    assert (verdict.contradiction is not None) is named, verdict.reason
+    if verdict.contradiction is not None:
+        assert verdict.contradiction.field == "record.var_used"

@@ -476,6 +476,8 @@ def boolean_said(
     taken = _take_the_kids(tokens) if _FAMILY & set(leaf) else None
     if taken is not None and (span is None or span[1] == taken[2]):
         return taken[0], [tokens[taken[1]], tokens[taken[2]]]
+    if span is None and (none := _none_of_thing(tokens, leaf, synonyms)) is not None:
+        return False, ["no", tokens[none]]  # "There was no VAR." of ``var_used``
     if span is None:
         at = _antonym_at(tokens, leaf)  # "unlocked" of ``locked``, "offline" of ``online``
         if at is None:
@@ -526,6 +528,30 @@ def _opposite_said(
         if tokens[at] not in _OPPOSITE_GAP and not negator(tokens[at], ""):
             return None  # "breakfast and extra towels": the word is another thing's
     return None
+
+
+def _none_of_thing(
+    tokens: list[str], leaf: list[str], synonyms: dict[str, tuple[str, ...]]
+) -> int | None:
+    """Where the claim says there is none of the thing a two-word key is a state of ("There
+    was no VAR." of ``var_used``, "no wifi in the rooms" of ``wifi_available``): "no", the
+    thing, then no word that makes it a compound ("no VAR decisions" says nothing of
+    ``var_used``)."""
+    if len(leaf) != 2 or _FAMILY & set(leaf):
+        return None  # children have their own reading ("for couples with no children")
+    for i in range(1, len(tokens)):
+        if tokens[i - 1] != "no" or not _names(tokens[i], leaf[0], synonyms):
+            continue
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if not after[:1].isalnum() or after in _AFTER_NONE:
+            return i
+    return None
+
+
+_AFTER_NONE = frozenset(
+    {"in", "at", "on", "for", "during", "this", "today", "tonight", "here", "there", "whatsoever",
+     "was", "were", "is", "are", "and", "but", "or", "so", "either", "yet", "used", "involved"}
+)  # fmt: skip
 
 
 def _predicate_opposite(tokens: list[str], leaf: list[str]) -> int | None:

@@ -3901,7 +3901,7 @@ def _boolean(r: _Reading, f: _Field) -> FieldDecision | None:
             said_none = said_after or _clause_after(_unnamed(r), naming)
             r.covered.update(w for w in map(_norm, said_none) if w.isalpha() and w not in names)
         return None
-    decided = r.decided or f.record == month
+    decided = r.decided or f.record == month or _the_records(r, f)
     if decided and not _of_a_set(r.text, naming) and not _not_a_state(r.toks, naming):
         given = [w for w in _clause_after(r.toks, naming) if _value_like(w, {w})] if empty else []
         if given:  # "gate B12" of a null ``gate``: the value the claim gives it
