@@ -2190,10 +2190,7 @@ def _singled(r: _Reading, q: Quantity, top: list[_Field]) -> _Field | None:
     if len(others) >= 2:
         fits = [f for f in top if all(_holds_figure(r, f.record, c) for c in others)]
     else:
-        months = _months_named(r.text, [q])
-        if len(months) != 1:
-            return None
-        fits = [f for f in top if months <= _item_months(r.table, f.record)]
+        fits = [f for f in top if f.record == _month_item(r)]
     return fits[0] if len(fits) == 1 else None
 
 
@@ -2477,11 +2474,9 @@ def _difference_said(text: str, q: Quantity) -> bool:
     """Whether the figure is said as a difference: a comparative within the three words
     after it ("$7.80 more than the Budget car", "20 minutes later"). What it is the
     difference of may be another item's value: never a changed value of this one."""
-    tail = _words(_CLAUSE_END.split(text[q.end : q.end + 40], 1)[0])[:3]
+    # "£45, more than ...": a comparative in the next clause is that clause's
+    tail = _words(_CLAUSE_BREAK.split(text[q.end : q.end + 40], 1)[0])[:3]
     return any(w in _COMPARATIVES for w in tail)
-
-
-_CLAUSE_END = re.compile(r"[,;:.()]")  # "£45, more than ...": the comparative is another clause's
 
 
 def _next_words(text: str, q: Quantity) -> list[str]:
