@@ -66,7 +66,13 @@ _PREAMBLE = re.compile(
     r"|(?:sure|certainly|of course|absolutely|okay|ok|alright|well|yes|no|indeed|oh|ah|wow"
     r"|no problem|my pleasure|got it|will do|perfect"
     r"|haha|yeah|yep|hmm|oh wow|oh nice|oh yes|oh no|great question|good question|thanks|thank you"
-    r"|sorry|i apologi[sz]e|unfortunately|i(?:'m| am) (?:so |very |really )?sorry)\s*[,!.]"
+    r"|sorry|i apologi[sz]e|unfortunately|i(?:'m| am) (?:so |very |really )?sorry"
+    # an answer or a reaction before a dash ("Yes - ...", "Good news — ..."; not "Not yet -",
+    # which states what a value "not_yet" does)
+    r"|(?:good|great|bad) news|sadly|luckily|fortunately|thankfully|yup|nope|nah|no worries"
+    r"|all (?:sorted|set|done)|no need|(?:unfortunately|sadly|i'm afraid|afraid) not"
+    r"|not (?:right now|at the moment|this time))"
+    r"(?:\s*[,!.:]|\s+[-\u2013\u2014]\s|\s*[\u2013\u2014])"
     r"|i(?:'m| am) not (?:sure|certain)(?:\s*,\s*(?:but\b)?|\s+but\b)"
     r"|(?:hi|hello|hey)(?: there)?\s*[,!]"
     r"|(?:in summary|to summarize|in short|in conclusion|to conclude|to answer your question"

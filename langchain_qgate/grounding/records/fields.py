@@ -3789,7 +3789,8 @@ def _said_in_words(r: _Reading) -> FieldDecision | None:
                 said = _state_boolean(r, f)
             if said is not None:
                 return said
-            continue
+            if f.truth is not None or f in r.stated:
+                continue  # "free" and "paid" not said as yes or no: a word, as any value's
         term = vocabulary_term(toks, f.keys, f.value, r.record_values)
         if term is not None and term.agrees:
             r.stated.append(f)
@@ -3807,7 +3808,7 @@ def _said_in_words(r: _Reading) -> FieldDecision | None:
             if "".join(f.keys) in _NAME_KEYS and not f.context and len(r.scope) > 1:
                 r.named_by.append(f)
                 continue  # the name says which record; it states no fact on its own
-            if in_vocabulary(f.keys, f.value, lex) and _denied_value(r, f):
+            if in_vocabulary(f.keys, f.value, r.lex) and _denied_value(r, f):
                 r.blocked = True  # "your refill isn't ready": unsupported, never stated
                 continue
             r.stated.append(f)
@@ -4148,6 +4149,7 @@ def _coverage(r: _Reading) -> FieldDecision:
     # a pick of one item of a list that the list check did not verify ("the most regular
     # bikes": a word of no weight) is no fact the record states
     unpicked = "" if picked or not _has_items(r.table) else said_pick(r.text)
+    covered = covered | _codes_stated(r)  # "2025-03: generation ..." of ``month: "2025-03"``
     read = {w for q in r.found_qs for w in _words(q.raw)} | covered
     parts = _name_parts(r)  # "your Brightwire bill" of ``supplier: "Brightwire Energy"``
     for i, w in enumerate(words):
@@ -4157,16 +4159,7 @@ def _coverage(r: _Reading) -> FieldDecision:
             continue
         weight = word_weight(w)
         total += weight
-        near = w == "close" and words[i + 1 : i + 2] in (["to"], ["by"])  # not "closed"
-        # the unit written after a figure ("72 degrees Fahrenheit"): the figure's, not a fact
-        # ("celsius" as ``_norm`` spells it; "degrees F")
-        a_unit = _unit_word(w) or (
-            w in ("f", "c") and (words[i - 1] == "degree" or words[i - 1] in figures)
-        )
-        near = near or (a_unit and i > 0 and (words[i - 1] in figures or _unit_word(words[i - 1])))
-        near = near or _averaged(words, i, measured, figures)
-        # the dimension a figure is said in ("300 m away", "3 hours long", "4 years old")
-        near = near or (w in _DIMENSIONS and i > 0 and _after_figure(words[i - 1], figures))
+        near = _of_a_figure(words, i, figures, measured)
         if (
             w in covered
             or w in parts
@@ -4209,6 +4202,68 @@ def _coverage(r: _Reading) -> FieldDecision:
         return out
     out.grounded = chunks
     return out
+
+
+def _of_a_figure(words: list[str], i: int, figures: set[str], measured: set[str]) -> bool:
+    """Whether the claim's word ``i`` goes with a figure or a place, not a fact of its own."""
+    w = words[i]
+    near = w == "close" and words[i + 1 : i + 2] in (["to"], ["by"])  # not "closed"
+    # the unit written after a figure ("72 degrees Fahrenheit"): the figure's, not a fact
+    # ("celsius" as ``_norm`` spells it; "degrees F")
+    a_unit = _unit_word(w) or (
+        w in ("f", "c") and (words[i - 1] == "degree" or words[i - 1] in figures)
+    )
+    near = near or (a_unit and i > 0 and (words[i - 1] in figures or _unit_word(words[i - 1])))
+    near = near or _averaged(words, i, measured, figures)
+    # the dimension a figure is said in ("300 m away", "3 hours long", "4 years old")
+    return near or (w in _DIMENSIONS and i > 0 and _after_figure(words[i - 1], figures))
+
+
+def _codes_stated(r: _Reading) -> set[str]:
+    """The words of the codes the claim writes whole (``_verbatim``), their fields stated in
+    place of the same field of another item that a figure of the code alone read ("2025")."""
+    out: set[str] = set()
+    for f in _verbatim(r):
+        r.stated = [g for g in r.stated if g.group != f.group or g is f] + [f]
+        out.update(f.words)
+    return out
+
+
+def _verbatim(r: _Reading) -> list[_Field]:
+    """The fields of the claim's records whose value, a code of figures and other signs
+    ("2025-03", "SIMO-30GB-24", "07700 900321"), the claim writes as it stands: its figures are
+    that value's, not amounts no field holds; not a list item's value beside figures of
+    another item ("2025-02: generation 702.8 kWh" of the March item's generation)."""
+    low = r.text.lower()
+    codes = [f for f in r.scope if _code(f.value) and _written(low, f.value.strip().lower())]
+    # the list items the claim's other figures state ("2025" alone reads every month's code)
+    items = {f.record for f in r.stated if "[" in f.record and not _code(f.value)}
+    return [f for f in codes if "[" not in f.record or items <= {f.record}]
+
+
+def _code(value: str) -> bool:
+    v = value.strip()
+    return len(v) >= _CODE_LENGTH and any(c.isdigit() for c in v) and not _PLAIN_NUMBER.fullmatch(v)
+
+
+_CODE_LENGTH = 4  # "B12" is a code too short to tell from a word's letters and a figure
+_PLAIN_NUMBER = re.compile(r"[\d.,]+")
+
+
+def _written(text: str, value: str) -> bool:
+    """Whether ``value`` stands in ``text`` as a whole (not "2025-03" of "2025-03-14")."""
+    at = text.find(value)
+    while at >= 0:
+        before = text[at - 1 : at]
+        after = text[at + len(value) : at + len(value) + 2]
+        if not (
+            before.isalnum()
+            or after[:1].isalnum()
+            or (after[:1] in "-/:." and after[1:2].isdigit())
+        ):
+            return True
+        at = text.find(value, at + 1)
+    return False
 
 
 def _name_parts(r: _Reading) -> set[str]:
