@@ -157,9 +157,7 @@ def test_the_right_pick_by_age_or_rating_is_never_contradicted(
 CHARGE = {"session_id": "cs-118", "energy_kwh": 31.2, "total_eur": 12.48, "payment_status": "PAID"}
 
 
-@pytest.mark.parametrize(
-    "reply", ["The session is paid.", "The charging session is already paid."]
-)
+@pytest.mark.parametrize("reply", ["The session is paid.", "The charging session is already paid."])
 def test_a_status_paid_said_by_its_word_is_stated(
     monitor: HallucinationMonitor, reply: str
 ) -> None:

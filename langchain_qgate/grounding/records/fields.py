@@ -3808,7 +3808,7 @@ def _said_in_words(r: _Reading) -> FieldDecision | None:
             if "".join(f.keys) in _NAME_KEYS and not f.context and len(r.scope) > 1:
                 r.named_by.append(f)
                 continue  # the name says which record; it states no fact on its own
-            if in_vocabulary(f.keys, f.value, r.lex) and _denied_value(r, f):
+            if in_vocabulary(f.keys, f.value, lex) and _denied_value(r, f):
                 r.blocked = True  # "your refill isn't ready": unsupported, never stated
                 continue
             r.stated.append(f)
@@ -4224,7 +4224,8 @@ def _codes_stated(r: _Reading) -> set[str]:
     place of the same field of another item that a figure of the code alone read ("2025")."""
     out: set[str] = set()
     for f in _verbatim(r):
-        r.stated = [g for g in r.stated if g.group != f.group or g is f] + [f]
+        r.stated = [g for g in r.stated if g.group != f.group or g is f]
+        r.stated += [] if f in r.stated else [f]
         out.update(f.words)
     return out
 
