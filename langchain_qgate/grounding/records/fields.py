@@ -4225,7 +4225,8 @@ def _codes_stated(r: _Reading) -> set[str]:
     out: set[str] = set()
     for f in _verbatim(r):
         r.stated = [g for g in r.stated if g.group != f.group or g is f]
-        r.stated += [] if f in r.stated else [f]
+        if f not in r.stated:
+            r.stated.append(f)
         out.update(f.words)
     return out
 
@@ -4253,18 +4254,7 @@ _PLAIN_NUMBER = re.compile(r"[\d.,]+")
 
 def _written(text: str, value: str) -> bool:
     """Whether ``value`` stands in ``text`` as a whole (not "2025-03" of "2025-03-14")."""
-    at = text.find(value)
-    while at >= 0:
-        before = text[at - 1 : at]
-        after = text[at + len(value) : at + len(value) + 2]
-        if not (
-            before.isalnum()
-            or after[:1].isalnum()
-            or (after[:1] in "-/:." and after[1:2].isdigit())
-        ):
-            return True
-        at = text.find(value, at + 1)
-    return False
+    return re.search(rf"(?<![^\W_]){re.escape(value)}(?![^\W_])(?![-/:.]\d)", text) is not None
 
 
 def _name_parts(r: _Reading) -> set[str]:
