@@ -4304,13 +4304,34 @@ def _decide(
         return r
     decision = _steps(r, reply_words)
     if decision.grounded or decision.partial or decision.contradiction is not None:
-        return _zone_held(r, decision)
+        return _figure_key_denied(r, _zone_held(r, decision))
     if not any(rec in table.item_names for rec in r.named):
         return decision
     # a claim about the item it names by its identifier that the item's fields leave
     # unsupported may state other items' values too: read as if it named no item
     wide = _reading(text, table, carried, index, lex, items=False)
     return decision if isinstance(wide, FieldDecision) else _zone_held(r, _steps(wide, reply_words))
+
+
+def _figure_key_denied(r: _Reading, decision: FieldDecision) -> FieldDecision:
+    """Unsupported where the claim denies what a field it is grounded by says with its key:
+    "not paid for yet - it'll come to £44.10" beside ``"totalPaidGbp": 44.1`` (the figure is
+    the field's, the denial of its key's word is not; a zero, "no idle fee", is read where
+    the figures are)."""
+    if not decision.grounded:
+        return decision
+    words = r.words
+    for f in r.stated:
+        if not f.numeric or not f.quantities or any(q.value == 0 for q in f.quantities):
+            continue
+        heads = set(_heads(f))
+        for i, w in enumerate(words):
+            before = words[max(0, i - 2) : i]
+            if w in heads and any(negator(b, nxt) for b, nxt in pairwise([*before, w])):
+                decision.grounded, decision.partial, decision.loose = [], [], False
+                decision.unplaced = [f"{before[-1]} {w}" if before else w]
+                return decision
+    return decision
 
 
 def _zone_held(r: _Reading, decision: FieldDecision) -> FieldDecision:

@@ -291,7 +291,7 @@ def _naming_keys(claim: str, found: _List, pick: int) -> set[str]:
 
 
 def _qualified(  # noqa: PLR0917
-    claim: str, claim_words: set[str], found: _List, pick: int, key: str, low: bool
+    claim: str, claim_words: set[str], found: _List, pick: int, key: str, phrase: str, low: bool
 ) -> bool:
     """Whether the pick is the extreme of the items sharing a value of another field that the
     claim states ("the cheapest nonstop", "the closest Mexican place", "the cheapest Alaska
@@ -302,10 +302,14 @@ def _qualified(  # noqa: PLR0917
     # one value names the pick; with two ("the closest Mexican place is Taco Loco"), either may
     # be the part of the list the claim picks from
     skip = (naming if len(naming) == 1 else set()) | {key}
+    phrase_words = _phrase_words(claim, phrase)
     for other, f in items[pick].items():
         if other in skip:
             continue
-        by_value = bool(_content(_tokens(f.value)) & claim_words)
+        said = _value_words(f.value, claim)
+        by_value = bool(said & claim_words)
+        if by_value and not said & phrase_words:
+            continue  # the value names the pick after its verb ("the shortest is the talk")
         by_key = {_stem(w) for w in _content(f.key.split())}
         if (
             not by_value
@@ -323,6 +327,35 @@ def _qualified(  # noqa: PLR0917
     return False
 
 
+_CLAUSE_END = re.compile(r"[,;:()\u2013\u2014]|\s-\s")
+
+
+def _phrase_words(claim: str, phrase: str) -> set[str]:
+    """The words that may narrow the list a superlative picks from: its own noun phrase, from
+    the superlative to the first verb or break ("the cheapest *Alaska flight* is ...", "the
+    cheapest *room with a screen*, at ..."), and every word before it ("*Alaska's AS 345* is
+    the cheapest", "*Of the lifts running*, Vallon has the biggest"); not the words after its
+    verb, which name the pick ("the shortest is *the curator talk*")."""
+    m = re.search(rf"\b{re.escape(phrase)}\b", claim, re.I)
+    if m is None:
+        return set()
+    out = set(_tokens(claim[: m.start()]))  # the subject too: "Alaska's AS 345 is the cheapest"
+    rest = claim[m.end() :]
+    cut = _CLAUSE_END.search(rest)
+    for w in _tokens(rest[: cut.start()] if cut else rest):
+        if w in AUXILIARIES:
+            break
+        out.add(w)
+    return out
+
+
+def _value_words(value: str, claim: str) -> set[str]:
+    """A field value's words the claim can state: its content words, and its figures only as
+    whole figures of the claim (the "50" of a duration is not the pence of "£8.50")."""
+    figures = set(re.findall(r"\d[\d,.:]*\d|\d", claim))
+    return {w for w in _content(_tokens(value)) if not w.isdigit() or w in figures}
+
+
 def _unplaced(claim: str, found: _List, pick: int, key: str, phrase: str) -> int:
     """How many words of the claim say something the list does not place: not the superlative,
     the pick's values, the measure's and its key's words, a number word, a generic head
@@ -334,17 +367,23 @@ def _unplaced(claim: str, found: _List, pick: int, key: str, phrase: str) -> int
         known |= set(_tokens(f.value))
     known |= set(item[key].key.split()) | {w for ws in _MEASURES.values() for w in ws}
     known |= {w for ws in _ROLE_WORDS.values() for w in ws}
+    # the list's own noun ("rooms": "the cheapest room") and what is true of the pick ("with
+    # a screen" of ``"screen": "Y"``; a part of the list it is not the extreme of is read
+    # by ``_qualified`` first)
+    known |= set(field_words(found.path.rsplit(".", 1)[-1]).split())
+    known |= {w for f in item.values() if f.value.lower() in _TRUE for w in f.key.split()}
     # the pick's own figures, however written ("at £27.50" of ``"price_gbp": 27.5``)
     held = {v for f in item.values() if (v := _measure(f.value)) is not None}
     for q in extract_quantities(claim):
         if q.value in held:
             known |= set(_tokens(q.raw))
+    known |= {_stem(w) for w in known}
     left = 0
     for word in _HYPHENED.findall(claim.lower()):
-        if not set(_tokens(word)) <= known:
+        if not {_stem(w) for w in _tokens(word)} <= known:
             left += 2
     for word in _tokens(claim):
-        if word in known or (not word.isdigit() and word in FUNCTION_WORDS | AUXILIARIES):
+        if _stem(word) in known or (not word.isdigit() and word in FUNCTION_WORDS | AUXILIARIES):
             continue
         left += 1
     return left
@@ -448,7 +487,9 @@ class ListPick:
                     field=f.chunk.id,
                 )
             ]
-        if figured or _qualified(claim, claim_words, found, pick, key, direction == "min"):
+        if figured or _qualified(
+            claim, claim_words, found, pick, key, phrase, low=direction == "min"
+        ):
             return []  # a measure the claim does not name is never read as a wrong pick
         if _unplaced(claim, found, pick, key, phrase) >= 2:
             return []  # the claim may pick from a part of the list the list cannot tell
