@@ -4329,7 +4329,6 @@ def _figure_key_denied(r: _Reading, decision: FieldDecision) -> FieldDecision:
             before = words[max(0, i - 2) : i]
             if w in heads and any(negator(b, nxt) for b, nxt in pairwise([*before, w])):
                 decision.grounded, decision.partial, decision.loose = [], [], False
-                decision.unplaced = [f"{before[-1]} {w}" if before else w]
                 return decision
     return decision
 

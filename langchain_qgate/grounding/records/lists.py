@@ -73,6 +73,8 @@ _FIGURE = re.compile(
     r"(?:[$€£%]|[a-z]{1,5})?$",
     re.I,
 )
+_FIGURE_TOKENS = re.compile(r"\d[\d,.:]*\d|\d")
+"""A claim's figures as written ("8.50", "12:30", "1,200"), each whole."""
 _BARE = re.compile(r"^[\d\s.,:$€£¥%+-]*$")
 _TRUE = frozenset({"true", "yes", "y", "1"})
 _NULLS = frozenset({"", "null", "none", "n/a"})
@@ -201,7 +203,7 @@ def _named(claim: str, found: _List, measured: str | None) -> set[int]:
                 named.add(where[0])
     figures = found.figures.get(measured or "")
     if figures is not None:
-        said_figures = {_measure(t) for t in re.findall(r"\d[\d,.:]*\d|\d", claim)}
+        said_figures = {_measure(t) for t in _FIGURE_TOKENS.findall(claim)}
         named.update(i for i, v in enumerate(figures) if v in said_figures)
     return named
 
@@ -244,11 +246,16 @@ _ENDS = {"min": frozenset({"min", "minimum", "from", "lowest", "starting"}),
 _HEAD_WORDS = 3  # words after a superlative read for the noun that names its field
 
 
+def _phrase_at(claim: str, phrase: str) -> re.Match[str] | None:
+    """Where the claim writes the superlative ``phrase`` (its first occurrence)."""
+    return re.search(rf"\b{re.escape(phrase)}\b", claim, re.I)
+
+
 def _headed(claim: str, phrase: str, found: _List) -> list[str]:
     """The keys of the list that the words right after the superlative ``phrase`` name ("the
     biggest *attendance*", "the most regular *bikes*"), the ones naming most of those words;
     none when a function word follows it ("most of them")."""
-    m = re.search(rf"\b{re.escape(phrase)}\b", claim, re.I)
+    m = _phrase_at(claim, phrase)
     if m is None:
         return []
     head: list[str] = []
@@ -270,7 +277,7 @@ def _headed(claim: str, phrase: str, found: _List) -> list[str]:
 
 def _figured(claim: str, found: _List) -> list[str]:
     """The one key of the list holding a figure the claim writes, in one item only."""
-    said = {_measure(t) for t in re.findall(r"\d[\d,.:]*\d|\d", claim)} - {None}
+    said = {_measure(t) for t in _FIGURE_TOKENS.findall(claim)} - {None}
     keys = [
         k
         for k, values in found.figures.items()
@@ -336,7 +343,7 @@ def _phrase_words(claim: str, phrase: str) -> set[str]:
     cheapest *room with a screen*, at ..."), and every word before it ("*Alaska's AS 345* is
     the cheapest", "*Of the lifts running*, Vallon has the biggest"); not the words after its
     verb, which name the pick ("the shortest is *the curator talk*")."""
-    m = re.search(rf"\b{re.escape(phrase)}\b", claim, re.I)
+    m = _phrase_at(claim, phrase)
     if m is None:
         return set()
     out = set(_tokens(claim[: m.start()]))  # the subject too: "Alaska's AS 345 is the cheapest"
@@ -352,7 +359,7 @@ def _phrase_words(claim: str, phrase: str) -> set[str]:
 def _value_words(value: str, claim: str) -> set[str]:
     """A field value's words the claim can state: its content words, and its figures only as
     whole figures of the claim (the "50" of a duration is not the pence of "£8.50")."""
-    figures = set(re.findall(r"\d[\d,.:]*\d|\d", claim))
+    figures = set(_FIGURE_TOKENS.findall(claim))
     return {w for w in _content(_tokens(value)) if not w.isdigit() or w in figures}
 
 
